@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+// Warden: the whole auth-security chain of an app, correct by default.
+//
+// The Linux/Apple choice is made here, once: on Linux the crypto backend is OpenSSL's libcrypto (through the
+// `COpenSSL` system library) and storage uses libsecret; on Apple platforms CryptoKit/Security and the Keychain.
+// Sources never test `os(...)` for these decisions; they test the `WARDEN_OPENSSL` / `WARDEN_APPLE` defines set
+// below, once per whole file.
+import PackageDescription
+
+let linux: [Platform] = [.linux]
+let apple: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+let backendDefines: [SwiftSetting] = [
+    .define("WARDEN_OPENSSL", .when(platforms: linux)),
+    .define("WARDEN_APPLE", .when(platforms: apple)),
+]
+
+let package = Package(
+    name: "Warden",
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "Warden", targets: ["Warden"]),
+        .library(name: "WardenCore", targets: ["WardenCore"]),
+        .library(name: "WardenCrypto", targets: ["WardenCrypto"]),
+        .executable(name: "warden", targets: ["warden"]),
+    ],
+    targets: [
+        .target(name: "WardenCore", swiftSettings: strict),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "WardenCrypto",
+            dependencies: [
+                "WardenCore",
+                .target(name: "COpenSSL", condition: .when(platforms: linux)),
+            ],
+            swiftSettings: strict + backendDefines
+        ),
+        .target(
+            name: "Warden",
+            dependencies: ["WardenCore", "WardenCrypto"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "WardenCLI",
+            dependencies: ["WardenCore", "WardenCrypto"],
+            swiftSettings: strict + backendDefines
+        ),
+        .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
+        .testTarget(name: "WardenCoreTests", dependencies: ["WardenCore"], swiftSettings: strict),
+        .testTarget(
+            name: "WardenCryptoTests",
+            dependencies: ["WardenCrypto", "WardenCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict + backendDefines
+        ),
+        .testTarget(
+            name: "WardenCLITests",
+            dependencies: ["WardenCLI", "WardenCrypto", "WardenCore"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

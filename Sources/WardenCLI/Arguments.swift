@@ -1,0 +1,89 @@
+/// One option a command accepts.
+struct OptionSpec: Sendable {
+    let name: String  // without the leading dashes
+    let valueName: String?  // nil for a flag
+    let help: String
+    var repeatable = false
+
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, help: help)
+    }
+    static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, help: help, repeatable: repeatable)
+    }
+}
+
+/// Parsed options and positionals, in the style of swift-argument-parser: unknown flags, missing values and
+/// repeated single-use options are usage errors (exit 2).
+struct ParsedArguments {
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    init(_ arguments: [String], options: [OptionSpec]) throws {
+        let byName = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            guard argument.hasPrefix("--") else { throw CLIError.usage("unknown option '\(argument)'") }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let spec = byName[name] else { throw CLIError.usage("unknown option '--\(name)'") }
+            if spec.valueName == nil {
+                guard inlineValue == nil else { throw CLIError.usage("'--\(name)' takes no value") }
+                flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { throw CLIError.usage("'--\(name)' needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            if !spec.repeatable, values[name] != nil { throw CLIError.usage("'--\(name)' given more than once") }
+            values[name, default: []].append(value)
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name]?.first }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func has(_ name: String) -> Bool { flags.contains(name) }
+
+    func required(_ name: String) throws -> String {
+        guard let value = value(name) else { throw CLIError.usage("missing '--\(name)'") }
+        return value
+    }
+
+    func integer(_ name: String, range: ClosedRange<Int>? = nil) throws -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.map({ $0.contains(number) }) ?? true else {
+            let bounds = range.map { " (\($0.lowerBound)...\($0.upperBound))" } ?? ""
+            throw CLIError.usage("'--\(name)' needs an integer\(bounds), got '\(text)'")
+        }
+        return number
+    }
+
+    func singlePositional(_ what: String) throws -> String {
+        guard positionals.count == 1 else {
+            throw CLIError.usage(
+                positionals.isEmpty ? "missing \(what)" : "expected one \(what), got \(positionals.count)")
+        }
+        return positionals[0]
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A minimal benchmark harness: runs an operation for a time budget and reports the rate.
+enum Bench {
+    struct Result {
+        let name: String
+        let operationsPerSecond: Double
+        var microseconds: Double { 1_000_000 / operationsPerSecond }
+    }
+
+    /// Runs `operation` in batches until `seconds` have passed (after a short warm-up).
+    static func measure(_ name: String, seconds: Double, _ operation: () throws -> Void) rethrows -> Result {
+        let clock = ContinuousClock()
+        for _ in 0..<10 { try operation() }
+        var count = 0
+        var batch = 1
+        let start = clock.now
+        let budget = Duration.milliseconds(Int64(seconds * 1000))
+        while clock.now - start < budget {
+            for _ in 0..<batch { try operation() }
+            count += batch
+            batch = min(batch * 2, 4096)
+        }
+        let elapsed = clock.now - start
+        let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Result(name: name, operationsPerSecond: Double(count) / secondsElapsed)
+    }
+
+    static var buildWarning: String? {
+        #if DEBUG
+            return "warning: this is a debug build; benchmark with 'swift run -c release warden bench ...'"
+        #else
+            return nil
+        #endif
+    }
+
+    /// Runs a shell command and returns its standard output (nil when it cannot run).
+    static func shell(_ command: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+
+    static func format(_ value: Double, decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }
+}
+
+struct BenchCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "bench",
+        abstract: "Micro-benchmarks (build with -c release).",
+        subcommands: [BenchCryptoCommand.self])
+}

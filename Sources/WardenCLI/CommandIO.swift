@@ -1,0 +1,67 @@
+import Foundation
+import WardenCore
+
+/// Where a command reads and writes. The executable uses the process's streams; tests capture them.
+public struct CommandIO: Sendable {
+    public var writeOut: @Sendable (String) -> Void
+    public var writeErr: @Sendable (String) -> Void
+    public var readStdin: @Sendable () -> Data
+    public var stdoutIsTerminal: Bool
+    public var environment: [String: String]
+
+    public init(
+        writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+        readStdin: @escaping @Sendable () -> Data, stdoutIsTerminal: Bool = false, environment: [String: String] = [:]
+    ) {
+        self.writeOut = writeOut
+        self.writeErr = writeErr
+        self.readStdin = readStdin
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.environment = environment
+    }
+
+    /// The process's own standard streams.
+    public static var process: CommandIO {
+        CommandIO(
+            writeOut: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            writeErr: { FileHandle.standardError.write(Data($0.utf8)) },
+            readStdin: { FileHandle.standardInput.readDataToEndOfFile() },
+            stdoutIsTerminal: isatty(1) == 1,
+            environment: ProcessInfo.processInfo.environment)
+    }
+
+    func out(_ line: String) { writeOut(line + "\n") }
+    func err(_ line: String) { writeErr(line + "\n") }
+}
+
+/// Exit statuses of DESIGN.md's CLI contract.
+public enum ExitCode {
+    /// Success, accepted.
+    public static let success: Int32 = 0
+    /// The thing checked is rejected (invalid or malformed), findings, a signed-out session.
+    public static let rejected: Int32 = 1
+    /// The invocation is wrong: flags, unreadable files, invalid caller-supplied configuration.
+    public static let usage: Int32 = 2
+}
+
+/// A failure that ends a command: printed as `warden: <code>: <message>` on stderr.
+struct CLIError: Error {
+    let code: String
+    let message: String
+    let exitCode: Int32
+
+    static func usage(_ message: String, code: String = "usage") -> CLIError {
+        CLIError(code: code, message: message, exitCode: ExitCode.usage)
+    }
+
+    static func rejected(_ code: String, _ message: String) -> CLIError {
+        CLIError(code: code, message: message, exitCode: ExitCode.rejected)
+    }
+
+    /// A library error: rejected input is exit 1; a caller-supplied configuration problem exit 2.
+    static func from(_ error: any WardenError, configuration: Bool = false) -> CLIError {
+        CLIError(
+            code: error.codeName, message: error.reason,
+            exitCode: configuration ? ExitCode.usage : ExitCode.rejected)
+    }
+}

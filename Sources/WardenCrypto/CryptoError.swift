@@ -1,0 +1,73 @@
+import WardenCore
+
+/// An error from WardenCrypto: a stable ``Code``, a reason that never contains key material or secrets, and
+/// the source location.
+///
+/// `==` compares the code only, so tests write `#expect(throws: CryptoError(.weakKey))`.
+public struct CryptoError: WardenError, Equatable {
+    /// A stable error code (a struct over a private enum, so new codes are not a breaking change).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Backing: String, Sendable {
+            case invalidKey = "invalid_key"
+            case weakKey = "weak_key"
+            case unsupportedKey = "unsupported_key"
+            case algorithmMismatch = "algorithm_mismatch"
+            case malformedSignature = "malformed_signature"
+            case malformedInput = "malformed_input"
+            case inputTooLarge = "input_too_large"
+            case noCertificate = "no_certificate"
+            case randomUnavailable = "random_unavailable"
+            case backendFailure = "backend_failure"
+        }
+        private let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
+
+        public var description: String { backing.rawValue }
+
+        /// Key parameters are not a valid key (off-curve point, bad length, unparsable DER).
+        public static let invalidKey = Code(.invalidKey)
+        /// A valid key that is too weak to accept (RSA below 2048 bits, a bad exponent).
+        public static let weakKey = Code(.weakKey)
+        /// A key type or curve Warden does not support.
+        public static let unsupportedKey = Code(.unsupportedKey)
+        /// The algorithm does not fit the key (an EC algorithm with an RSA key, P-384 with ES256...).
+        public static let algorithmMismatch = Code(.algorithmMismatch)
+        /// The signature bytes have the wrong shape (length, zero or out-of-range scalars).
+        public static let malformedSignature = Code(.malformedSignature)
+        /// Input that is not what it claims to be (not DER, not PEM, truncated).
+        public static let malformedInput = Code(.malformedInput)
+        /// Input over the size cap.
+        public static let inputTooLarge = Code(.inputTooLarge)
+        /// A PEM or DER input that holds no certificate.
+        public static let noCertificate = Code(.noCertificate)
+        /// The system random source failed. Warden fails closed.
+        public static let randomUnavailable = Code(.randomUnavailable)
+        /// The crypto backend reported an internal failure.
+        public static let backendFailure = Code(.backendFailure)
+    }
+
+    public let code: Code
+    public let reason: String
+    public let file: String
+    public let line: Int
+
+    /// Creates an error; `reason` must not contain secret material.
+    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
+        self.code = code
+        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+        self.file = file
+        self.line = line
+    }
+
+    public var codeName: String { code.description }
+
+    public var failureKind: FailureKind {
+        switch code {
+        case .randomUnavailable, .backendFailure: .misconfiguration
+        case .invalidKey, .weakKey, .unsupportedKey, .algorithmMismatch: .misconfiguration
+        default: .rejected
+        }
+    }
+
+    public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// A public key for signature verification: RSA (≥ 2048 bits), ECDSA P-256/P-384/P-521 or Ed25519.
+///
+/// Every initialiser validates: EC points must lie on the curve, RSA moduli must have at least 2048 bits and a
+/// sane public exponent (odd, ≥ 3, at most 64 bits), Ed25519 keys must be 32 bytes. Inputs over 1 MiB are
+/// refused before parsing.
+///
+/// ```swift
+/// let key = try PublicKey(curve: .p256, x: xBytes, y: yBytes)
+/// let ok = try key.isValidSignature(signature, for: message, algorithm: .ecdsa(.sha256))
+/// ```
+///
+/// Thread-safety: immutable and `Sendable`; verify from any number of threads at once.
+public struct PublicKey: Sendable {
+    /// What kind of key this is; the kind decides which ``SignatureAlgorithm``s can be used.
+    public enum Kind: Sendable, Hashable, CustomStringConvertible {
+        case rsa(modulusBits: Int)
+        case ec(EllipticCurve)
+        case ed25519
+
+        public var description: String {
+            switch self {
+            case .rsa(let bits): "RSA-\(bits)"
+            case .ec(let curve): "EC \(curve.rawValue)"
+            case .ed25519: "Ed25519"
+            }
+        }
+    }
+
+    /// The smallest RSA modulus Warden accepts, in bits.
+    public static let minimumRSAModulusBits = 2048
+    /// The largest RSA modulus Warden accepts, in bits (bounds verification cost for attacker-chosen keys).
+    public static let maximumRSAModulusBits = 16384
+    /// The largest encoded key input accepted (PEM or DER).
+    public static let maximumInputBytes = 1 << 20
+
+    /// The key's kind.
+    public let kind: Kind
+    let backing: PublicKeyBacking
+
+    init(kind: Kind, backing: PublicKeyBacking) {
+        self.kind = kind
+        self.backing = backing
+    }
+
+    /// An RSA key from its big-endian modulus and exponent (JWK `n`, `e`).
+    public init(rsaModulus modulus: [UInt8], exponent: [UInt8]) throws {
+        let bits = try Self.validateRSA(modulus: modulus, exponent: exponent)
+        self.init(kind: .rsa(modulusBits: bits), backing: try .rsa(modulus: modulus, exponent: exponent))
+    }
+
+    /// An EC key from its affine coordinates (JWK `x`, `y`), each exactly the curve's field size.
+    public init(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws {
+        guard x.count == curve.fieldByteCount, y.count == curve.fieldByteCount else {
+            throw CryptoError(.invalidKey, "\(curve.rawValue) coordinates must be \(curve.fieldByteCount) bytes each")
+        }
+        self.init(kind: .ec(curve), backing: try .ec(curve: curve, uncompressedPoint: [0x04] + x + y))
+    }
+
+    /// An Ed25519 key from its 32 raw bytes (JWK `x` of an `OKP` key).
+    public init(ed25519 rawRepresentation: [UInt8]) throws {
+        guard rawRepresentation.count == 32 else { throw CryptoError(.invalidKey, "Ed25519 keys are 32 bytes") }
+        self.init(kind: .ed25519, backing: try .ed25519(rawRepresentation))
+    }
+
+    /// A key from a DER `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7). Trailing bytes are rejected.
+    public init(spkiDER: [UInt8]) throws {
+        guard !spkiDER.isEmpty else { throw CryptoError(.malformedInput, "empty SubjectPublicKeyInfo") }
+        guard spkiDER.count <= Self.maximumInputBytes else { throw CryptoError(.inputTooLarge, "key over 1 MiB") }
+        let (kind, backing) = try PublicKeyBacking.fromSPKI(spkiDER)
+        self.init(kind: kind, backing: backing)
+    }
+
+    /// A key from a PEM `PUBLIC KEY` block.
+    public init(pem: String) throws {
+        let der = try PEM.decodeSingle(pem, label: "PUBLIC KEY")
+        try self.init(spkiDER: der)
+    }
+
+    /// The DER `SubjectPublicKeyInfo` of this key.
+    public var spkiDER: [UInt8] { backing.spkiDER }
+
+    /// Verifies `signature` over `message`.
+    ///
+    /// - Returns: `true` for a valid signature, `false` for a well-formed signature that does not verify.
+    /// - Throws: ``CryptoError/Code/algorithmMismatch`` when the algorithm does not fit this key;
+    ///   ``CryptoError/Code/malformedSignature`` for a signature of the wrong length or, for ECDSA, with `r` or
+    ///   `s` zero or not below the group order.
+    public func isValidSignature(
+        _ signature: some ContiguousBytes, for message: some ContiguousBytes, algorithm: SignatureAlgorithm
+    ) throws -> Bool {
+        try checkCompatible(algorithm)
+        return try signature.withUnsafeBytes { signature in
+            if case .ec(let curve) = kind { try ECDSAScalars.check(signature, curve: curve) }
+            if case .ed25519 = kind, signature.count != 64 {
+                throw CryptoError(.malformedSignature, "Ed25519 signatures are 64 bytes")
+            }
+            return message.withUnsafeBytes { backing.verify(signature, message: $0, algorithm: algorithm) }
+        }
+    }
+
+    /// Throws ``CryptoError/Code/algorithmMismatch`` unless `algorithm` can be used with this key.
+    public func checkCompatible(_ algorithm: SignatureAlgorithm) throws {
+        switch (kind, algorithm) {
+        case (.rsa, .rsaPKCS1v15), (.rsa, .rsaPSS), (.ed25519, .ed25519): return
+        case (.ec(let curve), .ecdsa(let hash)) where ECDSAScalars.hash(for: curve) == hash: return
+        default: throw CryptoError(.algorithmMismatch, "\(algorithm) cannot be used with a \(kind) key")
+        }
+    }
+
+    static func validateRSA(modulus: [UInt8], exponent: [UInt8]) throws -> Int {
+        let n = modulus.drop { $0 == 0 }
+        let e = exponent.drop { $0 == 0 }
+        guard let top = n.first, let lastN = n.last, lastN & 1 == 1 else {
+            throw CryptoError(.invalidKey, "RSA modulus must be a positive odd number")
+        }
+        let bits = n.count * 8 - top.leadingZeroBitCount
+        guard bits >= minimumRSAModulusBits else {
+            throw CryptoError(.weakKey, "RSA modulus of \(bits) bits is below the \(minimumRSAModulusBits)-bit minimum")
+        }
+        guard bits <= maximumRSAModulusBits else {
+            throw CryptoError(.unsupportedKey, "RSA modulus of \(bits) bits is over \(maximumRSAModulusBits) bits")
+        }
+        guard let lastE = e.last, e.count <= 8, lastE & 1 == 1, !(e.count == 1 && lastE < 3) else {
+            throw CryptoError(.weakKey, "RSA public exponent must be odd, at least 3 and at most 64 bits")
+        }
+        return bits
+    }
+}
