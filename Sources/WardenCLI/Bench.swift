@@ -55,5 +55,5 @@ struct BenchCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "bench",
         abstract: "Micro-benchmarks (build with -c release).",
-        subcommands: [BenchCryptoCommand.self])
+        subcommands: [BenchCryptoCommand.self, BenchRedactCommand.self])
 }

@@ -51,7 +51,8 @@ public enum WardenCLI {
     }
 
     static func report(_ error: CLIError, _ io: CommandIO) -> Int32 {
-        io.err("warden: \(error.code): \(error.message)")
+        // Messages can echo arguments (an unknown flag, a path); the redactor keeps secrets out of stderr.
+        io.err("warden: \(error.code): \(Redactor.standard.redact(error.message))")
         return error.exitCode
     }
 }
