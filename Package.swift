@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "Warden", targets: ["Warden"]),
         .library(name: "WardenCore", targets: ["WardenCore"]),
         .library(name: "WardenCrypto", targets: ["WardenCrypto"]),
+        .library(name: "WardenJOSE", targets: ["WardenJOSE"]),
+        .library(name: "WardenOAuth", targets: ["WardenOAuth"]),
         .executable(name: "warden", targets: ["warden"]),
     ],
     targets: [
@@ -42,14 +44,17 @@ let package = Package(
             ],
             swiftSettings: strict + backendDefines
         ),
+        .target(name: "WardenJOSE", dependencies: ["WardenCore", "WardenCrypto"], swiftSettings: strict),
+        .target(
+            name: "WardenOAuth", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"], swiftSettings: strict),
         .target(
             name: "Warden",
-            dependencies: ["WardenCore", "WardenCrypto"],
+            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
             swiftSettings: strict
         ),
         .target(
             name: "WardenCLI",
-            dependencies: ["WardenCore", "WardenCrypto"],
+            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
             swiftSettings: strict + backendDefines
         ),
         .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
@@ -61,8 +66,14 @@ let package = Package(
             swiftSettings: strict + backendDefines
         ),
         .testTarget(
+            name: "WardenJOSETests",
+            dependencies: ["WardenJOSE", "WardenCrypto", "WardenCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "WardenCLITests",
-            dependencies: ["WardenCLI", "WardenCrypto", "WardenCore"],
+            dependencies: ["WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth"],
             swiftSettings: strict
         ),
     ],

@@ -1,3 +1,5 @@
 // The umbrella module: `import Warden` brings in every portable module.
 @_exported import WardenCore
 @_exported import WardenCrypto
+@_exported import WardenJOSE
+@_exported import WardenOAuth

@@ -1,0 +1,113 @@
+import Foundation
+
+/// An HTTP request as Warden sends it. Printing it never shows secrets: the URL and headers go through
+/// ``Redactor``.
+///
+/// The transport seam lives in WardenCore (not WardenOAuth) because WardenJOSE's ``JWKSCache``-style fetchers
+/// need it too and JOSE may not depend on OAuth.
+public struct HTTPRequest: Sendable, CustomStringConvertible {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+    /// Per-request timeout in seconds.
+    public var timeout: TimeInterval
+
+    public init(
+        method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 30
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// The value of a header, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    public var description: String {
+        "\(method) \(Redactor.standard.redact(url.absoluteString)) headers: \(Redactor.standard.redact(headers: headers).sorted { $0.key < $1.key })"
+    }
+}
+
+/// An HTTP response.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// Sends HTTP requests. Warden's URLSession transport implements it; tests use fakes; apps can plug their own
+/// networking stack.
+///
+/// Implementations throw ``TransportError`` for failures below HTTP (timeouts, offline, DNS) and return every HTTP
+/// status as a response.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// A failure below HTTP, classified for retry decisions.
+public struct TransportError: WardenError, Equatable {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Backing: String, Sendable {
+            case timedOut = "timed_out"
+            case cannotConnect = "cannot_connect"
+            case connectionLost = "connection_lost"
+            case dnsLookupFailed = "dns_lookup_failed"
+            case notConnected = "not_connected"
+            case cancelled
+            case responseTooLarge = "response_too_large"
+            case insecureURL = "insecure_url"
+            case other
+        }
+        private let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
+        public var description: String { backing.rawValue }
+
+        public static let timedOut = Code(.timedOut)
+        public static let cannotConnect = Code(.cannotConnect)
+        public static let connectionLost = Code(.connectionLost)
+        public static let dnsLookupFailed = Code(.dnsLookupFailed)
+        public static let notConnected = Code(.notConnected)
+        public static let cancelled = Code(.cancelled)
+        public static let responseTooLarge = Code(.responseTooLarge)
+        /// A non-https URL to a non-loopback host.
+        public static let insecureURL = Code(.insecureURL)
+        public static let other = Code(.other)
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String = "") {
+        self.code = code
+        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+    }
+
+    public var codeName: String { code.description }
+
+    public var failureKind: FailureKind {
+        switch code {
+        case .cancelled: .userCancelled
+        case .insecureURL: .misconfiguration
+        case .responseTooLarge: .rejected
+        default: .transient
+        }
+    }
+
+    public static func == (lhs: TransportError, rhs: TransportError) -> Bool { lhs.code == rhs.code }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import WardenCore
+import WardenCrypto
+
+/// Validates a Sign in with Apple identity token on your server.
+///
+/// The app generates a random raw nonce, keeps it, and sends `SHA-256(raw nonce)` as lowercase hex in the
+/// `ASAuthorizationAppleIDRequest.nonce`; Apple puts that hash in the token's `nonce` claim. The server receives
+/// the raw nonce from the app, hashes it and compares in constant time. Checks: signature with Apple's JWKS
+/// (`https://appleid.apple.com/auth/keys`, RS256), `iss` = `https://appleid.apple.com`, `aud` in the configured
+/// client IDs (bundle ID or Services ID), `exp`/`iat`, and the nonce.
+///
+/// ```swift
+/// let validator = AppleIdentityTokenValidator(clientIDs: ["com.example.app"], keys: appleJWKS)
+/// let identity = try validator.validate(identityToken, rawNonce: nonceFromApp)
+/// identity.subject, identity.email, identity.emailVerified
+/// ```
+public struct AppleIdentityTokenValidator: Sendable {
+    /// Apple's issuer.
+    public static let issuer = "https://appleid.apple.com"
+
+    public let clientIDs: Set<String>
+    public let keys: JWKSet
+    public let leeway: Leeway
+    let now: NowProvider
+
+    public init(
+        clientIDs: Set<String>, keys: JWKSet, leeway: Leeway = .standard, now: @escaping NowProvider = systemNow
+    ) {
+        self.clientIDs = clientIDs
+        self.keys = keys
+        self.leeway = leeway
+        self.now = now
+    }
+
+    /// What the token says about the user.
+    public struct Identity: Sendable {
+        /// The stable user identifier (`sub`).
+        public let subject: String
+        /// The client ID the token was issued to.
+        public let audience: String
+        public let email: String?
+        /// `email_verified`, given by Apple as a string or a boolean.
+        public let emailVerified: Bool?
+        /// `is_private_email` (a relay address), string or boolean.
+        public let isPrivateEmail: Bool?
+        /// `real_user_status`: 0 unsupported, 1 unknown, 2 likely real.
+        public let realUserStatus: Int?
+        public let claims: JWTClaims
+    }
+
+    /// The lowercase hex SHA-256 of a raw nonce: what the app puts in the request.
+    public static func hashedNonce(_ rawNonce: String) -> String {
+        HashFunction.sha256.hash(Array(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Validates `identityToken`; `rawNonce` is the nonce before hashing, as kept by the app.
+    public func validate(_ identityToken: String, rawNonce: String?) throws(JOSEError) -> Identity {
+        let clientIDs = self.clientIDs
+        let policy = AllOf {
+            IssuerPolicy(Self.issuer)
+            AudienceSetPolicy(allowed: clientIDs)
+            ExpirationPolicy(leeway: leeway)
+            IssuedAtPolicy(required: true)
+            if let rawNonce { NoncePolicy(Self.hashedNonce(rawNonce)) }
+        }
+        let verified = try JWTVerifier(keys: keys, allowedAlgorithms: [.rs256, .es256], policy: policy, now: now)
+            .verify(identityToken)
+        let claims = verified.claims
+        guard let subject = try claims.subject, !subject.isEmpty else { throw JOSEError(.missingClaim, "no sub") }
+        return Identity(
+            subject: subject, audience: try claims.audience.first { clientIDs.contains($0) } ?? "",
+            email: try claims.string("email"),
+            emailVerified: try Self.flexibleBool(claims, "email_verified"),
+            isPrivateEmail: try Self.flexibleBool(claims, "is_private_email"),
+            realUserStatus: try Self.integer(claims, "real_user_status"), claims: claims)
+    }
+
+    /// Apple sends some booleans as `"true"`/`"false"` strings.
+    static func flexibleBool(_ claims: JWTClaims, _ name: String) throws(JOSEError) -> Bool? {
+        guard let value = claims[name] else { return nil }
+        if let bool = value.boolValue { return bool }
+        switch value.stringValue {
+        case "true": return true
+        case "false": return false
+        default: throw JOSEError(.invalidClaim, "'\(name)' must be a boolean or \"true\"/\"false\"")
+        }
+    }
+
+    static func integer(_ claims: JWTClaims, _ name: String) throws(JOSEError) -> Int? {
+        guard let value = claims[name] else { return nil }
+        guard let number = value.numberValue, number.isInteger, let int = number.int64 else {
+            throw JOSEError(.invalidClaim, "'\(name)' must be an integer")
+        }
+        return Int(int)
+    }
+}
+
+/// `aud` must contain one of several allowed client IDs.
+public struct AudienceSetPolicy: ClaimPolicy {
+    public let allowed: Set<String>
+
+    public init(allowed: Set<String>) { self.allowed = allowed }
+
+    public func check(_ context: ClaimContext) -> PolicyResult {
+        evaluate {
+            let audiences = try context.claims.audience
+            guard audiences.contains(where: allowed.contains) else {
+                throw JOSEError(.audienceMismatch, "aud is not one of the configured client IDs")
+            }
+        }
+    }
+}

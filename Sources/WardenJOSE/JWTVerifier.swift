@@ -1,0 +1,73 @@
+import Foundation
+import WardenCore
+
+/// Verifies a JWT: the signature through ``JWSVerifier``, then the claims through a ``ClaimPolicy``.
+///
+/// ```swift
+/// let verifier = JWTVerifier(
+///     keys: jwks, allowedAlgorithms: [.rs256, .es256],
+///     policy: AllOf {
+///         ExpirationPolicy()
+///         IssuedAtPolicy()
+///         IssuerPolicy("https://id.example.com")
+///         AudiencePolicy("my-api")
+///     })
+/// let jwt = try verifier.verify(token)
+/// let subject = try jwt.claims.subject
+/// ```
+///
+/// "Now" is read once per verification through the injected clock. Thread-safety: `Sendable`.
+public struct JWTVerifier: Sendable {
+    public let signatureVerifier: JWSVerifier
+    public let policy: any ClaimPolicy
+    let now: NowProvider
+
+    /// A verifier with the system clock.
+    public init(
+        keys: JWKSet, allowedAlgorithms: Set<JWSAlgorithm>, policy: any ClaimPolicy,
+        maximumBytes: Int = JWSCompact.defaultMaximumBytes, now: @escaping NowProvider = systemNow
+    ) {
+        signatureVerifier = JWSVerifier(keys: keys, allowedAlgorithms: allowedAlgorithms, maximumBytes: maximumBytes)
+        self.policy = policy
+        self.now = now
+    }
+
+    /// The default policy of DESIGN.md: `exp` required with the leeway, `nbf`, `iat` never in the future, and
+    /// `iss`/`aud` when given.
+    public static func standardPolicy(
+        issuer: String? = nil, audience: String? = nil, leeway: Leeway = .standard, maximumAge: TimeInterval? = nil
+    ) -> AllOf {
+        AllOf {
+            ExpirationPolicy(leeway: leeway)
+            NotBeforePolicy(leeway: leeway)
+            IssuedAtPolicy(maximumAge: maximumAge)
+            if let issuer { IssuerPolicy(issuer) }
+            if let audience { AudiencePolicy(audience) }
+        }
+    }
+
+    /// A verified JWT.
+    public struct Verified: Sendable {
+        public let header: JOSEHeader
+        public let claims: JWTClaims
+        public let key: JWK
+    }
+
+    /// Verifies `token` (signature first, then claims).
+    public func verify(_ token: String) throws(JOSEError) -> Verified {
+        let jws = try signatureVerifier.verify(token)
+        let object: JSONObject
+        do {
+            object = try JSONReader(maximumBytes: signatureVerifier.maximumBytes).parseObject(jws.payload)
+        } catch {
+            throw JOSEError(error.code == .invalidJSON ? .malformed : error.code, "payload: \(error.reason)")
+        }
+        let claims = JWTClaims(object: object)
+        if case .failsToMeetPolicy(let reason) = policy.check(
+            ClaimContext(header: jws.header, claims: claims, now: now()))
+        {
+            throw reason
+        }
+        return Verified(header: jws.header, claims: claims, key: jws.key)
+    }
+}

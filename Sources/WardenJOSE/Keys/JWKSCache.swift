@@ -1,0 +1,102 @@
+import Foundation
+import WardenCore
+
+/// Fetches and caches a provider's JWKS over an ``HTTPTransport``.
+///
+/// - Honours `Cache-Control: max-age` within bounds (default 5 minutes to 24 hours; 1 hour without a header).
+/// - On a token with an unknown `kid` it refetches, at most once per ``minimumRefetchInterval`` (default 60 s),
+///   so a flood of forged `kid`s cannot turn into a flood of requests.
+/// - When a refetch fails it keeps serving the last good set.
+///
+/// ```swift
+/// let cache = JWKSCache(url: metadata.jwksURI, transport: URLSessionTransport())
+/// let claims = try await cache.verify(token) { keys in
+///     IDTokenValidator(issuer: issuer, clientID: clientID, keys: keys)
+/// }
+/// ```
+///
+/// Thread-safety: an actor.
+public actor JWKSCache {
+    public let url: URL
+    let transport: any HTTPTransport
+    let now: NowProvider
+    public let minimumRefetchInterval: TimeInterval
+    public let maximumAgeBounds: ClosedRange<TimeInterval>
+
+    private var current: JWKSet?
+    private var expiresAt: Date = .distantPast
+    private var lastFetch: Date = .distantPast
+    private(set) var fetchCount = 0
+
+    public init(
+        url: URL, transport: any HTTPTransport, minimumRefetchInterval: TimeInterval = 60,
+        maximumAgeBounds: ClosedRange<TimeInterval> = 300...86_400, now: @escaping NowProvider = systemNow
+    ) {
+        self.url = url
+        self.transport = transport
+        self.minimumRefetchInterval = minimumRefetchInterval
+        self.maximumAgeBounds = maximumAgeBounds
+        self.now = now
+    }
+
+    /// The cached set, fetched when missing or stale (a failed refresh of a stale set serves the stale set).
+    public func keySet() async throws(JOSEError) -> JWKSet {
+        if let current, now() < expiresAt { return current }
+        return try await refresh(force: false)
+    }
+
+    /// Runs `verify` with the cached keys; on ``JOSEError/Code/unknownKid`` refetches once (rate-limited) and
+    /// retries.
+    public func verify<T: Sendable>(_ token: String, _ verify: @Sendable (JWKSet) throws(JOSEError) -> T)
+        async throws(JOSEError) -> T
+    {
+        let keys = try await keySet()
+        do {
+            return try verify(keys)
+        } catch  where error.code == .unknownKid {
+            guard now().timeIntervalSince(lastFetch) >= minimumRefetchInterval else { throw error }
+            return try verify(try await refresh(force: true))
+        }
+    }
+
+    private func refresh(force: Bool) async throws(JOSEError) -> JWKSet {
+        lastFetch = now()
+        fetchCount += 1
+        do {
+            let response = try await transport.send(
+                HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: 15))
+            guard response.status == 200 else {
+                throw JOSEError(.keySetUnavailable, "the JWKS endpoint answered HTTP \(response.status)")
+            }
+            guard response.body.count <= 1 << 20 else { throw JOSEError(.keySetUnavailable, "JWKS over 1 MiB") }
+            let set = try JWKSet(bytes: Array(response.body))
+            current = set
+            expiresAt = now().addingTimeInterval(maxAge(response.header("Cache-Control")))
+            return set
+        } catch {
+            if let current { return current }
+            if let error = error as? JOSEError, error.code != .keySetUnavailable {
+                throw JOSEError(.keySetUnavailable, "the JWKS is unusable: \(error.reason)")
+            }
+            throw JOSEError(
+                .keySetUnavailable,
+                "the JWKS could not be fetched: \((error as? any WardenError)?.reason ?? "transport error")")
+        }
+    }
+
+    private func maxAge(_ cacheControl: String?) -> TimeInterval {
+        var age: TimeInterval = 3600
+        if let cacheControl {
+            for directive in cacheControl.split(separator: ",") {
+                let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = TimeInterval(parts[1]) {
+                    age = seconds
+                }
+                if parts.first?.lowercased() == "no-store" || parts.first?.lowercased() == "no-cache" {
+                    age = 0
+                }
+            }
+        }
+        return min(max(age, maximumAgeBounds.lowerBound), maximumAgeBounds.upperBound)
+    }
+}

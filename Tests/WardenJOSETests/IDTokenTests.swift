@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenCrypto
+
+@testable import WardenJOSE
+
+@Suite("OpenID Connect ID tokens")
+struct IDTokenTests {
+    static let t = Int(Date.fixed.timeIntervalSince1970)
+    static let issuer = "https://id.example.com"
+
+    static func token(_ claims: String, header: String = #"{"alg":"ES256","kid":"ec1"}"#) -> String {
+        Mint.token(header: header, payload: claims, signer: .ec(Keys.ec))
+    }
+
+    static let validator = IDTokenValidator(issuer: issuer, clientID: "app", keys: Keys.ecSet, now: { .fixed })
+
+    static func claims(_ extra: String = "") -> String {
+        #"{"iss":"\#(issuer)","aud":"app","sub":"u1","exp":\#(t + 300),"iat":\#(t),"nonce":"n-123"\#(extra)}"#
+    }
+
+    @Test func validToken() throws {
+        let accessToken = "access-token-value"
+        let atHash = IDTokenValidator.halfHash(accessToken, .es256)
+        let claims = try Self.validator.validate(
+            Self.token(Self.claims(#","at_hash":"\#(atHash)""#)), nonce: "n-123", accessToken: accessToken)
+        #expect(try claims.subject == "u1")
+    }
+
+    /// OIDC Core's at_hash example value (§A.3/§A.4 use the same access token): "77QmUPtjPfzWtF2AnpK9RQ".
+    @Test func atHashSpecExample() {
+        #expect(
+            IDTokenValidator.halfHash("jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", .rs256) == "77QmUPtjPfzWtF2AnpK9RQ"
+        )
+    }
+
+    struct Bad: CustomTestStringConvertible, Sendable {
+        let name: String
+        let claims: String
+        var nonce: String? = "n-123"
+        var accessToken: String? = nil
+        var code: String? = nil
+        var maxAge: TimeInterval? = nil
+        let expected: JOSEError.Code
+        var testDescription: String { name }
+    }
+
+    static let bad: [Bad] = [
+        Bad(name: "wrong nonce", claims: claims(), nonce: "n-124", expected: .nonceMismatch),
+        Bad(
+            name: "missing nonce", claims: #"{"iss":"\#(issuer)","aud":"app","exp":\#(t + 300),"iat":\#(t)}"#,
+            expected: .missingClaim),
+        Bad(
+            name: "several audiences without azp",
+            claims: claims().replacingOccurrences(of: #""aud":"app""#, with: #""aud":["app","other"]"#),
+            expected: .azpMismatch),
+        Bad(name: "azp of another client", claims: claims(#","azp":"other""#), expected: .azpMismatch),
+        Bad(
+            name: "at_hash mismatch", claims: claims(#","at_hash":"AAAAAAAAAAAAAAAAAAAAAA""#), accessToken: "tok",
+            expected: .accessTokenHashMismatch),
+        Bad(
+            name: "c_hash mismatch", claims: claims(#","c_hash":"AAAAAAAAAAAAAAAAAAAAAA""#), code: "code",
+            expected: .codeHashMismatch),
+        Bad(name: "max_age without auth_time", claims: claims(), maxAge: 300, expected: .missingClaim),
+        Bad(
+            name: "auth_time older than max_age", claims: claims(#","auth_time":\#(t - 1000)"#), maxAge: 300,
+            expected: .authTimeTooOld),
+        Bad(
+            name: "no iat", claims: #"{"iss":"\#(issuer)","aud":"app","exp":\#(t + 300),"nonce":"n-123"}"#,
+            expected: .missingClaim),
+        Bad(
+            name: "iat in the future",
+            claims: claims().replacingOccurrences(of: #""iat":\#(t)"#, with: #""iat":\#(t + 5)"#),
+            expected: .issuedInFuture),
+        Bad(
+            name: "wrong issuer", claims: claims().replacingOccurrences(of: issuer, with: "https://id.example.org"),
+            expected: .issuerMismatch),
+        Bad(
+            name: "expired",
+            claims: claims().replacingOccurrences(of: #""exp":\#(t + 300)"#, with: #""exp":\#(t - 100)"#),
+            expected: .expired),
+    ]
+
+    @Test(arguments: bad)
+    func rejects(_ bad: Bad) {
+        #expect(throws: JOSEError(bad.expected)) {
+            try Self.validator.validate(
+                Self.token(bad.claims), nonce: bad.nonce, accessToken: bad.accessToken, authorizationCode: bad.code,
+                maxAge: bad.maxAge)
+        }
+    }
+
+    @Test func hs256IDTokensAreNotAcceptedByDefault() {
+        let token = Mint.token(
+            header: #"{"alg":"HS256"}"#, payload: Self.claims(), signer: .hmac(Keys.hmacSecret, .sha256))
+        let validator = IDTokenValidator(issuer: Self.issuer, clientID: "app", keys: Keys.hmacSet, now: { .fixed })
+        #expect(throws: JOSEError(.algorithmNotAllowed)) { try validator.validate(token, nonce: "n-123") }
+    }
+}
+
+@Suite("Sign in with Apple identity tokens")
+struct AppleTokenTests {
+    static let t = Int(Date.fixed.timeIntervalSince1970)
+    static let rawNonce = "raw-nonce-from-the-app"
+    static let validator = AppleIdentityTokenValidator(
+        clientIDs: ["com.example.app"], keys: Keys.rsaSet, now: { .fixed })
+
+    static func token(_ extra: String, aud: String = "com.example.app", iss: String = "https://appleid.apple.com")
+        -> String
+    {
+        let claims =
+            #"{"iss":"\#(iss)","aud":"\#(aud)","sub":"001234.abc","exp":\#(t + 600),"iat":\#(t),"nonce":"\#(AppleIdentityTokenValidator.hashedNonce(rawNonce))"\#(extra)}"#
+        return Mint.token(
+            header: #"{"alg":"RS256","kid":"rsa1"}"#, payload: claims, signer: .rsa(Keys.rsa, pss: false, .sha256))
+    }
+
+    @Test func acceptsStringAndBooleanFlags() throws {
+        let a = try Self.validator.validate(
+            Self.token(
+                #","email":"x@privaterelay.appleid.com","email_verified":"true","is_private_email":"true","real_user_status":2"#
+            ),
+            rawNonce: Self.rawNonce)
+        #expect(
+            a.subject == "001234.abc" && a.emailVerified == true && a.isPrivateEmail == true && a.realUserStatus == 2)
+        let b = try Self.validator.validate(
+            Self.token(#","email_verified":false,"is_private_email":false"#), rawNonce: Self.rawNonce)
+        #expect(b.emailVerified == false && b.isPrivateEmail == false && b.realUserStatus == nil)
+    }
+
+    @Test func hashedNonceIsSHA256Hex() {
+        // SHA-256("abc") from FIPS 180-4.
+        #expect(
+            AppleIdentityTokenValidator.hashedNonce("abc")
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func rejections() {
+        #expect(throws: JOSEError(.nonceMismatch)) { try Self.validator.validate(Self.token(""), rawNonce: "other") }
+        #expect(throws: JOSEError(.nonceMismatch)) {  // the hashed value itself is not the raw nonce
+            try Self.validator.validate(
+                Self.token(""), rawNonce: AppleIdentityTokenValidator.hashedNonce(Self.rawNonce))
+        }
+        #expect(throws: JOSEError(.audienceMismatch)) {
+            try Self.validator.validate(Self.token("", aud: "com.evil.app"), rawNonce: Self.rawNonce)
+        }
+        #expect(throws: JOSEError(.issuerMismatch)) {
+            try Self.validator.validate(Self.token("", iss: "https://appleid.apple.com.evil"), rawNonce: Self.rawNonce)
+        }
+        #expect(throws: JOSEError(.invalidClaim)) {
+            try Self.validator.validate(Self.token(#","email_verified":"yes""#), rawNonce: Self.rawNonce)
+        }
+        #expect(throws: JOSEError(.invalidClaim)) {
+            try Self.validator.validate(Self.token(#","real_user_status":"2""#), rawNonce: Self.rawNonce)
+        }
+    }
+}
+
+/// A fake transport answering from a script, counting requests.
+final class ScriptedTransport: HTTPTransport, @unchecked Sendable {  // state guarded by `lock`
+    private let lock = NSLock()
+    private var responses: [Result<HTTPResponse, TransportError>]
+    private(set) var requests: [HTTPRequest] = []
+
+    init(_ responses: [Result<HTTPResponse, TransportError>]) { self.responses = responses }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let next: Result<HTTPResponse, TransportError> = lock.withLock {
+            requests.append(request)
+            return responses.count > 1 ? responses.removeFirst() : responses[0]
+        }
+        return try next.get()
+    }
+
+    var count: Int { lock.withLock { requests.count } }
+}
+
+@Suite("JWKS cache")
+struct JWKSCacheTests {
+    static func jwks(_ keys: [JWK]) -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: ["Cache-Control": "public, max-age=600"],
+            body: Data(#"{"keys":[\#(keys.map { $0.publicJSON! }.joined(separator: ","))]}"#.utf8))
+    }
+
+    @Test func cachesRefetchesOnUnknownKidAtMostOncePerMinuteAndKeepsLastGood() async throws {
+        let clock = Locked(Date.fixed)
+        let oldKey = Keys.jwk(Keys.ec.publicKey, kid: "old")
+        let rotated = try ECPrivateKey()
+        let transport = ScriptedTransport([
+            .success(Self.jwks([oldKey])), .success(Self.jwks([oldKey, Keys.jwk(rotated.publicKey, kid: "new")])),
+            .failure(TransportError(.timedOut)),
+        ])
+        let cache = JWKSCache(
+            url: URL(string: "https://id.example.com/jwks")!, transport: transport, now: { clock.current })
+        let verify: @Sendable (JWKSet) throws(JOSEError) -> [UInt8] = { keys throws(JOSEError) in
+            try JWSVerifier(keys: keys, allowedAlgorithms: [.es256]).verify(
+                Mint.token(header: #"{"alg":"ES256","kid":"new"}"#, payload: "{}", signer: .ec(rotated))
+            ).payload
+        }
+        _ = try await cache.keySet()
+        _ = try await cache.keySet()
+        #expect(transport.count == 1, "served from cache")
+        // Unknown kid within a minute of the last fetch: no refetch.
+        await #expect(throws: JOSEError(.unknownKid)) { try await cache.verify("", verify) }
+        #expect(transport.count == 1)
+        clock.withLock { $0 += 61 }
+        #expect(try await cache.verify("", verify) == Array("{}".utf8))
+        #expect(transport.count == 2, "one refetch for the unknown kid")
+        // After max-age the set is refreshed; the refresh fails and the last good set is served.
+        clock.withLock { $0 += 601 }
+        #expect(try await cache.keySet().keys.count == 2)
+        #expect(transport.count == 3)
+    }
+
+    @Test func failsWithoutAnyGoodSet() async {
+        let transport = ScriptedTransport([.success(HTTPResponse(status: 500))])
+        let cache = JWKSCache(url: URL(string: "https://id.example.com/jwks")!, transport: transport)
+        await #expect(throws: JOSEError(.keySetUnavailable)) { try await cache.keySet() }
+        let garbage = ScriptedTransport([.success(HTTPResponse(status: 200, body: Data("<html>".utf8)))])
+        await #expect(throws: JOSEError(.keySetUnavailable)) {
+            try await JWKSCache(url: URL(string: "https://id.example.com/jwks")!, transport: garbage).keySet()
+        }
+    }
+
+    @Test func jwksSetRules() throws {
+        #expect(throws: JOSEError(.privateKeyInSet)) {
+            try JWKSet(
+                json:
+                    #"{"keys":[{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}]}"#
+            )
+        }
+        let mixed =
+            #"{"keys":[{"kty":"oct","k":"\#(Base64URL.encode(Keys.hmacSecret))"},\#(Keys.jwk(Keys.ec.publicKey).publicJSON!)]}"#
+        #expect(throws: JOSEError(.mixedKeySet)) { try JWKSet(json: mixed) }
+        let set = try JWKSet(
+            json:
+                #"{"keys":[{"kty":"foo"},{"kty":"EC","crv":"P-256","x":"AA","y":"AA"},"x",\#(Keys.jwk(Keys.ec.publicKey).publicJSON!)]}"#
+        )
+        #expect(set.keys.count == 1)
+        #expect(set.skipped.map(\.index) == [0, 1, 2])
+        #expect(throws: JOSEError(.invalidKey)) { try JWKSet(json: #"{"nokeys":[]}"#) }
+    }
+}
