@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 // libFuzzer targets for Warden's parsers. Build and run with `scripts/fuzz TARGET SECONDS`.
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its folder, which depends on where the repository was cloned.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let fuzz: [SwiftSetting] = [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])]
 let link: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
@@ -10,7 +14,10 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .executableTarget(
-            name: "FuzzCertificate", dependencies: [.product(name: "WardenCrypto", package: "main")],
-            swiftSettings: fuzz, linkerSettings: link)
+            name: "FuzzCertificate", dependencies: [.product(name: "WardenCrypto", package: root)],
+            swiftSettings: fuzz, linkerSettings: link),
+        .executableTarget(
+            name: "FuzzJSON", dependencies: [.product(name: "WardenJOSE", package: root)],
+            swiftSettings: fuzz, linkerSettings: link),
     ]
 )

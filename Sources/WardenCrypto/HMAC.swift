@@ -56,6 +56,20 @@ public struct HMACKey: Sendable, CustomStringConvertible, CustomReflectable {
         ConstantTime.equals(authenticationCode(for: message), tag)
     }
 
+    /// The full-length tag of `message` (concrete overload: no generic dispatch on the hot path).
+    public func authenticationCode(for message: [UInt8]) -> [UInt8] {
+        message.withUnsafeBytes { backing.mac($0) }
+    }
+
+    /// Checks a full-length tag in constant time (concrete overload for the JWS hot path).
+    public func isValid(_ tag: [UInt8], for message: [UInt8]) -> Bool {
+        let expected = authenticationCode(for: message)
+        guard expected.count == tag.count else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<tag.count { difference |= expected[index] ^ tag[index] }
+        return difference == 0
+    }
+
     public var description: String { "HMACKey(\(hash.rawValue), <redacted>)" }
     public var customMirror: Mirror { Mirror(self, children: []) }
 }

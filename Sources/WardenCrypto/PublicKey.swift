@@ -100,6 +100,20 @@ public struct PublicKey: Sendable {
         }
     }
 
+    /// Concrete overload of ``isValidSignature(_:for:algorithm:)`` (no generic dispatch on the hot path).
+    public func isValidSignature(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm) throws
+        -> Bool
+    {
+        try checkCompatible(algorithm)
+        return try signature.withUnsafeBytes { signature in
+            if case .ec(let curve) = kind { try ECDSAScalars.check(signature, curve: curve) }
+            if case .ed25519 = kind, signature.count != 64 {
+                throw CryptoError(.malformedSignature, "Ed25519 signatures are 64 bytes")
+            }
+            return message.withUnsafeBytes { backing.verify(signature, message: $0, algorithm: algorithm) }
+        }
+    }
+
     /// Throws ``CryptoError/Code/algorithmMismatch`` unless `algorithm` can be used with this key.
     public func checkCompatible(_ algorithm: SignatureAlgorithm) throws {
         switch (kind, algorithm) {

@@ -53,42 +53,58 @@ public enum Base64URL {
     public static func decode(bytes input: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> [UInt8] {
         let count = input.count
         guard count % 4 != 1 else { throw JOSEError(.invalidBase64, "impossible base64url length") }
-        var output = [UInt8]()
-        output.reserveCapacity(count * 3 / 4)
-        try reverse.withUnsafeBufferPointer { (table) throws(JOSEError) in
-            var index = 0
-            while index + 4 <= count {
-                let a = table[Int(input[index])]
-                let b = table[Int(input[index + 1])]
-                let c = table[Int(input[index + 2])]
-                let d = table[Int(input[index + 3])]
-                guard a | b | c | d != 0xFF, (a | b | c | d) & 0xC0 == 0 else {
-                    throw JOSEError(.invalidBase64, "character outside the base64url alphabet")
+        let outputCount = count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
+        var failure: JOSEError?
+        let output = reverse.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
+                var index = 0
+                var out = 0
+                while index + 4 <= count {
+                    let a = table[Int(input[index])]
+                    let b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])]
+                    let d = table[Int(input[index + 3])]
+                    guard (a | b | c | d) & 0xC0 == 0 else {
+                        failure = JOSEError(.invalidBase64, "character outside the base64url alphabet")
+                        return
+                    }
+                    let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[out] = UInt8(value >> 16)
+                    buffer[out + 1] = UInt8(value >> 8 & 0xFF)
+                    buffer[out + 2] = UInt8(value & 0xFF)
+                    out += 3
+                    index += 4
                 }
-                let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                output.append(UInt8(value >> 16))
-                output.append(UInt8(value >> 8 & 0xFF))
-                output.append(UInt8(value & 0xFF))
-                index += 4
-            }
-            let rest = count - index
-            if rest >= 2 {
-                let a = table[Int(input[index])]
-                let b = table[Int(input[index + 1])]
-                let c = rest == 3 ? table[Int(input[index + 2])] : 0
-                guard (a | b | c) & 0xC0 == 0 else {
-                    throw JOSEError(.invalidBase64, "character outside the base64url alphabet")
+                let rest = count - index
+                if rest >= 2 {
+                    let a = table[Int(input[index])]
+                    let b = table[Int(input[index + 1])]
+                    let c = rest == 3 ? table[Int(input[index + 2])] : 0
+                    guard (a | b | c) & 0xC0 == 0 else {
+                        failure = JOSEError(.invalidBase64, "character outside the base64url alphabet")
+                        return
+                    }
+                    if rest == 2 {
+                        guard b & 0x0F == 0 else {
+                            failure = JOSEError(.invalidBase64, "non-canonical trailing bits")
+                            return
+                        }
+                        buffer[out] = a << 2 | b >> 4
+                        out += 1
+                    } else {
+                        guard c & 0x03 == 0 else {
+                            failure = JOSEError(.invalidBase64, "non-canonical trailing bits")
+                            return
+                        }
+                        buffer[out] = a << 2 | b >> 4
+                        buffer[out + 1] = (b & 0x0F) << 4 | c >> 2
+                        out += 2
+                    }
                 }
-                if rest == 2 {
-                    guard b & 0x0F == 0 else { throw JOSEError(.invalidBase64, "non-canonical trailing bits") }
-                    output.append(a << 2 | b >> 4)
-                } else {
-                    guard c & 0x03 == 0 else { throw JOSEError(.invalidBase64, "non-canonical trailing bits") }
-                    output.append(a << 2 | b >> 4)
-                    output.append((b & 0x0F) << 4 | c >> 2)
-                }
+                initialized = out
             }
         }
+        if let failure { throw failure }
         return output
     }
 }

@@ -1,5 +1,5 @@
-import WardenCrypto
 import Foundation
+import WardenCrypto
 
 /// Feeds arbitrary bytes to the PEM/DER certificate reader and the SPKI key reader: any input must produce a
 /// value or a typed error, never a crash, a leak or a hang.
@@ -15,7 +15,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 // SwiftPM links executables with `main` aliased to `<Target>_main`; hand control to libFuzzer's driver there.
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
 ) -> CInt
 

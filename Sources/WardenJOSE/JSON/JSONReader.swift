@@ -111,6 +111,7 @@ struct JSONParser {
         try enter()
         index += 1
         var members: [JSONMember] = []
+        members.reserveCapacity(8)
         var seen: Set<String>?
         skipWhitespace()
         if index < input.count, input[index] == UInt8(ascii: "}") {
@@ -206,8 +207,16 @@ struct JSONParser {
             while index < input.count, isDigit(input[index]) { index += 1 }
         }
         guard index - start <= 64 else { throw fail("number longer than 64 characters") }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
-        return JSONNumber(text: text, isInteger: isInteger)
+        let digits = UnsafeBufferPointer(rebasing: input[start..<index])
+        let text = String(decoding: digits, as: UTF8.self)
+        var value: Int64? = nil
+        if isInteger && digits.count <= 18 {  // cannot overflow
+            var accumulator: Int64 = 0
+            let negative = digits[0] == UInt8(ascii: "-")
+            for c in digits.dropFirst(negative ? 1 : 0) { accumulator = accumulator * 10 + Int64(c - 0x30) }
+            value = negative ? -accumulator : accumulator
+        }
+        return JSONNumber(text: text, isInteger: isInteger, int64: value)
     }
 
     private func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
@@ -215,12 +224,13 @@ struct JSONParser {
     private mutating func parseString() throws(JOSEError) -> String {
         index += 1
         let start = index
+        var highBits: UInt8 = 0
         // Fast path: no escapes.
         while index < input.count {
             let c = input[index]
             if c == UInt8(ascii: "\"") {
                 let raw = UnsafeBufferPointer(rebasing: input[start..<index])
-                guard UTF8Validation.isValid(raw) else {
+                guard highBits & 0x80 == 0 || UTF8Validation.isValid(raw) else {
                     throw JOSEError(.invalidJSON, "invalid UTF-8 in a JSON string")
                 }
                 index += 1
@@ -228,6 +238,7 @@ struct JSONParser {
             }
             if c == UInt8(ascii: "\\") { break }
             guard c >= 0x20 else { throw fail("control character in a JSON string") }
+            highBits |= c
             index += 1
         }
         guard index < input.count else { throw fail("unterminated string") }

@@ -63,11 +63,20 @@ public struct JSONNumber: Sendable, Equatable, CustomStringConvertible {
     public let text: String
     /// `true` when written without fraction or exponent.
     public let isInteger: Bool
+    /// The integer value, computed while parsing when it fits in 64 bits.
+    public let int64: Int64?
 
-    /// The value as a 64-bit integer, when it is an integer in range.
-    public var int64: Int64? { isInteger ? Int64(text) : nil }
+    init(text: String, isInteger: Bool, int64: Int64? = nil) {
+        self.text = text
+        self.isInteger = isInteger
+        self.int64 = isInteger ? (int64 ?? Int64(text)) : nil
+    }
+
     /// The value as a double (may round).
-    public var double: Double { Double(text) ?? .nan }
+    public var double: Double {
+        if let int64 { return Double(int64) }
+        return Double(text) ?? .nan
+    }
 
     public var description: String { text }
 }

@@ -76,6 +76,11 @@ public struct JWKSet: Sendable {
     /// - with a `kid`: the key with exactly that `kid` (an unknown `kid` is an error, never a fallback);
     /// - without: the only key compatible with `algorithm` (several is ``JOSEError/Code/ambiguousKey``).
     func key(for algorithm: JWSAlgorithm, keyID: String?) throws(JOSEError) -> JWK {
+        // Fast path: one key, the common case for a pinned verifier.
+        if keys.count == 1, duplicateKeyIDs.isEmpty, keyID == nil || keys[0].keyID == keyID {
+            if let reason = keys[0].incompatibility(with: algorithm) { throw reason }
+            return keys[0]
+        }
         let candidates: [JWK]
         if let keyID {
             guard !duplicateKeyIDs.contains(keyID) else {
