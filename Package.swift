@@ -72,6 +72,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "WardenOAuthTests",
+            dependencies: ["WardenOAuth", "WardenJOSE", "WardenCrypto", "WardenCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "WardenCLITests",
             dependencies: ["WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth"],
             swiftSettings: strict

@@ -1,0 +1,81 @@
+import Foundation
+import WardenCore
+import WardenCrypto
+import WardenJOSE
+
+/// An authorization-code request (RFC 6749 §4.1.1) with PKCE S256, `state` and, for OpenID, `nonce`
+/// (RFC 7636, RFC 8252, RFC 9700).
+///
+/// `state` and `nonce` carry 256 random bits each (at least 128 are required); the verifier, `state` and
+/// `nonce` are secrets and print `<redacted>`. The request is bound to its ``PendingAuthorization``, which
+/// validates exactly one response.
+///
+/// ```swift
+/// let (url, pending) = try AuthorizationRequest(
+///     metadata: metadata, clientID: "app", redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+///     scopes: ["openid", "profile"]
+/// ).make()
+/// // open `url` in the system browser; when the redirect arrives:
+/// let code = try pending.validate(callbackURL)
+/// ```
+public struct AuthorizationRequest: Sendable {
+    public let metadata: ProviderMetadata
+    public let clientID: String
+    public let redirectURI: RedirectURI
+    public let scopes: [String]
+    /// Extra parameters (`prompt`, `login_hint`, `max_age`, ...). Reserved names are refused.
+    public let additionalParameters: [(String, String)]
+    /// Whether to send a nonce (default: when `openid` is among the scopes).
+    public let useNonce: Bool
+
+    static let reserved: Set<String> = [
+        "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
+        "code_challenge_method",
+    ]
+
+    public init(
+        metadata: ProviderMetadata, clientID: String, redirectURI: RedirectURI, scopes: [String] = ["openid"],
+        additionalParameters: [(String, String)] = [], useNonce: Bool? = nil
+    ) throws(OAuthError) {
+        for (name, _) in additionalParameters where Self.reserved.contains(name) {
+            throw OAuthError(.invalidConfiguration, "'\(name)' is set by Warden and cannot be overridden")
+        }
+        guard !clientID.isEmpty, clientID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else {
+            throw OAuthError(.invalidConfiguration, "client_id must be printable ASCII")
+        }
+        self.metadata = metadata
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.additionalParameters = additionalParameters
+        self.useNonce = useNonce ?? scopes.contains("openid")
+    }
+
+    /// Builds the URL to open and the pending state that validates the response.
+    /// - Parameter redirectOverride: the concrete loopback redirect (with its port), when using a listener.
+    public func make(random: some RandomSource = SecureRandom(), redirectOverride: String? = nil, now: Date = Date())
+        throws -> (url: URL, pending: PendingAuthorization)
+    {
+        let pkce = try PKCE(random: random)
+        let state = Base64URL.encode(try random.bytes(count: 32))
+        let nonce = useNonce ? Base64URL.encode(try random.bytes(count: 32)) : nil
+        let redirect = redirectOverride ?? redirectURI.string
+        var parameters: [(String, String)] = [
+            ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirect),
+            ("scope", scopes.joined(separator: " ")), ("state", state), ("code_challenge", pkce.challenge),
+            ("code_challenge_method", "S256"),
+        ]
+        if let nonce { parameters.append(("nonce", nonce)) }
+        parameters += additionalParameters
+        let endpoint = metadata.authorizationEndpoint.absoluteString
+        let separator = endpoint.contains("?") ? "&" : "?"
+        guard let url = URL(string: endpoint + separator + FormEncoding.encode(parameters)) else {
+            throw OAuthError(.invalidConfiguration, "cannot build the authorization URL")
+        }
+        let pending = PendingAuthorization(
+            issuer: metadata.issuer, clientID: clientID, redirectURI: redirectURI, redirect: redirect,
+            pkce: pkce, state: Redacted(state), nonce: nonce.map(Redacted.init),
+            requireIssuer: metadata.authorizationResponseIssParameterSupported, createdAt: now)
+        return (url, pending)
+    }
+}

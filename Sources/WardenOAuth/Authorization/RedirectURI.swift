@@ -1,0 +1,96 @@
+/// A redirect URI in one of the three forms RFC 8252 admits for native apps, matched component-wise.
+///
+/// - **Private-use scheme** in reverse-DNS form: `com.example.app:/oauth/callback` (§7.1; one slash, no
+///   authority).
+/// - **Claimed https**: `https://app.example.com/oauth/callback` (§7.2; universal links / app links).
+/// - **Loopback IP literal**: `http://127.0.0.1/callback` or `http://[::1]/callback` (§7.3); any port matches
+///   because the listener picks an ephemeral one. `localhost` is not admitted (§8.3).
+///
+/// Matching: scheme and host case-insensitive; port exact (except loopback); path exact and case-sensitive; no
+/// userinfo, no fragment, no dot segments, no backslashes or control characters, no trailing dot in the host.
+///
+/// ```swift
+/// let redirect = try RedirectURI("com.example.app:/oauth/callback")
+/// redirect.matches("com.example.app:/oauth/callback?code=...&state=...")   // true
+/// ```
+public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
+    /// Which RFC 8252 form this is.
+    public enum Kind: Sendable, Hashable {
+        case privateUseScheme
+        case claimedHTTPS
+        case loopback
+    }
+
+    public let kind: Kind
+    /// The URI as registered.
+    public let string: String
+    let url: StrictURL
+
+    public init(_ string: String) throws(OAuthError) {
+        let url: StrictURL
+        do { url = try StrictURL(string) } catch {
+            throw OAuthError(.invalidRedirectURI, "not a valid redirect URI: \(error.reason)")
+        }
+        guard url.fragment == nil else { throw Self.invalid("a redirect URI has no fragment (RFC 6749 §3.1.2)") }
+        guard url.userinfo == nil else { throw Self.invalid("a redirect URI has no userinfo") }
+        guard !url.hasDotSegment else { throw Self.invalid("a redirect URI has no dot segments") }
+        switch url.scheme {
+        case "https":
+            guard url.hasAuthority, !url.host.hasSuffix("."), !url.host.hasPrefix("[") || url.host.count > 2 else {
+                throw Self.invalid("claimed https redirect needs a host without a trailing dot")
+            }
+            kind = .claimedHTTPS
+        case "http":
+            guard url.hasAuthority, url.isLoopbackIPLiteral else {
+                throw Self.invalid(
+                    url.host.lowercased() == "localhost"
+                        ? "use http://127.0.0.1 or http://[::1], not localhost (RFC 8252 §8.3)"
+                        : "http redirect URIs are only allowed to the loopback IP literals 127.0.0.1 and [::1]")
+            }
+            kind = .loopback
+        default:
+            let labels = url.scheme.split(separator: ".", omittingEmptySubsequences: false)
+            guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }) else {
+                throw Self.invalid(
+                    "a private-use scheme must be in reverse-DNS form, like com.example.app (RFC 8252 §7.1)")
+            }
+            guard !url.hasAuthority, url.path.hasPrefix("/") else {
+                throw Self.invalid("a private-use redirect is scheme:/path with a single slash (RFC 8252 §7.1)")
+            }
+            kind = .privateUseScheme
+        }
+        guard !url.path.isEmpty || kind != .privateUseScheme else { throw Self.invalid("missing path") }
+        self.string = string
+        self.url = url
+    }
+
+    private static func invalid(_ reason: String) -> OAuthError { OAuthError(.invalidRedirectURI, reason) }
+
+    /// The loopback redirect for a concrete port (what the listener actually serves).
+    public func withPort(_ port: Int) -> String {
+        guard kind == .loopback else { return string }
+        return "http://\(url.host):\(port)\(url.path.isEmpty ? "/" : url.path)"
+    }
+
+    /// Whether `callback` (a URL the app received) was sent to this redirect URI.
+    public func matches(_ callback: String) -> Bool {
+        guard let other = try? StrictURL(callback) else { return false }
+        return matches(other)
+    }
+
+    func matches(_ other: StrictURL) -> Bool {
+        guard other.scheme == url.scheme, other.userinfo == nil, other.hasAuthority == url.hasAuthority,
+            other.host.lowercased() == url.host.lowercased(), !other.host.hasSuffix("."), !other.hasDotSegment
+        else { return false }
+        if kind != .loopback {
+            guard other.port == url.port || (other.port == 443 && url.port == nil && kind == .claimedHTTPS) else {
+                return false
+            }
+        }
+        let expectedPath = url.path.isEmpty && url.hasAuthority ? "/" : url.path
+        let actualPath = other.path.isEmpty && other.hasAuthority ? "/" : other.path
+        return expectedPath == actualPath
+    }
+
+    public var description: String { string }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import WardenCore
+import WardenJOSE
+
+/// Authorization server metadata (RFC 8414) or OpenID Provider metadata (OpenID Connect Discovery 1.0).
+///
+/// Discovery checks that the document's `issuer` equals the configured issuer exactly (RFC 8414 §3.3,
+/// OIDC Discovery §4.3) and that every endpoint is https (http only on loopback, for tests and the demo).
+/// A provider without discovery is configured by hand with ``init(issuer:authorizationEndpoint:tokenEndpoint:revocationEndpoint:jwksURI:authorizationResponseIssParameterSupported:)``.
+public struct ProviderMetadata: Sendable {
+    public let issuer: String
+    public let authorizationEndpoint: URL
+    public let tokenEndpoint: URL
+    public let revocationEndpoint: URL?
+    public let jwksURI: URL?
+    public let userinfoEndpoint: URL?
+    /// RFC 9207: the provider sends `iss` in authorization responses, so its absence is an attack.
+    public let authorizationResponseIssParameterSupported: Bool
+    public let codeChallengeMethodsSupported: [String]
+
+    /// Metadata configured by hand (for providers without discovery).
+    public init(
+        issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, revocationEndpoint: URL? = nil,
+        jwksURI: URL? = nil, authorizationResponseIssParameterSupported: Bool = false
+    ) throws(OAuthError) {
+        self.issuer = issuer
+        self.authorizationEndpoint = try Self.secure(authorizationEndpoint, "authorization_endpoint")
+        self.tokenEndpoint = try Self.secure(tokenEndpoint, "token_endpoint")
+        self.revocationEndpoint = try revocationEndpoint.map { url throws(OAuthError) in
+            try Self.secure(url, "revocation_endpoint")
+        }
+        self.jwksURI = try jwksURI.map { url throws(OAuthError) in try Self.secure(url, "jwks_uri") }
+        userinfoEndpoint = nil
+        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
+        codeChallengeMethodsSupported = ["S256"]
+    }
+
+    /// Parses a metadata document and checks it against the configured `issuer`.
+    public init(json: Data, expectedIssuer: String) throws(OAuthError) {
+        let object: JSONObject
+        do { object = try JSONReader(maximumBytes: 256 * 1024).parseObject(Array(json)) } catch {
+            throw OAuthError(.invalidMetadata, "metadata is not a JSON object: \(error.reason)")
+        }
+        func string(_ name: String) -> String? { object[name]?.stringValue }
+        func url(_ name: String, required: Bool) throws(OAuthError) -> URL? {
+            guard let text = string(name) else {
+                if required { throw OAuthError(.invalidMetadata, "metadata without \(name)") }
+                return nil
+            }
+            guard let value = URL(string: text) else { throw OAuthError(.invalidMetadata, "\(name) is not a URL") }
+            return try Self.secure(value, name)
+        }
+        guard let issuer = string("issuer") else { throw OAuthError(.invalidMetadata, "metadata without issuer") }
+        guard issuer == expectedIssuer else {
+            throw OAuthError(.issuerMismatch, "the metadata issuer is not the configured issuer (RFC 8414 §3.3)")
+        }
+        self.issuer = issuer
+        authorizationEndpoint = try url("authorization_endpoint", required: true)!
+        tokenEndpoint = try url("token_endpoint", required: true)!
+        revocationEndpoint = try url("revocation_endpoint", required: false)
+        jwksURI = try url("jwks_uri", required: false)
+        userinfoEndpoint = try url("userinfo_endpoint", required: false)
+        authorizationResponseIssParameterSupported =
+            object["authorization_response_iss_parameter_supported"]?.boolValue ?? false
+        codeChallengeMethodsSupported =
+            object["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    static func secure(_ url: URL, _ name: String) throws(OAuthError) -> URL {
+        switch url.scheme?.lowercased() {
+        case "https": return url
+        case "http" where LoopbackHost.isLoopback(url.host): return url
+        default: throw OAuthError(.insecureEndpoint, "\(name) must be https (http only on loopback)")
+        }
+    }
+
+    /// The discovery URLs tried for `issuer`: OpenID (`/.well-known/openid-configuration` appended) then RFC 8414
+    /// (`/.well-known/oauth-authorization-server` inserted before the path).
+    public static func discoveryURLs(for issuer: String) throws(OAuthError) -> [URL] {
+        guard let base = URL(string: issuer), let scheme = base.scheme, let host = base.host else {
+            throw OAuthError(.invalidConfiguration, "the issuer is not a URL")
+        }
+        _ = try secure(base, "issuer")
+        let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        let port = base.port.map { ":\($0)" } ?? ""
+        let path = base.path == "/" ? "" : base.path
+        return [
+            URL(string: trimmed + "/.well-known/openid-configuration")!,
+            URL(string: "\(scheme)://\(host)\(port)/.well-known/oauth-authorization-server\(path)")!,
+        ]
+    }
+
+    /// Fetches metadata by discovery.
+    public static func discover(issuer: String, transport: any HTTPTransport) async throws(OAuthError)
+        -> ProviderMetadata
+    {
+        var lastError = OAuthError(.invalidMetadata, "no discovery document found")
+        for url in try discoveryURLs(for: issuer) {
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(
+                    HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: 15))
+            } catch {
+                throw OAuthError(
+                    .network, "discovery failed: \((error as? any WardenError)?.reason ?? "transport error")")
+            }
+            guard response.status == 200 else {
+                lastError = OAuthError(
+                    .invalidMetadata, "discovery answered HTTP \(response.status)", status: response.status)
+                continue
+            }
+            return try ProviderMetadata(json: response.body, expectedIssuer: issuer)
+        }
+        throw lastError
+    }
+}
+
+/// Caches discovered metadata per issuer (an actor; one fetch per issuer until ``invalidate(_:)``).
+public actor ProviderMetadataCache {
+    private var entries: [String: ProviderMetadata] = [:]
+    private let transport: any HTTPTransport
+
+    public init(transport: any HTTPTransport) { self.transport = transport }
+
+    public func metadata(for issuer: String) async throws(OAuthError) -> ProviderMetadata {
+        if let cached = entries[issuer] { return cached }
+        let fresh = try await ProviderMetadata.discover(issuer: issuer, transport: transport)
+        entries[issuer] = fresh
+        return fresh
+    }
+
+    public func invalidate(_ issuer: String) { entries[issuer] = nil }
+}

@@ -1,0 +1,148 @@
+import WardenCore
+
+/// An error from WardenOAuth with a stable ``Code`` and a ``failureKind`` that tells the session what to do:
+/// `invalid_grant` (and 401 / `invalid_client` from the token endpoint) is terminal; `temporarily_unavailable`,
+/// 5xx, 429 and network failures are transient; forged or malformed responses are rejected.
+public struct OAuthError: WardenError, Equatable {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Backing: String, Sendable {
+            // Configuration
+            case invalidRedirectURI = "invalid_redirect_uri"
+            case insecureEndpoint = "insecure_endpoint"
+            case invalidConfiguration = "invalid_configuration"
+            case invalidVerifier = "invalid_verifier"
+            case issuerMismatch = "issuer_mismatch"
+            case invalidMetadata = "invalid_metadata"
+            // Authorization response
+            case stateMismatch = "state_mismatch"
+            case duplicateParameter = "duplicate_parameter"
+            case missingCode = "missing_code"
+            case redirectMismatch = "redirect_mismatch"
+            case malformedResponse = "malformed_response"
+            case responseTooLarge = "response_too_large"
+            case codeInFragment = "code_in_fragment"
+            case missingIssuer = "missing_issuer"
+            case unknownState = "unknown_state"
+            // Provider errors (RFC 6749 §4.1.2.1, §5.2)
+            case accessDenied = "access_denied"
+            case invalidRequest = "invalid_request"
+            case invalidGrant = "invalid_grant"
+            case invalidClient = "invalid_client"
+            case unauthorizedClient = "unauthorized_client"
+            case unsupportedGrantType = "unsupported_grant_type"
+            case invalidScope = "invalid_scope"
+            case serverError = "server_error"
+            case temporarilyUnavailable = "temporarily_unavailable"
+            case providerError = "provider_error"
+            // Transport and HTTP
+            case httpError = "http_error"
+            case rateLimited = "rate_limited"
+            case network
+            case invalidTokenResponse = "invalid_token_response"
+            case invalidIDToken = "invalid_id_token"
+            case cancelled
+            case timedOut = "timed_out"
+        }
+        fileprivate let backing: Backing
+        fileprivate init(_ backing: Backing) { self.backing = backing }
+        public var description: String { backing.rawValue }
+
+        public static let invalidRedirectURI = Code(.invalidRedirectURI)
+        public static let insecureEndpoint = Code(.insecureEndpoint)
+        public static let invalidConfiguration = Code(.invalidConfiguration)
+        public static let invalidVerifier = Code(.invalidVerifier)
+        public static let issuerMismatch = Code(.issuerMismatch)
+        public static let invalidMetadata = Code(.invalidMetadata)
+        public static let stateMismatch = Code(.stateMismatch)
+        public static let duplicateParameter = Code(.duplicateParameter)
+        public static let missingCode = Code(.missingCode)
+        public static let redirectMismatch = Code(.redirectMismatch)
+        public static let malformedResponse = Code(.malformedResponse)
+        public static let responseTooLarge = Code(.responseTooLarge)
+        public static let codeInFragment = Code(.codeInFragment)
+        public static let missingIssuer = Code(.missingIssuer)
+        public static let unknownState = Code(.unknownState)
+        public static let accessDenied = Code(.accessDenied)
+        public static let invalidRequest = Code(.invalidRequest)
+        public static let invalidGrant = Code(.invalidGrant)
+        public static let invalidClient = Code(.invalidClient)
+        public static let unauthorizedClient = Code(.unauthorizedClient)
+        public static let unsupportedGrantType = Code(.unsupportedGrantType)
+        public static let invalidScope = Code(.invalidScope)
+        public static let serverError = Code(.serverError)
+        public static let temporarilyUnavailable = Code(.temporarilyUnavailable)
+        public static let providerError = Code(.providerError)
+        public static let httpError = Code(.httpError)
+        public static let rateLimited = Code(.rateLimited)
+        public static let network = Code(.network)
+        public static let invalidTokenResponse = Code(.invalidTokenResponse)
+        public static let invalidIDToken = Code(.invalidIDToken)
+        public static let cancelled = Code(.cancelled)
+        public static let timedOut = Code(.timedOut)
+
+        /// The code for an RFC 6749 `error` value (unknown values become ``providerError``).
+        public static func provider(_ value: String) -> Code {
+            switch value {
+            case "access_denied": .accessDenied
+            case "invalid_request": .invalidRequest
+            case "invalid_grant": .invalidGrant
+            case "invalid_client": .invalidClient
+            case "unauthorized_client": .unauthorizedClient
+            case "unsupported_grant_type": .unsupportedGrantType
+            case "invalid_scope": .invalidScope
+            case "server_error": .serverError
+            case "temporarily_unavailable": .temporarilyUnavailable
+            default: .providerError
+            }
+        }
+    }
+
+    public let code: Code
+    public let reason: String
+    /// The HTTP status, when the error came from an HTTP response.
+    public let status: Int?
+    /// `Retry-After` in seconds, when the server sent one.
+    public let retryAfter: Double?
+    /// The RFC 9207 / RFC 6749 `error_description`, sanitised (printable ASCII, at most 200 characters).
+    public let providerDescription: String?
+    /// Whether the failure came from the token endpoint (only there do 401 and `invalid_client` sign out).
+    public let fromTokenEndpoint: Bool
+
+    public init(
+        _ code: Code, _ reason: String = "", status: Int? = nil, retryAfter: Double? = nil,
+        providerDescription: String? = nil, fromTokenEndpoint: Bool = false
+    ) {
+        self.code = code
+        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+        self.status = status
+        self.retryAfter = retryAfter
+        self.providerDescription = providerDescription.map(Self.sanitise)
+        self.fromTokenEndpoint = fromTokenEndpoint
+    }
+
+    public var codeName: String { code.description }
+
+    public var failureKind: FailureKind {
+        switch code.backing {
+        case .invalidGrant: return .terminal
+        case .invalidClient, .unauthorizedClient: return fromTokenEndpoint ? .terminal : .misconfiguration
+        case .httpError:
+            if status == 401 && fromTokenEndpoint { return .terminal }
+            if let status, status >= 500 || status == 408 { return .transient }
+            return .rejected
+        case .temporarilyUnavailable, .serverError, .rateLimited, .network, .timedOut: return .transient
+        case .cancelled, .accessDenied: return .userCancelled
+        case .invalidRedirectURI, .insecureEndpoint, .invalidConfiguration, .invalidVerifier, .issuerMismatch,
+            .invalidMetadata, .unsupportedGrantType, .invalidScope:
+            return .misconfiguration
+        default: return .rejected
+        }
+    }
+
+    public static func == (lhs: OAuthError, rhs: OAuthError) -> Bool { lhs.code == rhs.code }
+
+    /// Provider text is attacker-influenced: keep printable ASCII and bound it.
+    static func sanitise(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.prefix(200)))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import WardenCore
+import WardenJOSE
+
+/// How the client authenticates at the token endpoint (RFC 6749 §2.3).
+public enum ClientAuthentication: Sendable {
+    /// A public client (native apps): `client_id` in the body, no secret.
+    case none
+    /// `client_secret_basic`: HTTP Basic with the URL-encoded id and secret (servers only).
+    case clientSecretBasic(Redacted<String>)
+    /// `client_secret_post`: the secret in the form body (servers only).
+    case clientSecretPost(Redacted<String>)
+}
+
+/// Talks to the token and revocation endpoints: code exchange with `code_verifier`, refresh, revocation
+/// (RFC 6749 §4.1.3, §6; RFC 7636 §4.5; RFC 7009).
+///
+/// Errors are typed and classified: `invalid_grant` is terminal; `temporarily_unavailable`, 5xx, 429 (with
+/// `Retry-After`) and network failures are transient; HTML error pages and malformed JSON are
+/// `invalid_token_response`. Tokens travel only in POST bodies, never in a URL.
+///
+/// ```swift
+/// let client = TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport())
+/// let tokens = try await client.exchange(code)
+/// let refreshed = try await client.refresh(refreshToken: tokens.refreshToken!.unredacted())
+/// ```
+public struct TokenClient: Sendable {
+    public let metadata: ProviderMetadata
+    public let clientID: String
+    public let authentication: ClientAuthentication
+    let transport: any HTTPTransport
+    let now: NowProvider
+    let log = WardenLogger(category: "oauth")
+
+    public init(
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
+        transport: any HTTPTransport, now: @escaping NowProvider = systemNow
+    ) {
+        self.metadata = metadata
+        self.clientID = clientID
+        self.authentication = authentication
+        self.transport = transport
+        self.now = now
+    }
+
+    /// Exchanges a validated authorization code.
+    public func exchange(_ code: AuthorizationCode) async throws(OAuthError) -> TokenResponse {
+        try await tokenRequest([
+            ("grant_type", "authorization_code"), ("code", code.code.unredacted()),
+            ("redirect_uri", code.pending.redirect), ("code_verifier", code.pending.pkce.verifier.unredacted()),
+        ])
+    }
+
+    /// Refreshes with a refresh token (RFC 6749 §6).
+    public func refresh(refreshToken: String, scope: String? = nil) async throws(OAuthError) -> TokenResponse {
+        var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        if let scope { form.append(("scope", scope)) }
+        return try await tokenRequest(form)
+    }
+
+    /// Revokes a token (RFC 7009). A 200 for an unknown token is success, as the RFC says.
+    public func revoke(token: String, hint: String) async throws(OAuthError) {
+        guard let endpoint = metadata.revocationEndpoint else {
+            throw OAuthError(.invalidConfiguration, "the provider has no revocation endpoint")
+        }
+        let response = try await post(endpoint, [("token", token), ("token_type_hint", hint)])
+        guard response.status == 200 else { throw error(from: response, tokenEndpoint: false) }
+    }
+
+    private func tokenRequest(_ form: [(String, String)]) async throws(OAuthError) -> TokenResponse {
+        let response = try await post(metadata.tokenEndpoint, form)
+        guard response.status == 200 else { throw error(from: response, tokenEndpoint: true) }
+        return try TokenResponse(json: response.body)
+    }
+
+    private func post(_ url: URL, _ form: [(String, String)]) async throws(OAuthError) -> HTTPResponse {
+        var body = form
+        var headers = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
+        switch authentication {
+        case .none: body.append(("client_id", clientID))
+        case .clientSecretPost(let secret):
+            body += [("client_id", clientID), ("client_secret", secret.unredacted())]
+        case .clientSecretBasic(let secret):
+            let credentials =
+                FormEncoding.percentEncode(clientID) + ":" + FormEncoding.percentEncode(secret.unredacted())
+            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+        }
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: 30)
+        log.debug("POST \(url.absoluteString)")
+        do {
+            return try await transport.send(request)
+        } catch let error as TransportError {
+            switch error.code {
+            case .cancelled: throw OAuthError(.cancelled, "the request was cancelled")
+            case .timedOut: throw OAuthError(.timedOut, "the token endpoint timed out")
+            case .responseTooLarge: throw OAuthError(.responseTooLarge, "the token endpoint response is too large")
+            case .insecureURL: throw OAuthError(.insecureEndpoint, error.reason)
+            default: throw OAuthError(.network, "network failure: \(error.reason)")
+            }
+        } catch {
+            throw OAuthError(.network, "network failure")
+        }
+    }
+
+    /// RFC 6749 §5.2 error bodies become typed errors; anything else is classified by status.
+    func error(from response: HTTPResponse, tokenEndpoint: Bool) -> OAuthError {
+        let retryAfter = RetryAfter.seconds(response.header("Retry-After"), now: now())
+        if let object = try? JSONReader(maximumBytes: 64 * 1024, maximumDepth: 8).parseObject(
+            Array(response.body.prefix(64 * 1024))),
+            let error = object["error"]?.stringValue
+        {
+            let code = OAuthError.Code.provider(error)
+            return OAuthError(
+                code, "the provider answered \(code == .providerError ? "an error" : error) (HTTP \(response.status))",
+                status: response.status, retryAfter: retryAfter,
+                providerDescription: object["error_description"]?.stringValue,
+                fromTokenEndpoint: tokenEndpoint)
+        }
+        if response.status == 429 {
+            return OAuthError(
+                .rateLimited, "rate limited (HTTP 429)", status: 429, retryAfter: retryAfter,
+                fromTokenEndpoint: tokenEndpoint)
+        }
+        return OAuthError(
+            .httpError, "HTTP \(response.status) without an OAuth error body", status: response.status,
+            retryAfter: retryAfter,
+            fromTokenEndpoint: tokenEndpoint)
+    }
+}
