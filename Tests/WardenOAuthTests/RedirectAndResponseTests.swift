@@ -109,13 +109,13 @@ struct AuthorizationResponseTests {
         #expect(parameters["code_challenge_method"] == "S256")
         #expect(parameters["code_challenge"] == pending.pkce.challenge)
         #expect(parameters["state"] == pending.state.unredacted())
-        #expect(try Self.Base64URLDecodeCount(parameters["state"]!) >= 16)
+        #expect(try Self.base64URLDecodeCount(parameters["state"]!) >= 16)
         #expect(parameters["nonce"] == pending.nonce?.unredacted())
         #expect(parameters["scope"] == "openid profile")
         #expect(!"\(pending)".contains(pending.state.unredacted()))
     }
 
-    static func Base64URLDecodeCount(_ text: String) throws -> Int { text.count * 3 / 4 }
+    static func base64URLDecodeCount(_ text: String) throws -> Int { text.count * 3 / 4 }
 
     @Test func validCallback() throws {
         let (_, pending) = try Self.pending()
