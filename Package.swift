@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "WardenCrypto", targets: ["WardenCrypto"]),
         .library(name: "WardenJOSE", targets: ["WardenJOSE"]),
         .library(name: "WardenOAuth", targets: ["WardenOAuth"]),
+        .library(name: "WardenStorage", targets: ["WardenStorage"]),
         .executable(name: "warden", targets: ["warden"]),
     ],
     targets: [
@@ -45,16 +46,26 @@ let package = Package(
             swiftSettings: strict + backendDefines
         ),
         .target(name: "WardenJOSE", dependencies: ["WardenCore", "WardenCrypto"], swiftSettings: strict),
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .target(
+            name: "WardenStorage",
+            dependencies: ["WardenCore", .target(name: "CLibSecret", condition: .when(platforms: linux))],
+            swiftSettings: strict + backendDefines
+        ),
         .target(
             name: "WardenOAuth", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"], swiftSettings: strict),
         .target(
             name: "Warden",
-            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
+            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage"],
             swiftSettings: strict
         ),
         .target(
             name: "WardenCLI",
-            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
+            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage"],
             swiftSettings: strict + backendDefines
         ),
         .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
@@ -75,6 +86,11 @@ let package = Package(
             name: "WardenOAuthTests",
             dependencies: ["WardenOAuth", "WardenJOSE", "WardenCrypto", "WardenCore"],
             swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WardenStorageTests",
+            dependencies: ["WardenStorage", "WardenCore"],
+            swiftSettings: strict + backendDefines
         ),
         .testTarget(
             name: "WardenCLITests",

@@ -3,3 +3,4 @@
 @_exported import WardenCrypto
 @_exported import WardenJOSE
 @_exported import WardenOAuth
+@_exported import WardenStorage

@@ -1,0 +1,101 @@
+import Foundation
+import WardenCore
+import WardenStorage
+
+/// `--store secret-service|memory|file` (file only with `--insecure-storage`).
+enum StoreChoice {
+    static let options: [OptionSpec] = [
+        .value("store", "KIND", "secret-service (default), memory, or file (needs --insecure-storage)."),
+        .flag("insecure-storage", "Allow the plaintext file store (tokens readable by anyone with your files)."),
+        .value("account", "NAME", "The account name (default: default)."),
+    ]
+
+    static let service = "dev.warden.cli.tokens"
+
+    static func store(_ arguments: ParsedArguments, io: CommandIO) throws -> any CredentialStore {
+        switch arguments.value("store") ?? "secret-service" {
+        case "secret-service":
+            #if os(Linux)
+                return SecretServiceStore()
+            #else
+                throw CLIError.usage("the Secret Service store exists on Linux only")
+            #endif
+        case "memory":
+            return InMemoryStore()
+        case "file":
+            guard arguments.has("insecure-storage") else {
+                throw CLIError.usage(
+                    "the file store keeps tokens in plain text; pass --insecure-storage to accept that")
+            }
+            let base =
+                io.environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (NSHomeDirectory() + "/.local/state")
+            do {
+                return try PlaintextFileStore.insecure(
+                    directory: URL(fileURLWithPath: base).appendingPathComponent("warden/insecure-credentials"))
+            } catch { throw CLIError.usage(error.reason, code: error.codeName) }
+        case let other:
+            throw CLIError.usage("unknown --store '\(other)' (secret-service, memory, file)")
+        }
+    }
+
+    static func account(_ arguments: ParsedArguments) throws -> String {
+        let account = arguments.value("account") ?? "default"
+        do { try CredentialStoreLimits.check(service: service, account: account) } catch {
+            throw CLIError.usage(error.reason, code: error.codeName)
+        }
+        return account
+    }
+
+    /// Storage failures: transient ones (locked) are exit 1 and keep everything; configuration ones exit 2.
+    static func failure(_ error: StorageError) -> CLIError {
+        error.failureKind == .misconfiguration
+            ? CLIError.usage(error.reason, code: error.codeName) : CLIError.rejected(error.codeName, error.reason)
+    }
+}
+
+/// `warden store`: low-level access to Warden's credential store (debugging and scripting).
+struct StoreCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "store", abstract: "Low-level credential store access: get, set, delete, list (debugging).",
+        usage: "get|set|delete|list --service S [--account A] [--store KIND]",
+        discussion:
+            "'get' prints the stored item: use it only when you want exactly that value on screen. 'set' reads the item from standard input.",
+        options: [
+            .value("service", "S", "The service name."),
+            .value("store", "KIND", "secret-service (default), memory, or file (needs --insecure-storage)."),
+            .flag("insecure-storage", "Allow the plaintext file store."),
+            .value("account", "NAME", "The account name."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let action = try arguments.singlePositional("ACTION (get, set, delete, list)")
+        let service = try arguments.required("service")
+        let store = try StoreChoice.store(arguments, io: io)
+        do {
+            switch action {
+            case "get":
+                guard let data = try await store.load(service: service, account: try arguments.required("account"))
+                else {
+                    throw CLIError.rejected("not_found", "no item for that service and account")
+                }
+                io.writeOut(String(decoding: data, as: UTF8.self))
+            case "set":
+                try await store.save(io.readStdin(), service: service, account: try arguments.required("account"))
+            case "delete":
+                if let account = arguments.value("account") {
+                    try await store.delete(service: service, account: account)
+                } else {
+                    try await store.deleteAll(service: service)
+                }
+            case "list":
+                for account in try await store.accounts(service: service) { io.out(account) }
+            default:
+                throw CLIError.usage("unknown action '\(action)' (get, set, delete, list)")
+            }
+        } catch let error as StorageError {
+            throw StoreChoice.failure(error)
+        }
+        return ExitCode.success
+    }
+}

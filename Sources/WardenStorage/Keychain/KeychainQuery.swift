@@ -1,0 +1,178 @@
+import Foundation
+
+/// Keychain accessibility classes Warden can express. The `Always` classes and the ones that sync to other
+/// devices cannot be expressed at all.
+///
+/// | class | when readable | right for |
+/// |---|---|---|
+/// | `.whenUnlockedThisDeviceOnly` (default) | device unlocked, this device only | access and refresh tokens of foreground apps |
+/// | `.afterFirstUnlockThisDeviceOnly` | after the first unlock since boot | tokens needed by background refresh / extensions |
+/// | `.whenPasscodeSetThisDeviceOnly` | unlocked and a passcode is set; deleted if the passcode is removed | the most sensitive items |
+public enum KeychainAccessibility: String, Sendable, CaseIterable {
+    case whenUnlockedThisDeviceOnly
+    case afterFirstUnlockThisDeviceOnly
+    case whenPasscodeSetThisDeviceOnly
+}
+
+/// Access control for an item (`SecAccessControlCreateWithFlags`).
+public enum KeychainAccessControl: Sendable, Equatable {
+    /// No user presence required.
+    case none
+    /// Biometry of the currently enrolled set (`.biometryCurrentSet`): adding a finger or face invalidates the
+    /// item — right for refresh tokens.
+    case biometryCurrentSet
+}
+
+/// The portable description of one Keychain operation: which attributes it sets, built and tested on Linux.
+/// The Apple file maps each key to its `kSec*` constant and nothing else.
+struct KeychainQuery: Equatable {
+    enum Key: String, CaseIterable {
+        case itemClass, service, account, accessGroup, accessible, accessControl, valueData, returnData
+        case returnAttributes, matchLimitOne, matchLimitAll, dataProtectionKeychain, authenticationContext
+    }
+
+    enum Value: Equatable {
+        case string(String)
+        case data(Data)
+        case bool(Bool)
+        case accessibility(KeychainAccessibility)
+        case accessControl(KeychainAccessibility, KeychainAccessControl)
+        case genericPassword
+        case context
+    }
+
+    var attributes: [Key: Value]
+
+    struct Configuration: Equatable {
+        var accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly
+        var accessControl: KeychainAccessControl = .none
+        var accessGroup: String?
+        /// macOS: use the data-protection keychain (iOS-style) instead of the legacy file keychain.
+        var useDataProtectionKeychain = true
+        var hasAuthenticationContext = false
+    }
+
+    static func base(_ configuration: Configuration, service: String, account: String?) -> KeychainQuery {
+        var attributes: [Key: Value] = [.itemClass: .genericPassword, .service: .string(service)]
+        if let account { attributes[.account] = .string(account) }
+        if let group = configuration.accessGroup { attributes[.accessGroup] = .string(group) }
+        if configuration.useDataProtectionKeychain { attributes[.dataProtectionKeychain] = .bool(true) }
+        return KeychainQuery(attributes: attributes)
+    }
+
+    /// `SecItemAdd`: the item with its protection class (or access control) and data.
+    static func add(_ configuration: Configuration, service: String, account: String, data: Data) -> KeychainQuery {
+        var query = base(configuration, service: service, account: account)
+        query.attributes[.valueData] = .data(data)
+        if configuration.accessControl == .none {
+            query.attributes[.accessible] = .accessibility(configuration.accessibility)
+        } else {
+            query.attributes[.accessControl] = .accessControl(configuration.accessibility, configuration.accessControl)
+        }
+        return query
+    }
+
+    /// The attributes `SecItemUpdate` changes after `errSecDuplicateItem`.
+    static func updateAttributes(_ configuration: Configuration, data: Data) -> KeychainQuery {
+        var attributes: [Key: Value] = [.valueData: .data(data)]
+        if configuration.accessControl == .none {
+            attributes[.accessible] = .accessibility(configuration.accessibility)
+        } else {
+            attributes[.accessControl] = .accessControl(configuration.accessibility, configuration.accessControl)
+        }
+        return KeychainQuery(attributes: attributes)
+    }
+
+    static func load(_ configuration: Configuration, service: String, account: String) -> KeychainQuery {
+        var query = base(configuration, service: service, account: account)
+        query.attributes[.returnData] = .bool(true)
+        query.attributes[.matchLimitOne] = .bool(true)
+        if configuration.hasAuthenticationContext { query.attributes[.authenticationContext] = .context }
+        return query
+    }
+
+    static func list(_ configuration: Configuration, service: String) -> KeychainQuery {
+        var query = base(configuration, service: service, account: nil)
+        query.attributes[.returnAttributes] = .bool(true)
+        query.attributes[.matchLimitAll] = .bool(true)
+        return query
+    }
+}
+
+/// `OSStatus` values Warden distinguishes (Security framework `SecBase.h`).
+enum KeychainStatus {
+    static let success: Int32 = 0
+    static let itemNotFound: Int32 = -25300
+    static let duplicateItem: Int32 = -25299
+    static let interactionNotAllowed: Int32 = -25308
+    static let missingEntitlement: Int32 = -34018
+    static let authFailed: Int32 = -25293
+    static let userCanceled: Int32 = -128
+    static let notAvailable: Int32 = -25291
+    static let decode: Int32 = -26275
+
+    /// Maps a failure status to a classified error (nil for success and not-found).
+    static func error(_ status: Int32) -> StorageError? {
+        switch status {
+        case success, itemNotFound: nil
+        case interactionNotAllowed:
+            StorageError(.interactionNotAllowed, "the keychain is not available right now (device locked)")
+        case missingEntitlement: StorageError(.missingEntitlement, "the app lacks the keychain entitlement (-34018)")
+        case userCanceled: StorageError(.userCancelled, "the user cancelled authentication")
+        case authFailed: StorageError(.authenticationFailed, "keychain authentication failed")
+        case notAvailable: StorageError(.serviceUnavailable, "no keychain is available")
+        case decode: StorageError(.corruptedData, "the keychain item cannot be decoded")
+        default: StorageError(.backendFailure, "keychain status \(status)")
+        }
+    }
+}
+
+/// The seam every `SecItem*` call goes through. The Apple implementation calls the Security framework; tests use a
+/// fake that behaves like the Keychain.
+protocol KeychainAPI: Sendable {
+    func add(_ query: KeychainQuery) -> Int32
+    func update(_ query: KeychainQuery, _ attributes: KeychainQuery) -> Int32
+    func copyData(_ query: KeychainQuery) -> (Int32, Data?)
+    func copyAccounts(_ query: KeychainQuery) -> (Int32, [String])
+    func delete(_ query: KeychainQuery) -> Int32
+}
+
+/// The Keychain logic (add-or-update, status mapping, validation) over any ``KeychainAPI``.
+struct KeychainLogic: Sendable {
+    let api: any KeychainAPI
+    let configuration: KeychainQuery.Configuration
+
+    func save(_ data: Data, service: String, account: String) throws(StorageError) {
+        try CredentialStoreLimits.check(service: service, account: account)
+        try CredentialStoreLimits.check(item: data)
+        var status = api.add(.add(configuration, service: service, account: account, data: data))
+        if status == KeychainStatus.duplicateItem {
+            status = api.update(
+                .base(configuration, service: service, account: account), .updateAttributes(configuration, data: data))
+        }
+        if let error = KeychainStatus.error(status) { throw error }
+        if status == KeychainStatus.itemNotFound {
+            throw StorageError(.backendFailure, "the item vanished during update")
+        }
+    }
+
+    func load(service: String, account: String) throws(StorageError) -> Data? {
+        try CredentialStoreLimits.check(service: service, account: account)
+        let (status, data) = api.copyData(.load(configuration, service: service, account: account))
+        if let error = KeychainStatus.error(status) { throw error }
+        return status == KeychainStatus.itemNotFound ? nil : data
+    }
+
+    func delete(service: String, account: String?) throws(StorageError) {
+        try CredentialStoreLimits.check(service: service, account: account)
+        let status = api.delete(.base(configuration, service: service, account: account))
+        if let error = KeychainStatus.error(status) { throw error }
+    }
+
+    func accounts(service: String) throws(StorageError) -> [String] {
+        try CredentialStoreLimits.check(service: service)
+        let (status, accounts) = api.copyAccounts(.list(configuration, service: service))
+        if let error = KeychainStatus.error(status) { throw error }
+        return accounts.sorted()
+    }
+}

@@ -1,0 +1,67 @@
+import WardenCore
+
+/// An error from a ``CredentialStore``. Not finding an item is not an error (`load` returns nil).
+///
+/// A locked keychain or keyring, or an interaction that is not allowed right now (the device is locked), is
+/// **transient**: the caller must keep the session and try later, never treat it as a sign-out.
+public struct StorageError: WardenError, Equatable {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Backing: String, Sendable {
+            case invalidName = "invalid_name"
+            case itemTooLarge = "item_too_large"
+            case locked
+            case interactionNotAllowed = "interaction_not_allowed"
+            case missingEntitlement = "missing_entitlement"
+            case serviceUnavailable = "service_unavailable"
+            case corruptedData = "corrupted_data"
+            case userCancelled = "user_cancelled"
+            case authenticationFailed = "authentication_failed"
+            case backendFailure = "backend_failure"
+        }
+        fileprivate let backing: Backing
+        fileprivate init(_ backing: Backing) { self.backing = backing }
+        public var description: String { backing.rawValue }
+
+        /// Empty, over 512 bytes, or containing NUL/control characters.
+        public static let invalidName = Code(.invalidName)
+        /// Items are capped at 64 KiB.
+        public static let itemTooLarge = Code(.itemTooLarge)
+        /// The keyring / keychain is locked (transient).
+        public static let locked = Code(.locked)
+        /// `errSecInteractionNotAllowed`: the device is locked or the app is in the background (transient).
+        public static let interactionNotAllowed = Code(.interactionNotAllowed)
+        /// `errSecMissingEntitlement` (-34018): the app lacks the keychain entitlement (misconfiguration).
+        public static let missingEntitlement = Code(.missingEntitlement)
+        /// No Secret Service / keychain is reachable (misconfiguration).
+        public static let serviceUnavailable = Code(.serviceUnavailable)
+        /// The stored bytes are not what Warden wrote.
+        public static let corruptedData = Code(.corruptedData)
+        /// The user cancelled a biometric or passcode prompt.
+        public static let userCancelled = Code(.userCancelled)
+        /// Biometric or passcode authentication failed.
+        public static let authenticationFailed = Code(.authenticationFailed)
+        /// Any other backend status.
+        public static let backendFailure = Code(.backendFailure)
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String = "") {
+        self.code = code
+        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+    }
+
+    public var codeName: String { code.description }
+
+    public var failureKind: FailureKind {
+        switch code.backing {
+        case .locked, .interactionNotAllowed, .backendFailure: .transient
+        case .missingEntitlement, .serviceUnavailable, .invalidName: .misconfiguration
+        case .userCancelled: .userCancelled
+        case .authenticationFailed, .corruptedData, .itemTooLarge: .rejected
+        }
+    }
+
+    public static func == (lhs: StorageError, rhs: StorageError) -> Bool { lhs.code == rhs.code }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import WardenCore
+
+/// One account's tokens, stored as **one** item so that a refresh-token rotation is one atomic write.
+///
+/// The stored form is versioned JSON (`"v": 1`); anything else is ``StorageError/Code/corruptedData``. Printing
+/// a token set never shows a token.
+///
+/// ```swift
+/// let set = TokenSet(accessToken: "...", refreshToken: "...", idToken: nil, expiresAt: Date() + 3600,
+///                    scope: "openid", issuer: "https://id.example.com")
+/// try await store.save(try set.encoded(), service: "com.example.app.tokens", account: "alice")
+/// ```
+public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    public static let currentVersion = 1
+
+    public var accessToken: Redacted<String>
+    public var refreshToken: Redacted<String>?
+    public var idToken: Redacted<String>?
+    public var expiresAt: Date?
+    public var scope: String?
+    public var issuer: String
+
+    public init(
+        accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scope: String?, issuer: String
+    ) {
+        self.accessToken = Redacted(accessToken)
+        self.refreshToken = refreshToken.map(Redacted.init)
+        self.idToken = idToken.map(Redacted.init)
+        self.expiresAt = expiresAt
+        self.scope = scope
+        self.issuer = issuer
+    }
+
+    /// Seconds until the access token expires (nil when unknown).
+    public func timeToLive(now: Date) -> TimeInterval? { expiresAt.map { $0.timeIntervalSince(now) } }
+
+    private struct Stored: Codable {
+        var v: Int
+        var accessToken: String
+        var refreshToken: String?
+        var idToken: String?
+        var expiresAt: Double?
+        var scope: String?
+        var issuer: String
+    }
+
+    /// The stored bytes.
+    public func encoded() throws(StorageError) -> Data {
+        let stored = Stored(
+            v: Self.currentVersion, accessToken: accessToken.unredacted(), refreshToken: refreshToken?.unredacted(),
+            idToken: idToken?.unredacted(), expiresAt: expiresAt?.timeIntervalSince1970, scope: scope, issuer: issuer)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return try encoder.encode(stored)
+        } catch {
+            throw StorageError(.backendFailure, "cannot encode the token set")
+        }
+    }
+
+    /// Reads stored bytes; anything that is not a version-1 token set is ``StorageError/Code/corruptedData``.
+    public init(encoded data: Data) throws(StorageError) {
+        guard data.count <= CredentialStoreLimits.maximumItemBytes,
+            let stored = try? JSONDecoder().decode(Stored.self, from: data)
+        else { throw StorageError(.corruptedData, "the stored token set cannot be read") }
+        guard stored.v == Self.currentVersion else {
+            throw StorageError(.corruptedData, "unsupported token set version \(stored.v)")
+        }
+        guard !stored.accessToken.isEmpty, !stored.issuer.isEmpty else {
+            throw StorageError(.corruptedData, "the stored token set is incomplete")
+        }
+        self.init(
+            accessToken: stored.accessToken, refreshToken: stored.refreshToken, idToken: stored.idToken,
+            expiresAt: stored.expiresAt.map(Date.init(timeIntervalSince1970:)), scope: stored.scope,
+            issuer: stored.issuer)
+    }
+
+    public var description: String {
+        "TokenSet(issuer: \(issuer), access_token: <redacted>, refresh_token: \(refreshToken == nil ? "nil" : "<redacted>"), expires_at: \(expiresAt.map { "\($0)" } ?? "nil"))"
+    }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["issuer": issuer, "expiresAt": expiresAt as Any, "scope": scope as Any])
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+import WardenCore
+
+@testable import WardenStorage
+
+/// The same contract for every store that runs here.
+enum Stores {
+    static var inSecretServiceSession: Bool { ProcessInfo.processInfo.environment["WARDEN_SECRET_SERVICE"] == "1" }
+
+    static func all() throws -> [(String, any CredentialStore)] {
+        var stores: [(String, any CredentialStore)] = [
+            ("memory", InMemoryStore()),
+            (
+                "file",
+                try PlaintextFileStore.insecure(
+                    directory: FileManager.default.temporaryDirectory.appendingPathComponent("warden-store-\(UUID())"))
+            ),
+        ]
+        #if os(Linux)
+            if inSecretServiceSession { stores.append(("secret-service", SecretServiceStore())) }
+        #endif
+        return stores
+    }
+
+    static func service() -> String { "dev.warden.tests.\(UUID().uuidString)" }
+}
+
+@Suite("Credential store contract", .serialized)
+struct StoreContractTests {
+    @Test func secretServiceRunsInCI() {
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            #expect(Stores.inSecretServiceSession, "CI must run the storage tests inside scripts/with-keyring")
+        } else if !Stores.inSecretServiceSession {
+            print("NOTE: Secret Service tests skipped (run through scripts/with-keyring or scripts/test)")
+        }
+    }
+
+    @Test func saveOverwriteLoadDeleteList() async throws {
+        for (name, store) in try Stores.all() {
+            let service = Stores.service()
+            #expect(try await store.load(service: service, account: "alice") == nil, "\(name)")
+            try await store.save(Data("one".utf8), service: service, account: "alice")
+            try await store.save(Data("two".utf8), service: service, account: "alice")
+            try await store.save(Data([0, 255, 10, 13]), service: service, account: "bob")
+            #expect(try await store.load(service: service, account: "alice") == Data("two".utf8), "\(name)")
+            #expect(try await store.load(service: service, account: "bob") == Data([0, 255, 10, 13]), "\(name)")
+            #expect(try await store.accounts(service: service) == ["alice", "bob"], "\(name)")
+            try await store.delete(service: service, account: "alice")
+            try await store.delete(service: service, account: "alice")  // idempotent
+            #expect(try await store.load(service: service, account: "alice") == nil, "\(name)")
+            try await store.deleteAll(service: service)
+            #expect(try await store.accounts(service: service).isEmpty, "\(name)")
+        }
+    }
+
+    @Test func badInput() async throws {
+        for (name, store) in try Stores.all() {
+            let service = Stores.service()
+            for (badService, badAccount) in [
+                ("", "a"), (service, ""), (String(repeating: "s", count: 513), "a"),
+                (service, String(repeating: "a", count: 513)), ("a\u{0}b", "a"), (service, "a\u{0}b"),
+                (service, "a\nb"),
+            ] {
+                await #expect(throws: StorageError(.invalidName), "\(name)") {
+                    try await store.save(Data("x".utf8), service: badService, account: badAccount)
+                }
+                await #expect(throws: StorageError(.invalidName), "\(name)") {
+                    _ = try await store.load(service: badService, account: badAccount)
+                }
+            }
+            await #expect(throws: StorageError(.itemTooLarge), "\(name)") {
+                try await store.save(Data(count: 64 * 1024 + 1), service: service, account: "big")
+            }
+            try await store.save(Data(count: 64 * 1024), service: service, account: "max")
+            #expect(try await store.load(service: service, account: "max")?.count == 64 * 1024)
+            try await store.deleteAll(service: service)
+        }
+    }
+
+    @Test func thousandConcurrentSavesAndLoads() async throws {
+        for (name, store) in try Stores.all() {
+            let service = Stores.service()
+            let rounds = name == "secret-service" ? 1000 : 1000
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<rounds {
+                    group.addTask {
+                        let account = "a\(index % 10)"
+                        let value = Data("value-\(index)-".utf8) + Data(repeating: UInt8(index % 256), count: 64)
+                        try await store.save(value, service: service, account: account)
+                        let read = try await store.load(service: service, account: account)
+                        // Another task may have overwritten it, but never with a torn mixture.
+                        guard let read, read.starts(with: Data("value-".utf8)) else {
+                            throw StorageError(.corruptedData, "torn or lost write")
+                        }
+                        let marker = read.suffix(64)
+                        #expect(Set(marker).count == 1, "torn write in \(name)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.accounts(service: service).count == 10, "\(name)")
+            try await store.deleteAll(service: service)
+        }
+    }
+}
+
+@Suite("TokenSet")
+struct TokenSetTests {
+    @Test func roundTripAndRedaction() throws {
+        let set = TokenSet(
+            accessToken: "access-SECRET-1234567890", refreshToken: "refresh-SECRET-123", idToken: nil,
+            expiresAt: Date(timeIntervalSince1970: 1_800_000_000), scope: "openid", issuer: "https://id.example.com")
+        let decoded = try TokenSet(encoded: try set.encoded())
+        #expect(decoded == set)
+        var dumped = ""
+        dump(set, to: &dumped)
+        for text in ["\(set)", String(reflecting: set), dumped] {
+            #expect(!text.contains("SECRET"), "\(text)")
+        }
+    }
+
+    @Test(arguments: [
+        "", "{}", "not json", #"{"v":2,"accessToken":"a","issuer":"i"}"#, #"{"v":1,"accessToken":"","issuer":"i"}"#,
+        #"{"v":1,"issuer":"i"}"#, #"{"v":"1","accessToken":"a","issuer":"i"}"#,
+    ])
+    func corrupted(_ text: String) {
+        #expect(throws: StorageError(.corruptedData)) { try TokenSet(encoded: Data(text.utf8)) }
+    }
+}
+
+@Suite("Install sentinel")
+struct InstallSentinelTests {
+    @Test func purgesOnceBeforeAnythingIsRead() async throws {
+        let store = InMemoryStore()
+        try await store.save(Data("old install".utf8), service: "svc", account: "a")
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "warden-sentinel-\(UUID())/app.installed")
+        let sentinel = InstallSentinel(appID: "com.example.app", markerFile: marker)
+        #expect(try await sentinel.purgeIfFirstLaunch(store: store, services: ["svc"]))
+        #expect(try await store.load(service: "svc", account: "a") == nil)
+        try await store.save(Data("this install".utf8), service: "svc", account: "a")
+        #expect(try await !sentinel.purgeIfFirstLaunch(store: store, services: ["svc"]))
+        #expect(try await store.load(service: "svc", account: "a") == Data("this install".utf8))
+        #expect(!(String(data: try Data(contentsOf: marker), encoding: .utf8) ?? "").contains("this install"))
+    }
+
+    @Test func aFailedPurgeDoesNotWriteTheMarker() async throws {
+        let store = InMemoryStore()
+        await store.injectFailure(StorageError(.locked))
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "warden-sentinel-\(UUID())/app.installed")
+        let sentinel = InstallSentinel(appID: "com.example.app", markerFile: marker)
+        await #expect(throws: StorageError(.locked)) {
+            try await sentinel.purgeIfFirstLaunch(store: store, services: ["svc"])
+        }
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+    }
+}
+
+@Suite("Plaintext file store")
+struct PlaintextFileStoreTests {
+    @Test func permissionsAndNames() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("warden-plain-\(UUID())")
+        let store = try PlaintextFileStore.insecure(directory: directory)
+        try await store.save(Data("x".utf8), service: "../../etc", account: "passwd")
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        let folder = directory.appendingPathComponent(PlaintextFileStore.fileName("../../etc"))
+        let file = folder.appendingPathComponent(PlaintextFileStore.fileName("passwd"))
+        #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
+        #expect(try await store.accounts(service: "../../etc") == ["passwd"])
+    }
+
+    @Test func warnsEachTimeItIsOpened() throws {
+        let sink = CollectingLogSink()
+        try WardenLog.withSink(sink) {
+            _ = try PlaintextFileStore.insecure(
+                directory: FileManager.default.temporaryDirectory.appendingPathComponent("warden-plain-\(UUID())"))
+            _ = try PlaintextFileStore.insecure(
+                directory: FileManager.default.temporaryDirectory.appendingPathComponent("warden-plain-\(UUID())"))
+        }
+        #expect(sink.all.filter { $0.level == .warning && $0.message.contains("INSECURE") }.count == 2)
+    }
+}
