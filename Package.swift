@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "WardenJOSE", targets: ["WardenJOSE"]),
         .library(name: "WardenOAuth", targets: ["WardenOAuth"]),
         .library(name: "WardenStorage", targets: ["WardenStorage"]),
+        .library(name: "WardenSession", targets: ["WardenSession"]),
         .executable(name: "warden", targets: ["warden"]),
     ],
     targets: [
@@ -57,15 +58,22 @@ let package = Package(
             swiftSettings: strict + backendDefines
         ),
         .target(
+            name: "WardenSession", dependencies: ["WardenCore", "WardenOAuth", "WardenJOSE", "WardenStorage"],
+            swiftSettings: strict),
+        .target(
             name: "WardenOAuth", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"], swiftSettings: strict),
         .target(
             name: "Warden",
-            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage"],
+            dependencies: [
+                "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
+            ],
             swiftSettings: strict
         ),
         .target(
             name: "WardenCLI",
-            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage"],
+            dependencies: [
+                "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
+            ],
             swiftSettings: strict + backendDefines
         ),
         .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
@@ -91,6 +99,11 @@ let package = Package(
             name: "WardenStorageTests",
             dependencies: ["WardenStorage", "WardenCore"],
             swiftSettings: strict + backendDefines
+        ),
+        .testTarget(
+            name: "WardenSessionTests",
+            dependencies: ["WardenSession", "WardenOAuth", "WardenStorage", "WardenCore"],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "WardenCLITests",

@@ -3,4 +3,5 @@
 @_exported import WardenCrypto
 @_exported import WardenJOSE
 @_exported import WardenOAuth
+@_exported import WardenSession
 @_exported import WardenStorage

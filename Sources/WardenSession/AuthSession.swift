@@ -1,0 +1,223 @@
+import Foundation
+import WardenCore
+import WardenOAuth
+import WardenStorage
+
+/// What a session needs from the token endpoint. ``TokenClient`` conforms.
+public protocol TokenRefresher: Sendable {
+    func refresh(refreshToken: String, scope: String?) async throws(OAuthError) -> TokenResponse
+    func revoke(token: String, hint: String) async throws(OAuthError)
+}
+
+extension TokenClient: TokenRefresher {}
+
+/// One account's session: a valid access token on demand, with single-flight refresh, rotation-safe
+/// persistence and graceful degradation.
+///
+/// - **Single-flight**: any number of concurrent callers that need a refresh share one refresh request.
+/// - **Rotation-safe**: the new ``TokenSet`` is written to the store before any waiter resumes; a response
+///   without a refresh token keeps the old one; if the write fails the error is surfaced, the in-memory tokens
+///   still serve and the write is retried on the next call.
+/// - **Transient is not terminal**: offline, timeouts, 5xx, 429, `temporarily_unavailable` and a locked keychain
+///   keep the session (``SessionState/degraded(reason:)``, `canMutate` false); only `invalid_grant`, 401 or
+///   `invalid_client` from the token endpoint sign out — every stored item of the account is deleted.
+/// - A refresh-loop guard: at most 5 refreshes per 30 s by default.
+///
+/// ```swift
+/// let session = try await AuthSession.restore(store: KeychainStore(), service: "com.example.tokens",
+///                                              account: "alice", refresher: tokenClient)
+/// let token = try await session?.validAccessToken(minTTL: 60)
+/// for await state in session!.states { updateUI(state) }
+/// ```
+///
+/// Thread-safety: an actor; the coordination itself is the pure ``RefreshStateMachine``.
+public actor AuthSession {
+    public let service: String
+    public let account: String
+    let store: any CredentialStore
+    let refresher: any TokenRefresher
+    let now: NowProvider
+    let maximumRefreshes: Int
+    let refreshWindow: TimeInterval
+    private let log = WardenLogger(category: "session")
+
+    private var tokens: TokenSet?
+    private var machine = RefreshStateMachine()
+    private var waiters: [CheckedContinuation<Result<String, SessionError>, Never>] = []
+    private var refreshTimes: [Date] = []
+    private var needsPersist = false
+    public private(set) var state: SessionState
+    /// How many refresh requests this session has made (for tests, benchmarks and the demo's evidence).
+    public private(set) var refreshCount = 0
+
+    /// State changes for UI (the current state is delivered first).
+    public nonisolated let states: AsyncStream<SessionState>
+    private let continuation: AsyncStream<SessionState>.Continuation
+
+    /// A session over tokens already in memory (after a sign-in); call ``persist()`` to store them.
+    public init(
+        tokens: TokenSet?, store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
+        maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30, now: @escaping NowProvider = systemNow
+    ) {
+        self.tokens = tokens
+        self.store = store
+        self.service = service
+        self.account = account
+        self.refresher = refresher
+        self.maximumRefreshes = maximumRefreshes
+        self.refreshWindow = refreshWindow
+        self.now = now
+        let initial: SessionState = tokens == nil ? .signedOut(reason: "no stored session") : .signedIn
+        state = initial
+        (states, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(16))
+        continuation.yield(initial)
+    }
+
+    /// Restores the account's session from `store`, after the reinstall check of `sentinel` (when given).
+    /// Returns a signed-out session when nothing is stored.
+    public static func restore(
+        store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
+        sentinel: InstallSentinel? = nil, now: @escaping NowProvider = systemNow
+    ) async throws(StorageError) -> AuthSession {
+        if let sentinel { try await sentinel.purgeIfFirstLaunch(store: store, services: [service]) }
+        let tokens = try await store.load(service: service, account: account).map { data throws(StorageError) in
+            try TokenSet(encoded: data)
+        }
+        return AuthSession(
+            tokens: tokens, store: store, service: service, account: account, refresher: refresher, now: now)
+    }
+
+    /// Writes the current tokens to the store.
+    public func persist() async throws(StorageError) {
+        guard let tokens else { return }
+        try await store.save(try tokens.encoded(), service: service, account: account)
+        needsPersist = false
+    }
+
+    /// The current tokens (for display of expiry; the values print redacted).
+    public var currentTokens: TokenSet? { tokens }
+
+    /// A valid access token, refreshed first when it expires within `minTTL` seconds.
+    public func validAccessToken(minTTL: TimeInterval = 60) async throws(SessionError) -> String {
+        if needsPersist { try? await persist() }
+        guard let tokens else { throw signedOutError() }
+        if let ttl = tokens.timeToLive(now: now()), ttl > minTTL { return tokens.accessToken.unredacted() }
+        if tokens.expiresAt == nil { return tokens.accessToken.unredacted() }
+        return try await sharedRefresh()
+    }
+
+    /// Refreshes unless `token` is no longer the current access token (a 401 for an already-replaced token
+    /// just retries with the new one).
+    public func refresh(ifCurrent token: String) async throws(SessionError) -> String {
+        guard let tokens else { throw signedOutError() }
+        if tokens.accessToken.unredacted() != token { return tokens.accessToken.unredacted() }
+        return try await sharedRefresh()
+    }
+
+    private func signedOutError() -> SessionError {
+        if case .signedOut(let reason) = state { return SessionError(.signedOut, reason) }
+        return SessionError(.signedOut, "not signed in")
+    }
+
+    private func sharedRefresh() async throws(SessionError) -> String {
+        switch machine.refreshNeeded() {
+        case .wait:
+            let result = await withCheckedContinuation { waiters.append($0) }
+            return try result.get()
+        default:
+            let result = await performRefresh()
+            _ = machine.refreshFinished()
+            let pending = waiters
+            waiters = []
+            for waiter in pending { waiter.resume(returning: result) }
+            return try result.get()
+        }
+    }
+
+    private func performRefresh() async -> Result<String, SessionError> {
+        let current = now()
+        refreshTimes = refreshTimes.filter { current.timeIntervalSince($0) < refreshWindow }
+        guard refreshTimes.count < maximumRefreshes else {
+            return .failure(
+                SessionError(.refreshLoop, "more than \(maximumRefreshes) refreshes in \(Int(refreshWindow)) s"))
+        }
+        guard let tokens else { return .failure(signedOutError()) }
+        guard let refreshToken = tokens.refreshToken?.unredacted() else {
+            await endSession(reason: "the access token expired and there is no refresh token")
+            return .failure(SessionError(.noRefreshToken, "the access token expired and there is no refresh token"))
+        }
+        refreshTimes.append(current)
+        refreshCount += 1
+        let response: TokenResponse
+        do {
+            response = try await refresher.refresh(refreshToken: refreshToken, scope: nil)
+        } catch {
+            return .failure(await handle(error))
+        }
+        var fresh = tokens
+        fresh.accessToken = response.accessToken
+        if let rotated = response.refreshToken { fresh.refreshToken = rotated }  // keep the old one otherwise
+        if let idToken = response.idToken { fresh.idToken = idToken }
+        fresh.expiresAt = response.expiresIn.map { now().addingTimeInterval($0) }
+        if let scope = response.scope { fresh.scope = scope }
+        self.tokens = fresh
+        // Persist before any waiter resumes: a rotated refresh token must reach the store first.
+        do {
+            try await store.save(try fresh.encoded(), service: service, account: account)
+            needsPersist = false
+        } catch {
+            needsPersist = true
+            log.error("refreshed tokens could not be stored: \(error.reason)")
+            setState(.degraded(reason: "tokens could not be stored: \(error.codeName)"))
+            return .failure(
+                SessionError(
+                    .persistenceFailed, "the refreshed tokens could not be stored; they are kept in memory",
+                    underlying: error))
+        }
+        setState(.signedIn)
+        log.info("access token refreshed")
+        return .success(fresh.accessToken.unredacted())
+    }
+
+    private func handle(_ error: OAuthError) async -> SessionError {
+        switch error.failureKind {
+        case .terminal:
+            log.notice("the grant was rejected (\(error.codeName)); signing out")
+            await endSession(reason: "the provider rejected the grant (\(error.codeName))")
+            return SessionError(.signedOut, "the provider rejected the grant (\(error.codeName))", underlying: error)
+        default:
+            log.warning("refresh failed transiently (\(error.codeName)); keeping the session")
+            setState(.degraded(reason: error.codeName))
+            return SessionError(.degraded, "refresh failed (\(error.codeName)); the session is kept", underlying: error)
+        }
+    }
+
+    /// Signs out: revokes the refresh and access tokens (RFC 7009, best effort), deletes the account's stored
+    /// items and clears memory.
+    public func signOut() async {
+        if let tokens {
+            if let refresh = tokens.refreshToken?.unredacted() {
+                try? await refresher.revoke(token: refresh, hint: "refresh_token")
+            }
+            try? await refresher.revoke(token: tokens.accessToken.unredacted(), hint: "access_token")
+        }
+        await endSession(reason: "signed out by the user")
+    }
+
+    private func endSession(reason: String) async {
+        tokens = nil
+        needsPersist = false
+        do {
+            try await store.delete(service: service, account: account)
+        } catch {
+            log.error("could not delete the stored tokens: \(error.reason)")
+        }
+        setState(.signedOut(reason: reason))
+    }
+
+    private func setState(_ new: SessionState) {
+        guard new != state else { return }
+        state = new
+        continuation.yield(new)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import WardenCore
+import WardenOAuth
+
+/// Sends API requests with `Authorization: Bearer <token>` from an ``AuthSession`` (never a query parameter).
+///
+/// On a 401 (with `WWW-Authenticate: Bearer error="invalid_token"` or plain) it refreshes only if the failed
+/// request carried the current token, then retries once; a second 401 is returned, not looped. Transient failures
+/// are retried per ``RetryPolicy``, sleeping through the injected clock.
+///
+/// ```swift
+/// let client = AuthorizedClient(session: session, transport: URLSessionTransport())
+/// let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
+/// ```
+public struct AuthorizedClient: Sendable {
+    public let session: AuthSession
+    let transport: any HTTPTransport
+    public let retryPolicy: RetryPolicy
+    let clock: any Clock<Duration>
+    public let minimumTTL: TimeInterval
+
+    public init(
+        session: AuthSession, transport: any HTTPTransport, retryPolicy: RetryPolicy = RetryPolicy(),
+        clock: any Clock<Duration> = ContinuousClock(), minimumTTL: TimeInterval = 30
+    ) {
+        self.session = session
+        self.transport = transport
+        self.retryPolicy = retryPolicy
+        self.clock = clock
+        self.minimumTTL = minimumTTL
+    }
+
+    /// Sends `request` with the session's token.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var token = try await session.validAccessToken(minTTL: minimumTTL)
+        var response = try await sendWithRetry(request, token: token)
+        if response.status == 401, Self.isInvalidToken(response) {
+            token = try await session.refresh(ifCurrent: token)
+            response = try await sendWithRetry(request, token: token)
+        }
+        return response
+    }
+
+    static func isInvalidToken(_ response: HTTPResponse) -> Bool {
+        guard let challenge = response.header("WWW-Authenticate") else { return true }
+        guard challenge.lowercased().hasPrefix("bearer") else { return false }
+        return !challenge.contains("error=") || challenge.contains("invalid_token")
+    }
+
+    private func sendWithRetry(_ request: HTTPRequest, token: String) async throws -> HTTPResponse {
+        var authorized = request
+        authorized.headers["Authorization"] = "Bearer " + token
+        var attempt = 1
+        var waited = Duration.zero
+        while true {
+            do {
+                let response = try await transport.send(authorized)
+                guard [429, 500, 502, 503, 504].contains(response.status) else { return response }
+                let outcome = RetryPolicy.Outcome.status(
+                    response.status, retryAfter: RetryAfter.seconds(response.header("Retry-After")))
+                if case .retry(let delay) = retryPolicy.decide(
+                    outcome, attempt: attempt, method: request.method, waitedSoFar: waited)
+                {
+                    try await clock.sleep(for: delay)
+                    waited += delay
+                    attempt += 1
+                    continue
+                }
+                return response
+            } catch let error as TransportError {
+                let outcome: RetryPolicy.Outcome = error.code == .cancelled ? .cancelled : .transport(error)
+                guard
+                    case .retry(let delay) = retryPolicy.decide(
+                        outcome, attempt: attempt, method: request.method, waitedSoFar: waited)
+                else { throw error }
+                try await clock.sleep(for: delay)
+                waited += delay
+                attempt += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import WardenCore
+import WardenOAuth
+
+/// When and how long to retry (the checklist's buckets).
+///
+/// - Transient network errors (`timedOut`, `networkConnectionLost`, `dnsLookupFailed`, `cannotConnectToHost`,
+///   `notConnectedToInternet`) and 5xx: exponential backoff with full jitter, capped in attempts and total time.
+/// - 429 and 503 honour `Retry-After` (seconds or HTTP-date, capped).
+/// - Other 4xx: never retried. User cancellation: never retried.
+/// - Non-idempotent methods (POST, PATCH) are not retried unless the caller opts in.
+///
+/// ```swift
+/// let policy = RetryPolicy(maximumAttempts: 4, baseDelay: .milliseconds(200))
+/// ```
+public struct RetryPolicy: Sendable {
+    public var maximumAttempts: Int
+    public var baseDelay: Duration
+    public var maximumDelay: Duration
+    public var maximumTotalDelay: Duration
+    public var retryNonIdempotent: Bool
+    /// Returns a value in [0, 1); injected for tests.
+    let jitter: @Sendable () -> Double
+
+    public init(
+        maximumAttempts: Int = 4, baseDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(30),
+        maximumTotalDelay: Duration = .seconds(60), retryNonIdempotent: Bool = false,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+        self.maximumTotalDelay = maximumTotalDelay
+        self.retryNonIdempotent = retryNonIdempotent
+        self.jitter = jitter
+    }
+
+    /// What to do after a failure.
+    public enum Decision: Sendable, Equatable {
+        case retry(after: Duration)
+        case giveUp
+    }
+
+    /// The outcome of one attempt, as the policy sees it.
+    public enum Outcome: Sendable {
+        case transport(TransportError)
+        case status(Int, retryAfter: TimeInterval?)
+        case cancelled
+    }
+
+    static let idempotent: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]
+
+    /// Decides for attempt number `attempt` (1-based) of `method`, given the time already spent waiting.
+    public func decide(_ outcome: Outcome, attempt: Int, method: String, waitedSoFar: Duration) -> Decision {
+        guard attempt < maximumAttempts else { return .giveUp }
+        guard retryNonIdempotent || Self.idempotent.contains(method.uppercased()) else { return .giveUp }
+        let delay: Duration
+        switch outcome {
+        case .cancelled:
+            return .giveUp
+        case .transport(let error):
+            switch error.code {
+            case .timedOut, .connectionLost, .dnsLookupFailed, .cannotConnect, .notConnected: delay = backoff(attempt)
+            default: return .giveUp
+            }
+        case .status(let status, let retryAfter):
+            switch status {
+            case 429, 503:
+                if let retryAfter {
+                    delay = min(.milliseconds(Int64(retryAfter * 1000)), maximumDelay)
+                } else {
+                    delay = backoff(attempt)
+                }
+            case 500, 502, 504: delay = backoff(attempt)
+            default: return .giveUp
+            }
+        }
+        guard waitedSoFar + delay <= maximumTotalDelay else { return .giveUp }
+        return .retry(after: delay)
+    }
+
+    /// Full jitter: a uniform delay in [0, min(cap, base × 2^(attempt-1))).
+    func backoff(_ attempt: Int) -> Duration {
+        let exponent = min(attempt - 1, 20)
+        let ceiling = min(baseDelay * (1 << exponent), maximumDelay)
+        let components = ceiling.components
+        let ceilingSeconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return .milliseconds(Int64(ceilingSeconds * jitter() * 1000))
+    }
+}

@@ -1,0 +1,60 @@
+import WardenCore
+
+/// Why a session could not give a valid access token.
+public struct SessionError: WardenError, Equatable {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Backing: String, Sendable {
+            case signedOut = "signed_out"
+            case degraded
+            case refreshLoop = "refresh_loop"
+            case persistenceFailed = "persistence_failed"
+            case noRefreshToken = "no_refresh_token"
+        }
+        fileprivate let backing: Backing
+        fileprivate init(_ backing: Backing) { self.backing = backing }
+        public var description: String { backing.rawValue }
+
+        /// The grant is gone; the user must sign in again.
+        public static let signedOut = Code(.signedOut)
+        /// A transient failure; the session is kept and will retry.
+        public static let degraded = Code(.degraded)
+        /// More refreshes than the guard allows in its window (a server or clock bug).
+        public static let refreshLoop = Code(.refreshLoop)
+        /// The refreshed tokens could not be persisted; the in-memory tokens still serve.
+        public static let persistenceFailed = Code(.persistenceFailed)
+        /// The access token expired and there is no refresh token.
+        public static let noRefreshToken = Code(.noRefreshToken)
+    }
+
+    public let code: Code
+    public let reason: String
+    /// The failure underneath, when there is one.
+    public let underlying: (any WardenError)?
+
+    public init(_ code: Code, _ reason: String, underlying: (any WardenError)? = nil) {
+        self.code = code
+        self.reason = reason
+        self.underlying = underlying
+    }
+
+    public var codeName: String { code.description }
+    public var failureKind: FailureKind {
+        switch code.backing {
+        case .signedOut, .noRefreshToken: .terminal
+        case .degraded, .persistenceFailed, .refreshLoop: .transient
+        }
+    }
+
+    public static func == (lhs: SessionError, rhs: SessionError) -> Bool { lhs.code == rhs.code }
+}
+
+/// What the UI shows.
+public enum SessionState: Sendable, Equatable {
+    case signedIn
+    /// Transient trouble: keep the session, read-only UI (`canMutate` false).
+    case degraded(reason: String)
+    case signedOut(reason: String)
+
+    /// Whether mutations should be enabled.
+    public var canMutate: Bool { self == .signedIn }
+}

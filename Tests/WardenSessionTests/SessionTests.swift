@@ -1,0 +1,340 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenStorage
+
+@testable import WardenOAuth
+@testable import WardenSession
+
+/// A token endpoint that rotates refresh tokens and rejects reuse, like a real provider.
+actor FakeProvider: TokenRefresher {
+    var validRefreshTokens: Set<String> = ["rt-0"]
+    var refreshes = 0
+    var generation = 0
+    var failure: OAuthError?
+    var delay: Duration = .zero
+    var omitRefreshToken = false
+    var revoked: [String] = []
+
+    func setFailure(_ error: OAuthError?) { failure = error }
+    func setDelay(_ delay: Duration) { self.delay = delay }
+    func setOmitRefreshToken(_ value: Bool) { omitRefreshToken = value }
+
+    func refresh(refreshToken: String, scope: String?) async throws(OAuthError) -> TokenResponse {
+        refreshes += 1
+        if delay > .zero { try? await Task.sleep(for: delay) }
+        if let failure { throw failure }
+        guard validRefreshTokens.contains(refreshToken) else {
+            throw OAuthError(.invalidGrant, "reused or unknown refresh token", status: 400, fromTokenEndpoint: true)
+        }
+        generation += 1
+        if omitRefreshToken {
+            return TokenResponse(
+                accessToken: "at-\(generation)", expiresIn: 3600, refreshToken: nil, idToken: nil, scope: nil)
+        }
+        validRefreshTokens = ["rt-\(generation)"]  // rotation: the old one dies
+        return TokenResponse(
+            accessToken: "at-\(generation)", expiresIn: 3600, refreshToken: "rt-\(generation)", idToken: nil, scope: nil
+        )
+    }
+
+    func revoke(token: String, hint: String) async throws(OAuthError) { revoked.append(hint) }
+}
+
+final class TestClock: @unchecked Sendable {  // Locked state
+    let date = Locked(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: NowProvider { { [date] in date.current } }
+    func advance(_ seconds: TimeInterval) { date.withLock { $0 += seconds } }
+}
+
+enum Fixture {
+    static func expired(_ clock: TestClock) -> TokenSet {
+        TokenSet(
+            accessToken: "at-0", refreshToken: "rt-0", idToken: nil,
+            expiresAt: clock.date.current.addingTimeInterval(-10), scope: nil, issuer: "https://id.example.com")
+    }
+}
+
+@Suite("Refresh state machine")
+struct RefreshStateMachineTests {
+    @Test func everyEventInEveryState() {
+        var machine = RefreshStateMachine()
+        // idle + finished: nothing to resume, stays idle
+        #expect(machine.refreshFinished() == .resumeWaiters(count: 0))
+        #expect(machine.state == .idle)
+        // idle + needed: start
+        #expect(machine.refreshNeeded() == .startRefresh)
+        #expect(machine.state == .refreshing(waiters: 0))
+        // refreshing + needed: wait (twice)
+        #expect(machine.refreshNeeded() == .wait)
+        #expect(machine.refreshNeeded() == .wait)
+        #expect(machine.state == .refreshing(waiters: 2))
+        // refreshing + finished: resume all, idle
+        #expect(machine.refreshFinished() == .resumeWaiters(count: 2))
+        #expect(machine.state == .idle)
+        #expect(machine.refreshNeeded() == .startRefresh)
+    }
+}
+
+@Suite("AuthSession")
+struct AuthSessionTests {
+    @Test func concurrentCallersShareOneRefreshPerRound() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        await provider.setDelay(.milliseconds(20))
+        let store = InMemoryStore()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            maximumRefreshes: 100, now: clock.now)
+        for round in 1...20 {
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<1000 { group.addTask { try await session.validAccessToken(minTTL: 60) } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(tokens == ["at-\(round)"], "round \(round): every caller got the one refreshed token")
+            #expect(await provider.refreshes == round, "exactly one refresh in round \(round)")
+            clock.advance(3600)  // expire again
+        }
+        let stored = try TokenSet(encoded: try #require(await store.load(service: "svc", account: "a")))
+        #expect(stored.refreshToken?.unredacted() == "rt-20", "the rotated refresh token was persisted")
+    }
+
+    @Test func rotatedTokenIsPersistedBeforeWaitersResume() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let store = InMemoryStore()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            now: clock.now)
+        _ = try await session.validAccessToken()
+        let stored = try TokenSet(encoded: try #require(await store.load(service: "svc", account: "a")))
+        #expect(stored.refreshToken?.unredacted() == "rt-1" && stored.accessToken.unredacted() == "at-1")
+    }
+
+    @Test func responseWithoutRefreshTokenKeepsTheOldOne() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        await provider.setOmitRefreshToken(true)
+        let store = InMemoryStore()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            now: clock.now)
+        _ = try await session.validAccessToken()
+        #expect(await session.currentTokens?.refreshToken?.unredacted() == "rt-0")
+    }
+
+    @Test func transientFailuresKeepTheSession() async throws {
+        for error in [
+            OAuthError(.network, "offline"), OAuthError(.timedOut),
+            OAuthError(.temporarilyUnavailable, fromTokenEndpoint: true),
+            OAuthError(.httpError, status: 503, fromTokenEndpoint: true),
+            OAuthError(.rateLimited, status: 429, retryAfter: 5, fromTokenEndpoint: true),
+            OAuthError(.invalidTokenResponse, "HTML page"),
+        ] {
+            let clock = TestClock()
+            let provider = FakeProvider()
+            await provider.setFailure(error)
+            let store = InMemoryStore()
+            let session = AuthSession(
+                tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+                now: clock.now)
+            try await session.persist()
+            await #expect(throws: SessionError(.degraded, "")) { try await session.validAccessToken() }
+            #expect(await session.state == .degraded(reason: error.codeName))
+            #expect(await !session.state.canMutate)
+            #expect(try await store.load(service: "svc", account: "a") != nil, "\(error.codeName): tokens kept")
+            // Back online: recovers.
+            await provider.setFailure(nil)
+            #expect(try await session.validAccessToken() == "at-1")
+            #expect(await session.state == .signedIn)
+        }
+    }
+
+    @Test func terminalFailuresSignOutAndPurge() async throws {
+        for error in [
+            OAuthError(.invalidGrant, fromTokenEndpoint: true),
+            OAuthError(.invalidClient, status: 401, fromTokenEndpoint: true),
+            OAuthError(.httpError, status: 401, fromTokenEndpoint: true),
+        ] {
+            let clock = TestClock()
+            let provider = FakeProvider()
+            await provider.setFailure(error)
+            let store = InMemoryStore()
+            let session = AuthSession(
+                tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+                now: clock.now)
+            try await session.persist()
+            await #expect(throws: SessionError(.signedOut, "")) { try await session.validAccessToken() }
+            guard case .signedOut = await session.state else {
+                Issue.record("\(error.codeName) did not sign out")
+                continue
+            }
+            #expect(try await store.load(service: "svc", account: "a") == nil, "every stored item deleted")
+            await #expect(throws: SessionError(.signedOut, "")) { try await session.validAccessToken() }
+        }
+    }
+
+    @Test func lockedKeychainDuringPersistenceKeepsServingFromMemory() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let store = InMemoryStore()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            now: clock.now)
+        try await session.persist()
+        await store.injectFailure(StorageError(.locked))
+        await #expect(throws: SessionError(.persistenceFailed, "")) { try await session.validAccessToken() }
+        // The in-memory tokens still serve (no second refresh that would burn the rotated token).
+        #expect(try await session.validAccessToken() == "at-1")
+        #expect(await provider.refreshes == 1)
+        // Storage comes back: the next call writes the rotated tokens.
+        await store.clearFailure()
+        _ = try await session.validAccessToken()
+        let stored = try TokenSet(encoded: try #require(await store.load(service: "svc", account: "a")))
+        #expect(stored.refreshToken?.unredacted() == "rt-1")
+    }
+
+    @Test func processDiesBetweenResponseAndPersistence() async throws {
+        // The server rotated rt-0 → rt-1, but the process died before writing. What is stored is rt-0, which the
+        // server now rejects: the restored session must sign out cleanly (invalid_grant), never loop or keep a
+        // dead token around.
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let store = InMemoryStore()
+        try await store.save(try Fixture.expired(clock).encoded(), service: "svc", account: "a")
+        _ = try await provider.refresh(refreshToken: "rt-0", scope: nil)  // the response that was lost
+        let restored = try await AuthSession.restore(
+            store: store, service: "svc", account: "a", refresher: provider, now: clock.now)
+        await #expect(throws: SessionError(.signedOut, "")) { try await restored.validAccessToken() }
+        #expect(try await store.load(service: "svc", account: "a") == nil)
+    }
+
+    @Test func refreshLoopGuard() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: InMemoryStore(), service: "svc", account: "a", refresher: provider,
+            maximumRefreshes: 3,
+            refreshWindow: 30, now: clock.now)
+        for _ in 0..<3 { _ = try await session.validAccessToken(minTTL: 7200) }  // the TTL always looks too short
+        await #expect(throws: SessionError(.refreshLoop, "")) { try await session.validAccessToken(minTTL: 7200) }
+        clock.advance(31)
+        #expect(try await session.validAccessToken(minTTL: 7200) == "at-4")
+    }
+
+    @Test func signOutRevokesAndDeletes() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let store = InMemoryStore()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            now: clock.now)
+        try await session.persist()
+        var iterator = session.states.makeAsyncIterator()
+        #expect(await iterator.next() == .signedIn)
+        await session.signOut()
+        #expect(await provider.revoked == ["refresh_token", "access_token"])
+        #expect(try await store.load(service: "svc", account: "a") == nil)
+        #expect(await iterator.next() == .signedOut(reason: "signed out by the user"))
+    }
+}
+
+/// A clock that records sleeps and returns immediately.
+final class RecordingClock: Clock, @unchecked Sendable {  // Locked state
+    let slept = Locked<[Duration]>([])
+    let base = ContinuousClock().now
+    var now: ContinuousClock.Instant { base }  // time never passes: sleeping is recorded, not waited
+    var minimumResolution: Duration { .zero }
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        slept.withLock { $0.append(deadline - base) }
+    }
+}
+
+@Suite("RetryPolicy and AuthorizedClient")
+struct RetryTests {
+    @Test func buckets() {
+        let policy = RetryPolicy(maximumAttempts: 4, baseDelay: .seconds(1), jitter: { 0.5 })
+        #expect(
+            policy.decide(.transport(TransportError(.timedOut)), attempt: 1, method: "GET", waitedSoFar: .zero)
+                == .retry(after: .milliseconds(500)))
+        #expect(
+            policy.decide(.transport(TransportError(.notConnected)), attempt: 3, method: "GET", waitedSoFar: .zero)
+                == .retry(after: .seconds(2)))
+        #expect(
+            policy.decide(.transport(TransportError(.timedOut)), attempt: 4, method: "GET", waitedSoFar: .zero)
+                == .giveUp)
+        #expect(
+            policy.decide(.status(429, retryAfter: 7), attempt: 1, method: "GET", waitedSoFar: .zero)
+                == .retry(after: .seconds(7)))
+        #expect(
+            policy.decide(.status(503, retryAfter: 99999), attempt: 1, method: "GET", waitedSoFar: .zero)
+                == .retry(after: .seconds(30)), "capped")
+        #expect(
+            policy.decide(.status(503, retryAfter: 20), attempt: 2, method: "GET", waitedSoFar: .seconds(50))
+                == .giveUp, "beyond the total cap")
+        #expect(policy.decide(.status(404, retryAfter: nil), attempt: 1, method: "GET", waitedSoFar: .zero) == .giveUp)
+        #expect(policy.decide(.status(400, retryAfter: nil), attempt: 1, method: "GET", waitedSoFar: .zero) == .giveUp)
+        #expect(policy.decide(.cancelled, attempt: 1, method: "GET", waitedSoFar: .zero) == .giveUp)
+        #expect(
+            policy.decide(.transport(TransportError(.timedOut)), attempt: 1, method: "POST", waitedSoFar: .zero)
+                == .giveUp)
+        var optIn = policy
+        optIn.retryNonIdempotent = true
+        #expect(
+            optIn.decide(.transport(TransportError(.timedOut)), attempt: 1, method: "POST", waitedSoFar: .zero)
+                != .giveUp)
+        // Full jitter stays within [0, cap).
+        let random = RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(4))
+        for attempt in 1...10 { #expect(random.backoff(attempt) < .seconds(4)) }
+    }
+
+    @Test func authorizedClientRefreshesOnceOn401AndHonoursRetryAfter() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        var fresh = Fixture.expired(clock)
+        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
+        let session = AuthSession(
+            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: provider, now: clock.now)
+        let seen = Locked<[String]>([])
+        let transport = FakeHTTP { request in
+            let auth = request.header("Authorization") ?? ""
+            let count = seen.withLock {
+                $0.append(auth)
+                return $0.count
+            }
+            #expect(request.url.query == nil, "tokens never in the query")
+            switch count {
+            case 1: return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+            case 2: return HTTPResponse(status: 429, headers: ["Retry-After": "3"])
+            default: return HTTPResponse(status: 200)
+            }
+        }
+        let sleeper = RecordingClock()
+        let client = AuthorizedClient(session: session, transport: transport, clock: sleeper)
+        let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
+        #expect(response.status == 200)
+        #expect(seen.current == ["Bearer at-0", "Bearer at-1", "Bearer at-1"])
+        #expect(sleeper.slept.current == [.seconds(3)])
+        #expect(await provider.refreshes == 1)
+    }
+
+    @Test func secondUnauthorizedIsReturnedNotLooped() async throws {
+        let clock = TestClock()
+        var fresh = Fixture.expired(clock)
+        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
+        let provider = FakeProvider()
+        let session = AuthSession(
+            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: provider, now: clock.now)
+        let transport = FakeHTTP { _ in HTTPResponse(status: 401) }
+        let response = try await AuthorizedClient(session: session, transport: transport, clock: RecordingClock())
+            .send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
+        #expect(response.status == 401)
+        #expect(await provider.refreshes == 1)
+    }
+}
+
+struct FakeHTTP: HTTPTransport {
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    init(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.handler = handler }
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { handler(request) }
+}
