@@ -58,6 +58,9 @@ let package = Package(
             swiftSettings: strict + backendDefines
         ),
         .target(
+            name: "WardenLocalProvider", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
+            swiftSettings: strict),
+        .target(
             name: "WardenSession", dependencies: ["WardenCore", "WardenOAuth", "WardenJOSE", "WardenStorage"],
             swiftSettings: strict),
         .target(
@@ -73,6 +76,7 @@ let package = Package(
             name: "WardenCLI",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
+                "WardenLocalProvider",
             ],
             swiftSettings: strict + backendDefines
         ),

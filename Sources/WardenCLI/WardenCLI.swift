@@ -67,5 +67,7 @@ struct RootCommand: CLICommand {
             'warden: <code>: <message>'. Use '-' as a TOKEN/URL/FILE argument to read standard input.
             """,
         options: [.flag("version", "Show the version.")],
-        subcommands: [JWTCommand.self, JWSCommand.self, PinCommand.self, StoreCommand.self, BenchCommand.self])
+        subcommands: [
+            DemoCommand.self, JWTCommand.self, JWSCommand.self, PinCommand.self, StoreCommand.self, BenchCommand.self,
+        ])
 }

@@ -1,0 +1,342 @@
+import Foundation
+import WardenCore
+import WardenCrypto
+import WardenJOSE
+import WardenLocalProvider
+import WardenOAuth
+import WardenSession
+import WardenStorage
+
+/// A user agent that "logs in" by fetching the authorization URL and following the redirect to the loopback
+/// listener, as a browser would (the local provider approves without a form).
+struct ScriptedUserAgent: BrowserLauncher {
+    func open(_ url: URL) throws {
+        Task.detached { _ = try? await URLSessionTransport().send(HTTPRequest(url: url, timeout: 10)) }
+    }
+}
+
+/// Records every secret the demo sees, so the log check can look for them.
+final class SecretLedger: @unchecked Sendable {  // NSLock-guarded via Locked
+    private let secrets = Locked<[String]>([])
+    func add(_ values: String?...) { secrets.withLock { $0 += values.compactMap { $0 }.filter { $0.count >= 12 } } }
+    var all: [String] { secrets.current }
+}
+
+struct DemoCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "demo",
+        abstract: "The end-to-end tour: every link of the chain on an embedded local OpenID provider.",
+        discussion: "Exit 0 only if every link held. The embedded provider is for the demo only, never for production.",
+        options: [.flag("json", #"Print {"links":[{"name","ok","evidence"}],"ok":...}."#)])
+
+    struct Link {
+        let name: String
+        var ok: Bool
+        var evidence: String
+    }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let sink = CollectingLogSink()
+        let ledger = SecretLedger()
+        let links = try await WardenLog.withSink(sink) {
+            try await tour(io: io, ledger: ledger, progress: !arguments.has("json"))
+        }
+        // The last link: nothing the demo saw may appear in its logs.
+        let canary = SecretCanary(secrets: ledger.all)
+        let leaks = canary.leaks(in: sink.lines)
+        var all = links
+        all.append(
+            Link(
+                name: "secrets never in logs", ok: leaks.isEmpty && !ledger.all.isEmpty,
+                evidence:
+                    "\(sink.all.count) log lines (all levels) scanned for \(ledger.all.count) secrets and their 12-character substrings: \(leaks.count) found"
+            ))
+        let ok = all.allSatisfy(\.ok)
+        if arguments.has("json") {
+            io.out(
+                JSONOutput.string([
+                    "ok": ok, "links": all.map { ["name": $0.name, "ok": $0.ok, "evidence": $0.evidence] },
+                ]))
+        } else {
+            io.out("")
+            for link in all {
+                io.out("\(link.ok ? "✔" : "✘") \(link.name)")
+                io.out("    \(link.evidence)")
+            }
+            io.out("")
+            io.out(ok ? "every link held (\(all.count)/\(all.count))" : "\(all.filter { !$0.ok }.count) link(s) broke")
+        }
+        return ok ? ExitCode.success : ExitCode.rejected
+    }
+
+    static func tour(io: CommandIO, ledger: SecretLedger, progress: Bool) async throws -> [Link] {
+        var links: [Link] = []
+        func step(_ text: String) { if progress { io.err("… \(text)") } }
+        let provider = try LocalProvider(clientID: "warden-demo")
+        defer { provider.stop() }
+        let transport = URLSessionTransport()
+        step("local OpenID provider on \(provider.issuer)")
+
+        // 1–2. Sign-in through the loopback flow, ID token verified.
+        let metadata = try await ProviderMetadata.discover(issuer: provider.issuer, transport: transport)
+        let signIn = LoopbackSignIn(
+            metadata: metadata, clientID: provider.clientID, scopes: ["openid", "profile"],
+            browser: ScriptedUserAgent(),
+            transport: transport, timeout: .seconds(20))
+        step("signing in through the system-browser loopback flow")
+        let result: LoopbackSignIn.Result
+        do {
+            result = try await signIn.run()
+        } catch {
+            links.append(
+                Link(name: "sign-in (loopback, PKCE S256, state, nonce, iss)", ok: false, evidence: "\(error)"))
+            return links
+        }
+        ledger.add(
+            result.tokens.accessToken.unredacted(), result.tokens.refreshToken?.unredacted(),
+            result.tokens.idToken?.unredacted())
+        links.append(
+            Link(
+                name: "sign-in (loopback, PKCE S256, state, nonce, iss)", ok: true,
+                evidence:
+                    "redirect \(result.redirectURI); S256 challenge sent and verified by the provider; 256-bit state matched in constant time; RFC 9207 iss required and equal; code exchanged once"
+            ))
+        let claims = result.idTokenClaims
+        links.append(
+            Link(
+                name: "ID token verified", ok: claims != nil,
+                evidence:
+                    "ES256 signature via \(metadata.jwksURI?.absoluteString ?? "?"); iss=\((try? claims?.issuer) ?? nil ?? "?"), aud=\(provider.clientID), exp/iat checked, nonce and at_hash matched, sub=\((try? claims?.subject) ?? nil ?? "?")"
+            ))
+
+        // 3. Storage: the Secret Service when reachable, otherwise memory.
+        let service = "dev.warden.demo.\(UUID().uuidString.prefix(8))"
+        let account = "demo-user"
+        var store: any CredentialStore = InMemoryStore()
+        var storeName = "in-memory store (no Secret Service reachable on this session bus)"
+        #if os(Linux)
+            if io.environment["DBUS_SESSION_BUS_ADDRESS"] != nil {
+                let secretService = SecretServiceStore(timeout: .seconds(5))
+                if (try? await secretService.save(Data("probe".utf8), service: service, account: "probe")) != nil {
+                    try? await secretService.delete(service: service, account: "probe")
+                    store = secretService
+                    storeName = "Secret Service (libsecret, gnome-keyring or KWallet)"
+                }
+            }
+        #endif
+        let tokens = TokenSet(
+            accessToken: result.tokens.accessToken.unredacted(), refreshToken: result.tokens.refreshToken?.unredacted(),
+            idToken: result.tokens.idToken?.unredacted(),
+            expiresAt: result.tokens.expiresIn.map { Date().addingTimeInterval($0) },
+            scope: result.tokens.scope, issuer: metadata.issuer)
+        let client = TokenClient(metadata: metadata, clientID: provider.clientID, transport: transport)
+        let session = AuthSession(tokens: tokens, store: store, service: service, account: account, refresher: client)
+        do {
+            try await session.persist()
+            let stored = try await store.load(service: service, account: account).map { data throws(StorageError) in
+                try TokenSet(encoded: data)
+            }
+            links.append(
+                Link(
+                    name: "tokens stored", ok: stored?.refreshToken == tokens.refreshToken,
+                    evidence: "\(storeName); one versioned item for access+refresh+ID token, read back intact"))
+        } catch {
+            links.append(Link(name: "tokens stored", ok: false, evidence: "\(storeName): \(error)"))
+        }
+
+        // 4. 50 concurrent API calls with an expired token → exactly one refresh, rotated and persisted.
+        step("50 concurrent API calls with an expired access token")
+        provider.expireAccessTokens()
+        let oldRefresh = await session.currentTokens?.refreshToken?.unredacted()
+        let refreshesBefore = provider.count("token.refresh_token")
+        let api = URL(string: provider.issuer + "/api/resource")!
+        let authorized = AuthorizedClient(
+            session: session, transport: transport, retryPolicy: RetryPolicy(maximumAttempts: 1))
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 { group.addTask { (try? await authorized.send(HTTPRequest(url: api)))?.status ?? -1 } }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        let refreshes = provider.count("token.refresh_token") - refreshesBefore
+        let newTokens = await session.currentTokens
+        ledger.add(newTokens?.accessToken.unredacted(), newTokens?.refreshToken?.unredacted())
+        let persisted = try? await store.load(service: service, account: account).map { data throws(StorageError) in
+            try TokenSet(encoded: data)
+        }
+        let rotated =
+            newTokens?.refreshToken?.unredacted() != oldRefresh && persisted?.refreshToken == newTokens?.refreshToken
+        links.append(
+            Link(
+                name: "single-flight refresh, rotation persisted",
+                ok: refreshes == 1 && statuses.allSatisfy { $0 == 200 } && rotated,
+                evidence:
+                    "50 calls → \(statuses.filter { $0 == 200 }.count)×200; the provider saw \(refreshes) refresh request(s); refresh token rotated and the new one stored before callers resumed"
+            ))
+
+        // 5. Provider offline → session kept, read-only; back online → recovers.
+        step("provider offline, then back")
+        provider.outage = .connectionRefused
+        provider.expireAccessTokens()
+        let sleeper = RecordingSleeper()
+        let offlineClient = AuthorizedClient(
+            session: session, transport: transport,
+            retryPolicy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(200), jitter: { 0.5 }),
+            clock: sleeper, minimumTTL: 1e9)
+        let offlineError = await { () -> String in
+            do {
+                _ = try await offlineClient.send(HTTPRequest(url: api))
+                return "no error"
+            } catch { return (error as? any WardenError)?.codeName ?? "error" }
+        }()
+        let degradedState = await session.state
+        let keptWhileOffline = (try? await store.load(service: service, account: account)) != nil
+        provider.outage = .none
+        let recovered = (try? await session.validAccessToken(minTTL: 1e9)) != nil
+        let stateAfter = await session.state
+        ledger.add(
+            await session.currentTokens?.accessToken.unredacted(),
+            await session.currentTokens?.refreshToken?.unredacted())
+        let transportClient = AuthorizedClient(
+            session: session, transport: ClosedPortTransport(),
+            retryPolicy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(200), jitter: { 0.5 }),
+            clock: sleeper)
+        _ = try? await transportClient.send(HTTPRequest(url: api))
+        links.append(
+            Link(
+                name: "offline keeps the session",
+                ok: offlineError == "degraded" && !degradedState.canMutate && keptWhileOffline && recovered
+                    && stateAfter == .signedIn
+                    && sleeper.slept.current.count == 2,
+                evidence:
+                    "refresh while the port was closed → \(offlineError); state \(describe(degradedState)), canMutate=\(degradedState.canMutate), tokens kept in the store; API retries backed off \(sleeper.slept.current.map { "\($0)" }.joined(separator: ", ")); back online → \(describe(stateAfter))"
+            ))
+
+        // 6. 429 with Retry-After.
+        step("rate limited with Retry-After")
+        let rateSleeper = RecordingSleeper()
+        provider.outage = .rateLimited(retryAfter: 2)
+        let limited = AuthorizedClient(session: session, transport: transport, clock: rateSleeper)
+        let limitedStatus = (try? await limited.send(HTTPRequest(url: api)))?.status ?? -1
+        links.append(
+            Link(
+                name: "429 Retry-After honoured",
+                ok: limitedStatus == 200 && rateSleeper.slept.current == [.seconds(2)],
+                evidence:
+                    "429 with Retry-After: 2 → waited \(rateSleeper.slept.current.map { "\($0)" }.joined(separator: ", ")) (injected clock), then \(limitedStatus)"
+            ))
+
+        // 7. Grant revoked at the provider → invalid_grant → signed out, store purged.
+        step("grant revoked at the provider")
+        provider.revokeAllGrants()
+        provider.expireAccessTokens()
+        let revokedError = await { () -> String in
+            do {
+                _ = try await session.validAccessToken(minTTL: 1e9)
+                return "no error"
+            } catch { return (error as? any WardenError)?.codeName ?? "error" }
+        }()
+        let afterRevoke = await session.state
+        let purged: Bool
+        do { purged = try await store.load(service: service, account: account) == nil } catch { purged = false }
+        var signedOut = false
+        if case .signedOut = afterRevoke { signedOut = true }
+        links.append(
+            Link(
+                name: "revoked grant signs out", ok: revokedError == "signed_out" && signedOut && purged,
+                evidence:
+                    "refresh → invalid_grant → \(revokedError); state \(describe(afterRevoke)); stored items for the account: \(purged ? 0 : 1)"
+            ))
+
+        // 8. Attack round.
+        step("attack round")
+        links.append(await attacks(provider: provider, metadata: metadata, transport: transport, ledger: ledger))
+        try? await store.deleteAll(service: service)
+        return links
+    }
+
+    static func describe(_ state: SessionState) -> String {
+        switch state {
+        case .signedIn: "signedIn"
+        case .degraded(let reason): "degraded(\(reason))"
+        case .signedOut(let reason): "signedOut(\(reason))"
+        }
+    }
+
+    static func attacks(
+        provider: LocalProvider, metadata: ProviderMetadata, transport: any HTTPTransport, ledger: SecretLedger
+    ) async -> Link {
+        var results: [String] = []
+        var ok = true
+        func expect(_ name: String, _ body: () async throws -> Void, code: String) async {
+            do {
+                try await body()
+                ok = false
+                results.append("\(name): ACCEPTED")
+            } catch {
+                let actual = (error as? any WardenError)?.codeName ?? "error"
+                if actual != code { ok = false }
+                results.append("\(name) → \(actual)")
+            }
+        }
+        guard let redirect = try? RedirectURI("http://127.0.0.1/callback"),
+            let request = try? AuthorizationRequest(
+                metadata: metadata, clientID: provider.clientID, redirectURI: redirect),
+            let (_, pending) = try? request.make(redirectOverride: "http://127.0.0.1:1/callback")
+        else { return Link(name: "attack round", ok: false, evidence: "setup failed") }
+        await expect(
+            "forged state",
+            {
+                _ = try pending.validate(
+                    "http://127.0.0.1:1/callback?code=x&state=forged&iss=\(FormEncoding.percentEncode(metadata.issuer))"
+                )
+            }, code: "state_mismatch")
+        await expect(
+            "wrong redirect",
+            { _ = try pending.validate("http://127.0.0.1:1/evil?code=x&state=\(pending.state.unredacted())") },
+            code: "redirect_mismatch")
+        await expect(
+            "alg none token",
+            {
+                let keys = try JWKSet(bytes: Array(try await transport.send(HTTPRequest(url: metadata.jwksURI!)).body))
+                let token =
+                    Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "."
+                    + Base64URL.encode(Array(#"{"iss":"x","exp":9999999999}"#.utf8)) + "."
+                _ = try IDTokenValidator(issuer: metadata.issuer, clientID: provider.clientID, keys: keys).validate(
+                    token, nonce: nil)
+            }, code: "alg_none")
+        // A replayed authorization code: run a real sign-in and exchange its code twice.
+        let replay = await { () -> String in
+            do {
+                let listener = try LoopbackRedirectListener()
+                let (url, fresh) = try request.make(redirectOverride: listener.redirectURI)
+                try ScriptedUserAgent().open(url)
+                let code = try fresh.validate(try await listener.waitForCallback(timeout: .seconds(10)))
+                ledger.add(code.code.unredacted())
+                let client = TokenClient(metadata: metadata, clientID: provider.clientID, transport: transport)
+                let first = try await client.exchange(code)
+                ledger.add(
+                    first.accessToken.unredacted(), first.refreshToken?.unredacted(), first.idToken?.unredacted())
+                _ = try await client.exchange(code)
+                return "ACCEPTED"
+            } catch { return (error as? any WardenError)?.codeName ?? "error" }
+        }()
+        if replay != "invalid_grant" { ok = false }
+        results.append("replayed code → \(replay)")
+        return Link(name: "attack round", ok: ok, evidence: results.joined(separator: "; "))
+    }
+}
+
+/// A clock whose sleeps are recorded and return at once (so the demo shows the delays without waiting them).
+final class RecordingSleeper: Clock, @unchecked Sendable {  // state in Locked
+    let slept = Locked<[Duration]>([])
+    let base = ContinuousClock().now
+    var now: ContinuousClock.Instant { base }
+    var minimumResolution: Duration { .zero }
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        slept.withLock { $0.append(deadline - base) }
+    }
+}
+
+/// A transport for a provider whose port is closed (connection refused), for the backoff evidence.
+struct ClosedPortTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw TransportError(.cannotConnect) }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import WardenCore
+import WardenCrypto
+import WardenJOSE
+import WardenOAuth
+
+/// An in-process OpenID provider on 127.0.0.1 for the demo and tests. **Never for production**: it approves
+/// every sign-in without asking anyone.
+///
+/// It implements discovery, JWKS (a fresh ES256 key per run), the authorization endpoint (PKCE S256 required,
+/// RFC 9207 `iss` in the response), the token endpoint (authorization code, refresh with rotation and reuse
+/// detection), revocation, userinfo and a protected test API at `/api/resource`, plus switches that simulate
+/// outages (connection refused, 503 with `Retry-After`, 429, slow responses) and a revoked grant.
+///
+/// ```swift
+/// let provider = try LocalProvider(clientID: "demo")
+/// provider.outage = .unavailable(retryAfter: 2)
+/// ```
+public final class LocalProvider: Sendable {
+    /// Simulated failures.
+    public enum Outage: Sendable, Equatable {
+        case none
+        /// The port is closed: connections are refused.
+        case connectionRefused
+        /// 503 with `Retry-After`.
+        case unavailable(retryAfter: Int)
+        /// 429 with `Retry-After` on the API.
+        case rateLimited(retryAfter: Int)
+        /// Every response is delayed.
+        case slow(milliseconds: Int)
+    }
+
+    struct Grant {
+        var refreshToken: String
+        var usedRefreshTokens: Set<String> = []
+        var revoked = false
+        let subject: String
+        let scope: String
+    }
+
+    struct PendingCode {
+        let clientID: String
+        let redirectURI: String
+        let challenge: String
+        let nonce: String?
+        let scope: String
+        var used = false
+    }
+
+    struct State {
+        var codes: [String: PendingCode] = [:]
+        var grants: [String: Grant] = [:]  // by grant id
+        var refreshIndex: [String: String] = [:]  // refresh token → grant id
+        var accessTokens: [String: (grant: String, expires: Date)] = [:]
+        var outage: Outage = .none
+        var counters: [String: Int] = [:]
+        var accessTokenLifetime: TimeInterval = 300
+    }
+
+    public let clientID: String
+    public let issuer: String
+    public let port: UInt16
+    let signingKey: ECPrivateKey
+    let keyID: String
+    let now: NowProvider
+    let stateBox = Locked(State())
+    private let server: Locked<LoopbackHTTPServer?>
+
+    /// Starts the provider on an ephemeral loopback port.
+    public init(clientID: String = "warden-demo", now: @escaping NowProvider = systemNow) throws {
+        self.clientID = clientID
+        self.now = now
+        signingKey = try ECPrivateKey()
+        keyID = Base64URL.encode(try SecureRandom().bytes(count: 8))
+        let box = Locked<LocalProvider?>(nil)
+        let first = try LoopbackHTTPServer { request in
+            box.current?.handle(request) ?? .text(503, "starting")
+        }
+        port = first.port
+        issuer = "http://127.0.0.1:\(first.port)"
+        server = Locked(first)
+        box.withLock { $0 = self }
+    }
+
+    deinit { server.current?.stop() }
+
+    /// Stops serving.
+    public func stop() {
+        server.withLock {
+            $0?.stop()
+            $0 = nil
+        }
+    }
+
+    /// The current simulated outage. `.connectionRefused` closes the port; setting anything else reopens it.
+    public var outage: Outage {
+        get { stateBox.current.outage }
+        set {
+            stateBox.withLock { $0.outage = newValue }
+            if newValue == .connectionRefused {
+                server.withLock {
+                    $0?.stop()
+                    $0 = nil
+                }
+            } else if server.current == nil {
+                let box = Locked<LocalProvider?>(self)
+                server.withLock {
+                    $0 = try? LoopbackHTTPServer(port: port) { request in box.current?.handle(request) ?? .text(503, "")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lifetime of new access tokens (seconds).
+    public var accessTokenLifetime: TimeInterval {
+        get { stateBox.current.accessTokenLifetime }
+        set { stateBox.withLock { $0.accessTokenLifetime = newValue } }
+    }
+
+    /// How many requests each endpoint answered (`token.refresh_token`, `token.authorization_code`, `api`, ...).
+    public func count(_ name: String) -> Int { stateBox.current.counters[name] ?? 0 }
+
+    /// Revokes every grant (as an administrator or the user would at the provider).
+    public func revokeAllGrants() { stateBox.withLock { for key in $0.grants.keys { $0.grants[key]!.revoked = true } } }
+
+    /// Expires every access token now (the demo's "expired token" setup).
+    public func expireAccessTokens() {
+        stateBox.withLock { state in
+            for key in state.accessTokens.keys { state.accessTokens[key]!.expires = .distantPast }
+        }
+    }
+
+    public var metadataJSON: String {
+        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","revocation_endpoint":"\#(issuer)/revoke","userinfo_endpoint":"\#(issuer)/userinfo","jwks_uri":"\#(issuer)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"]}"#
+    }
+
+    func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
+
+    func handle(_ request: LoopbackRequest) -> LoopbackResponse {
+        switch stateBox.current.outage {
+        case .unavailable(let seconds):
+            bump("unavailable")
+            return .json(503, #"{"error":"temporarily_unavailable"}"#, headers: ["Retry-After": "\(seconds)"])
+        case .slow(let milliseconds): Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
+        default: break
+        }
+        switch (request.method, request.path) {
+        case ("GET", "/.well-known/openid-configuration"): return .json(200, metadataJSON)
+        case ("GET", "/jwks"):
+            let jwk = (try? JWK(publicKey: signingKey.publicKey, keyID: keyID, algorithm: .es256))?.publicJSON ?? "{}"
+            return .json(200, #"{"keys":[\#(jwk)]}"#, headers: ["Cache-Control": "max-age=600"])
+        case ("GET", "/authorize"): return authorize(request)
+        case ("POST", "/token"): return token(request)
+        case ("POST", "/revoke"): return revoke(request)
+        case ("GET", "/userinfo"), ("GET", "/api/resource"), ("POST", "/api/resource"): return api(request)
+        default: return .text(404, "not found")
+        }
+    }
+}
