@@ -111,7 +111,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WardenCLITests",
-            dependencies: ["WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth"],
+            dependencies: [
+                "WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth", "WardenLocalProvider",
+            ],
             swiftSettings: strict
         ),
     ],

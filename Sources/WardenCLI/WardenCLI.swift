@@ -68,6 +68,8 @@ struct RootCommand: CLICommand {
             """,
         options: [.flag("version", "Show the version.")],
         subcommands: [
-            DemoCommand.self, JWTCommand.self, JWSCommand.self, PinCommand.self, StoreCommand.self, BenchCommand.self,
+            DemoCommand.self, LoginCommand.self, TokenCommand.self, LogoutCommand.self, JWTCommand.self,
+            JWSCommand.self,
+            PKCECommand.self, OAuthCommand.self, PinCommand.self, StoreCommand.self, BenchCommand.self,
         ])
 }

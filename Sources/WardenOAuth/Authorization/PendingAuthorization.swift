@@ -41,6 +41,17 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
         self.createdAt = createdAt
     }
 
+    /// A pending request rebuilt from a known `state` (for `warden oauth callback`, which validates a response
+    /// for a request made elsewhere).
+    public static func forValidation(issuer: String, redirectURI: RedirectURI, state: String, requireIssuer: Bool)
+        -> PendingAuthorization
+    {
+        PendingAuthorization(
+            issuer: issuer, clientID: "", redirectURI: redirectURI, redirect: redirectURI.string,
+            pkce: try! PKCE(verifier: String(repeating: "x", count: 43)), state: Redacted(state), nonce: nil,
+            requireIssuer: requireIssuer, createdAt: Date())
+    }
+
     /// A copy that requires `iss` in the response even if the metadata did not announce it.
     public func requiringIssuer() -> PendingAuthorization {
         PendingAuthorization(

@@ -1,0 +1,213 @@
+import Foundation
+import WardenCore
+import WardenOAuth
+import WardenSession
+import WardenStorage
+
+struct PKCECommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "pkce", abstract: "Print a PKCE S256 verifier and challenge as JSON.",
+        discussion:
+            "A given --verifier must follow RFC 7636 §4.1 (43-128 characters of A-Z a-z 0-9 - . _ ~); otherwise exit 2.",
+        options: [.value("verifier", "V", "Use this verifier instead of a random one.")])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let pkce: PKCE
+        if let verifier = arguments.value("verifier") {
+            do { pkce = try PKCE(verifier: verifier) } catch {
+                throw CLIError.usage(error.reason, code: error.codeName)
+            }
+        } else {
+            pkce = try PKCE()
+        }
+        // The user asked for exactly this value: the verifier is printed.
+        io.out(
+            JSONOutput.string(["verifier": pkce.verifier.unredacted(), "challenge": pkce.challenge, "method": "S256"]))
+        return ExitCode.success
+    }
+}
+
+struct OAuthCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "oauth", abstract: "Check OAuth authorization responses.", subcommands: [OAuthCallbackCommand.self])
+}
+
+struct OAuthCallbackCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "callback", abstract: "Validate an authorization response exactly as the client library does.",
+        usage: "--redirect-uri URI --state S [--issuer ISS] [--require-iss] URL",
+        discussion:
+            #"Prints {"code": ...} on success (exit 0); a rejected response is exit 1; an invalid --redirect-uri is exit 2."#,
+        options: [
+            .value("redirect-uri", "URI", "The registered redirect URI (an RFC 8252 form)."),
+            .value("state", "S", "The state that was sent."),
+            .value("issuer", "ISS", "The expected issuer (RFC 9207 iss)."),
+            .flag("require-iss", "Reject responses without iss."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let redirect: RedirectURI
+        do { redirect = try RedirectURI(try arguments.required("redirect-uri")) } catch let error as OAuthError {
+            throw CLIError.usage(error.reason, code: error.codeName)
+        }
+        let state = try arguments.required("state")
+        let callback = Input.text(try arguments.singlePositional("URL"), io: io)
+        let issuer = arguments.value("issuer") ?? ""
+        let pending = PendingAuthorization.forValidation(
+            issuer: issuer, redirectURI: redirect, state: state, requireIssuer: arguments.has("require-iss"))
+        do {
+            let code = try pending.validate(callback)
+            io.out(JSONOutput.string(["code": code.code.unredacted()]))
+            return ExitCode.success
+        } catch {
+            if error.code == .issuerMismatch && issuer.isEmpty {
+                throw CLIError.rejected(error.codeName, "the response has iss; pass --issuer to check it")
+            }
+            throw CLIError.rejected(error.codeName, error.reason)
+        }
+    }
+}
+
+/// Shared state for login/token/logout: where the issuer and client are remembered (not secret).
+enum SessionFiles {
+    struct Profile: Codable {
+        var issuer: String
+        var clientID: String
+    }
+
+    static func url(_ account: String, io: CommandIO) -> URL {
+        let base =
+            io.environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+        return URL(fileURLWithPath: base).appendingPathComponent(
+            "warden/accounts/\(PlaintextFileStoreName.safe(account)).json")
+    }
+
+    static func save(_ profile: Profile, account: String, io: CommandIO) throws {
+        let target = url(account, io: io)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try JSONEncoder().encode(profile).write(to: target, options: .atomic)
+    }
+
+    static func load(account: String, io: CommandIO) -> Profile? {
+        guard let data = FileManager.default.contents(atPath: url(account, io: io).path) else { return nil }
+        return try? JSONDecoder().decode(Profile.self, from: data)
+    }
+}
+
+enum PlaintextFileStoreName {
+    static func safe(_ name: String) -> String { name.utf8.map { String(format: "%02x", $0) }.joined() }
+}
+
+struct LoginCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "login", abstract: "Sign in with the system browser (RFC 8252 loopback redirect, PKCE S256).",
+        usage: "--issuer URL --client-id ID [--scope S] [--browser CMD] [--store KIND] [--account NAME]",
+        options: [
+            .value("issuer", "URL", "The OpenID provider / authorization server issuer."),
+            .value("client-id", "ID", "The public client registered for http://127.0.0.1/callback."),
+            .value("scope", "S", "Scopes (default: openid offline_access)."),
+            .value("browser", "CMD", "Open the URL with this command instead of the system browser."),
+            .value("timeout", "SEC", "How long to wait for the redirect (default 300)."),
+        ] + StoreChoice.options)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let issuer = try arguments.required("issuer")
+        let clientID = try arguments.required("client-id")
+        let scopes = (arguments.value("scope") ?? "openid offline_access").split(separator: " ").map(String.init)
+        let timeout = try arguments.integer("timeout", range: 1...3600) ?? 300
+        let store = try StoreChoice.store(arguments, io: io)
+        let account = try StoreChoice.account(arguments)
+        let transport = URLSessionTransport()
+        let metadata: ProviderMetadata
+        do { metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport) } catch {
+            throw error.failureKind == .transient
+                ? CLIError.rejected(error.codeName, error.reason) : CLIError.usage(error.reason, code: error.codeName)
+        }
+        let browser: any BrowserLauncher =
+            arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
+        io.err("Opening the browser to sign in at \(metadata.issuer) …")
+        let result: LoopbackSignIn.Result
+        do {
+            result = try await LoopbackSignIn(
+                metadata: metadata, clientID: clientID, scopes: scopes, browser: browser, transport: transport,
+                timeout: .seconds(Int64(timeout))
+            ).run()
+        } catch let error as OAuthError {
+            throw CLIError.rejected(error.codeName, error.reason)
+        }
+        let tokens = TokenSet(
+            accessToken: result.tokens.accessToken.unredacted(), refreshToken: result.tokens.refreshToken?.unredacted(),
+            idToken: result.tokens.idToken?.unredacted(),
+            expiresAt: result.tokens.expiresIn.map { Date().addingTimeInterval($0) },
+            scope: result.tokens.scope, issuer: metadata.issuer)
+        do { try await store.save(try tokens.encoded(), service: StoreChoice.service, account: account) } catch {
+            throw StoreChoice.failure(error)
+        }
+        try SessionFiles.save(.init(issuer: metadata.issuer, clientID: clientID), account: account, io: io)
+        let subject = (try? result.idTokenClaims?.subject) ?? nil
+        io.out(
+            "Signed in\(subject.map { " as \($0)" } ?? "") (account \(account)); tokens are in the \(arguments.value("store") ?? "secret-service") store."
+        )
+        return ExitCode.success
+    }
+}
+
+struct TokenCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "token", abstract: "Print a valid access token, refreshing it when it expires within --min-ttl.",
+        usage: "[--account NAME] [--store KIND] [--min-ttl SEC]",
+        discussion:
+            "Exit 1 when the session is signed out (the grant was revoked; the store is purged) and on transient failures (the session is kept).",
+        options: [.value("min-ttl", "SEC", "Refresh when the token expires within this many seconds (default 60).")]
+            + StoreChoice.options)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let minTTL = TimeInterval(try arguments.integer("min-ttl", range: 0...86_400) ?? 60)
+        let (session, _) = try await SessionLoader.load(arguments, io: io)
+        do {
+            io.out(try await session.validAccessToken(minTTL: minTTL))  // asked for exactly this value
+            return ExitCode.success
+        } catch {
+            throw CLIError.rejected(error.codeName, error.reason)
+        }
+    }
+}
+
+struct LogoutCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "logout", abstract: "Revoke the tokens and delete everything stored for the account.",
+        usage: "[--account NAME] [--store KIND]", options: StoreChoice.options)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let (session, account) = try await SessionLoader.load(arguments, io: io)
+        await session.signOut()
+        try? FileManager.default.removeItem(at: SessionFiles.url(account, io: io))
+        io.out("Signed out (account \(account)); tokens revoked and deleted.")
+        return ExitCode.success
+    }
+}
+
+enum SessionLoader {
+    static func load(_ arguments: ParsedArguments, io: CommandIO) async throws -> (AuthSession, String) {
+        let store = try StoreChoice.store(arguments, io: io)
+        let account = try StoreChoice.account(arguments)
+        guard let profile = SessionFiles.load(account: account, io: io) else {
+            throw CLIError.rejected("signed_out", "no session for account '\(account)'; run 'warden login' first")
+        }
+        let transport = URLSessionTransport()
+        let metadata: ProviderMetadata
+        do { metadata = try await ProviderMetadata.discover(issuer: profile.issuer, transport: transport) } catch {
+            throw CLIError.rejected(error.codeName, "cannot reach the provider: \(error.reason)")
+        }
+        let client = TokenClient(metadata: metadata, clientID: profile.clientID, transport: transport)
+        do {
+            return (
+                try await AuthSession.restore(
+                    store: store, service: StoreChoice.service, account: account, refresher: client), account
+            )
+        } catch {
+            throw StoreChoice.failure(error)
+        }
+    }
+}

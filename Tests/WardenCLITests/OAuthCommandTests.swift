@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenLocalProvider
+
+@Suite("warden pkce / oauth callback / login / token / logout / demo", .serialized)
+struct OAuthCommandTests {
+    @Test func pkceRFC7636AppendixB() async throws {
+        let run = await CLI.run(["pkce", "--verifier", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"])
+        #expect(run.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: String]
+        #expect(
+            json == [
+                "verifier": "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+                "challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "method": "S256",
+            ])
+        let fresh = await CLI.run(["pkce"])
+        #expect(fresh.status == 0 && fresh.stdout.contains("S256"))
+        for bad in ["short", String(repeating: "a", count: 129), String(repeating: "a", count: 42) + "+"] {
+            let run = await CLI.run(["pkce", "--verifier", bad])
+            #expect(run.status == 2 && run.stderr.hasPrefix("warden: invalid_verifier:"))
+        }
+    }
+
+    @Test func callbackValidation() async throws {
+        let ok = await CLI.run([
+            "oauth", "callback", "--redirect-uri", "com.example.app:/cb", "--state", "s1",
+            "com.example.app:/cb?code=c1&state=s1",
+        ])
+        #expect(ok.status == 0 && ok.stdout.contains(#""code" : "c1""#), "\(ok)")
+        let cases: [([String], Int32, String)] = [
+            (
+                ["--redirect-uri", "com.example.app:/cb", "--state", "s1", "com.example.app:/cb?code=c1&state=s2"], 1,
+                "state_mismatch"
+            ),
+            (
+                [
+                    "--redirect-uri", "com.example.app:/cb", "--state", "s1",
+                    "com.example.app:/cb?code=c1&code=c2&state=s1",
+                ], 1, "duplicate_parameter"
+            ),
+            (
+                [
+                    "--redirect-uri", "com.example.app:/cb", "--state", "s1", "--issuer", "https://id.example.com",
+                    "--require-iss", "com.example.app:/cb?code=c1&state=s1",
+                ], 1, "missing_issuer"
+            ),
+            (
+                [
+                    "--redirect-uri", "com.example.app:/cb", "--state", "s1", "--issuer", "https://id.example.com",
+                    "com.example.app:/cb?code=c1&state=s1&iss=https%3A%2F%2Fevil",
+                ], 1, "issuer_mismatch"
+            ),
+            (
+                ["--redirect-uri", "com.example.app:/cb", "--state", "s1", "com.evil:/cb?code=c1&state=s1"], 1,
+                "redirect_mismatch"
+            ),
+            (
+                ["--redirect-uri", "http://localhost/cb", "--state", "s1", "http://localhost/cb?code=c1&state=s1"], 2,
+                "invalid_redirect_uri"
+            ),
+            (["--state", "s1", "com.example.app:/cb?code=c1&state=s1"], 2, "usage"),
+        ]
+        for (arguments, status, code) in cases {
+            let run = await CLI.run(["oauth", "callback"] + arguments)
+            #expect(run.status == status, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("warden: \(code):"), "\(run.stderr)")
+        }
+    }
+
+    @Test func loginTokenLogoutAgainstTheLocalProvider() async throws {
+        let provider = try LocalProvider(clientID: "cli-test")
+        defer { provider.stop() }
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("warden-cli-\(UUID())").path
+        // The CLI keeps its account profile under XDG_CONFIG_HOME; in-process runs use the real environment, so
+        // the test uses a dedicated account name.
+        let account = "cli-test-\(UUID().uuidString.prefix(6))"
+        setenv("XDG_CONFIG_HOME", config, 1)
+        let browser = "curl -s -L -o /dev/null"
+        let login = await CLI.run([
+            "login", "--issuer", provider.issuer, "--client-id", "cli-test", "--browser", browser, "--store", "memory",
+            "--account", account, "--timeout", "20",
+        ])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Signed in as demo-user-1"))
+        // The memory store lives only in that process: token/logout with memory report signed out cleanly.
+        let token = await CLI.run(["token", "--store", "memory", "--account", account])
+        #expect(token.status == 1 && token.stderr.hasPrefix("warden: signed_out:"), "\(token.stderr)")
+    }
+
+    @Test func demoHoldsEveryLink() async throws {
+        let run = await CLI.run(["demo", "--json"])
+        #expect(run.status == 0, "\(run.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        let links = json["links"] as! [[String: Any]]
+        #expect(links.count == 9)
+        #expect(links.allSatisfy { $0["ok"] as? Bool == true }, "\(links.filter { $0["ok"] as? Bool != true })")
+    }
+}
