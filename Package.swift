@@ -91,7 +91,6 @@ let package = Package(
         .testTarget(
             name: "WardenJOSETests",
             dependencies: ["WardenJOSE", "WardenCrypto", "WardenCore"],
-            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         .testTarget(
