@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Interop with a real OpenID provider: django-oauth-toolkit on 127.0.0.1 (OIDC on, RS256, public client with
+# PKCE required, refresh-token rotation with reuse protection). warden login runs the loopback flow with a
+# scripted user agent; the suite checks discovery, the code exchange, the ID token (JWKS, nonce, at_hash), a
+# rotating refresh, that the old refresh token now fails with invalid_grant, and revocation.
+# usage: dot_suite.sh WARDEN PYTHON
+set -uo pipefail
+WARDEN=$1
+PY=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d)
+PASS=0
+FAIL=0
+check() { if [[ $2 == 0 ]]; then PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); echo "FAIL: $1"; fi; }
+cleanup() { [[ -n ${SERVER:-} ]] && kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/key.pem" 2>/dev/null
+export DOT_KEY=$WORK/key.pem DOT_DB=$WORK/db.sqlite3 PYTHONPATH=$HERE/dot DJANGO_SETTINGS_MODULE=settings
+"$PY" "$HERE/dot/setup_provider.py" >/dev/null || { echo "dot suite: 0 passed, 1 failed (setup)"; exit 1; }
+PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$PY" -m django runserver "127.0.0.1:$PORT" --noreload --nothreading > "$WORK/server.log" 2>&1 &
+SERVER=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/o/.well-known/openid-configuration" >/dev/null && break; sleep 0.2; done
+ISSUER="http://127.0.0.1:$PORT/o"
+
+export XDG_STATE_HOME=$WORK/state XDG_CONFIG_HOME=$WORK/config
+STORE=(--store file --insecure-storage --account interop)
+timeout 60 "$WARDEN" login --issuer "$ISSUER" --client-id warden-cli --scope "openid profile" \
+    --browser "$PY $HERE/dot/user_agent.py" "${STORE[@]}" > "$WORK/login.out" 2> "$WORK/login.err"
+check "warden login (discovery, PKCE code exchange, ID token with nonce and at_hash)" $?
+grep -q "Signed in as" "$WORK/login.out"; check "the ID token's subject was verified" $?
+
+stored() { "$WARDEN" store get --service dev.warden.cli.tokens "${STORE[@]}" | "$PY" -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
+OLD_REFRESH=$(stored refreshToken)
+[[ -n $OLD_REFRESH ]]; check "a refresh token was stored" $?
+"$WARDEN" token --min-ttl 7200 "${STORE[@]}" > "$WORK/token.out" 2> "$WORK/token.err"
+check "warden token refreshes" $?
+NEW_REFRESH=$(stored refreshToken)
+[[ -n $NEW_REFRESH && $NEW_REFRESH != "$OLD_REFRESH" ]]; check "the provider rotated the refresh token and warden stored it" $?
+REUSE=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$OLD_REFRESH")
+[[ $REUSE == *invalid_grant* ]]; check "the old refresh token now fails with invalid_grant" $?
+"$WARDEN" logout "${STORE[@]}" > /dev/null 2>&1; check "warden logout" $?
+AFTER=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$NEW_REFRESH")
+[[ $AFTER == *invalid_grant* ]]; check "the revoked refresh token is refused" $?
+"$WARDEN" store get --service dev.warden.cli.tokens "${STORE[@]}" > /dev/null 2>&1
+[[ $? == 1 ]]; check "nothing is stored after logout" $?
+if [[ $FAIL != 0 ]]; then echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
+echo "dot suite: $PASS passed, $FAIL failed (django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)'))"
+[[ $FAIL == 0 ]]
