@@ -70,6 +70,7 @@ struct RootCommand: CLICommand {
         subcommands: [
             DemoCommand.self, LoginCommand.self, TokenCommand.self, LogoutCommand.self, JWTCommand.self,
             JWSCommand.self,
-            PKCECommand.self, OAuthCommand.self, PinCommand.self, StoreCommand.self, BenchCommand.self,
+            PKCECommand.self, OAuthCommand.self, OAuth1Command.self, PinCommand.self, StoreCommand.self,
+            BenchCommand.self,
         ])
 }
