@@ -72,5 +72,8 @@ struct BenchCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "bench",
         abstract: "Micro-benchmarks (build with -c release).",
-        subcommands: [BenchCryptoCommand.self, BenchJWTCommand.self, BenchOAuth1Command.self, BenchRedactCommand.self])
+        subcommands: [
+            BenchCryptoCommand.self, BenchJWTCommand.self, BenchOAuth1Command.self, BenchRedactCommand.self,
+            BenchRefreshCommand.self,
+        ])
 }

@@ -9,7 +9,10 @@ struct BenchOAuth1Command: CLICommand {
     /// The requests both sides sign (the same list the peer script uses).
     static let requests: [(String, String, String?)] = [
         ("GET", "https://api.example.com/1.1/statuses/home_timeline.json?count=5&include_entities=true", nil),
-        ("POST", "https://api.example.com/1.1/statuses/update.json", "status=Hello%20Ladies%20%2B%20Gentlemen&include_entities=true"),
+        (
+            "POST", "https://api.example.com/1.1/statuses/update.json",
+            "status=Hello%20Ladies%20%2B%20Gentlemen&include_entities=true"
+        ),
         ("GET", "http://photos.example.net/photos?file=vacation.jpg&size=original", nil),
     ]
 
@@ -23,7 +26,8 @@ struct BenchOAuth1Command: CLICommand {
         let result = try Bench.measure("oauth1", seconds: seconds) {
             let (method, url, body) = requests[index % requests.count]
             index += 1
-            _ = try signer.authorizationHeader(method: method, url: url, body: body, nonce: "nonce", timestamp: "1700000000")
+            _ = try signer.authorizationHeader(
+                method: method, url: url, body: body, nonce: "nonce", timestamp: "1700000000")
         }
         if arguments.has("json") {
             io.out(JSONOutput.string(["us_per_signature": (result.microseconds * 1000).rounded() / 1000]))

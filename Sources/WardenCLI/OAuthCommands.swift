@@ -73,6 +73,7 @@ enum SessionFiles {
     struct Profile: Codable {
         var issuer: String
         var clientID: String
+        var revocationEndpoint: String?
     }
 
     static func url(_ account: String, io: CommandIO) -> URL {
@@ -109,6 +110,7 @@ struct LoginCommand: CLICommand {
             .value("scope", "S", "Scopes (default: openid offline_access)."),
             .value("browser", "CMD", "Open the URL with this command instead of the system browser."),
             .value("timeout", "SEC", "How long to wait for the redirect (default 300)."),
+            .value("revocation-endpoint", "URL", "RFC 7009 endpoint, when the provider's discovery omits it."),
         ] + StoreChoice.options)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
@@ -144,7 +146,10 @@ struct LoginCommand: CLICommand {
         do { try await store.save(try tokens.encoded(), service: StoreChoice.service, account: account) } catch {
             throw StoreChoice.failure(error)
         }
-        try SessionFiles.save(.init(issuer: metadata.issuer, clientID: clientID), account: account, io: io)
+        try SessionFiles.save(
+            .init(
+                issuer: metadata.issuer, clientID: clientID, revocationEndpoint: arguments.value("revocation-endpoint")),
+            account: account, io: io)
         let subject = (try? result.idTokenClaims?.subject) ?? nil
         io.out(
             "Signed in\(subject.map { " as \($0)" } ?? "") (account \(account)); tokens are in the \(arguments.value("store") ?? "secret-service") store."
@@ -159,16 +164,27 @@ struct TokenCommand: CLICommand {
         usage: "[--account NAME] [--store KIND] [--min-ttl SEC]",
         discussion:
             "Exit 1 when the session is signed out (the grant was revoked; the store is purged) and on transient failures (the session is kept).",
-        options: [.value("min-ttl", "SEC", "Refresh when the token expires within this many seconds (default 60).")]
-            + StoreChoice.options)
+        options: [
+            .value("min-ttl", "SEC", "Refresh when the token expires within this many seconds (default 60)."),
+            .value("burst", "N", "Ask for the token from N concurrent callers (they share one refresh)."),
+        ] + StoreChoice.options)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let minTTL = TimeInterval(try arguments.integer("min-ttl", range: 0...86_400) ?? 60)
+        let burst = try arguments.integer("burst", range: 1...10_000) ?? 1
         let (session, _) = try await SessionLoader.load(arguments, io: io)
         do {
-            io.out(try await session.validAccessToken(minTTL: minTTL))  // asked for exactly this value
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<burst { group.addTask { try await session.validAccessToken(minTTL: minTTL) } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            guard tokens.count == 1, let token = tokens.first else {
+                throw CLIError.rejected("inconsistent", "concurrent callers received different tokens")
+            }
+            if burst > 1 { io.err("warden: note: \(burst) callers, \(await session.refreshCount) refresh request(s)") }
+            io.out(token)  // asked for exactly this value
             return ExitCode.success
-        } catch {
+        } catch let error as SessionError {
             throw CLIError.rejected(error.codeName, error.reason)
         }
     }
@@ -196,9 +212,14 @@ enum SessionLoader {
             throw CLIError.rejected("signed_out", "no session for account '\(account)'; run 'warden login' first")
         }
         let transport = URLSessionTransport()
-        let metadata: ProviderMetadata
+        var metadata: ProviderMetadata
         do { metadata = try await ProviderMetadata.discover(issuer: profile.issuer, transport: transport) } catch {
             throw CLIError.rejected(error.codeName, "cannot reach the provider: \(error.reason)")
+        }
+        if let revocation = profile.revocationEndpoint.flatMap(URL.init(string:)) {
+            do { metadata = try metadata.withRevocationEndpoint(revocation) } catch {
+                throw CLIError.usage(error.reason, code: error.codeName)
+            }
         }
         let client = TokenClient(metadata: metadata, clientID: profile.clientID, transport: transport)
         do {

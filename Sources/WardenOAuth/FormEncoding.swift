@@ -3,19 +3,21 @@
 public enum FormEncoding {
     /// Percent-encodes `value` (UTF-8), keeping only `A-Z a-z 0-9 - . _ ~`.
     public static func percentEncode(_ value: String) -> String {
-        var output = ""
-        output.reserveCapacity(value.utf8.count)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count * 3)
         for byte in value.utf8 {
             if PKCE.isUnreserved(byte) {
-                output.unicodeScalars.append(Unicode.Scalar(byte))
+                bytes.append(byte)
             } else {
-                output +=
-                    "%" + String(byte >> 4, radix: 16, uppercase: true)
-                    + String(byte & 0x0F, radix: 16, uppercase: true)
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return output
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// `name=value&...` in the given order.
     public static func encode(_ pairs: [(String, String)]) -> String {
@@ -37,6 +39,7 @@ public enum FormEncoding {
     }
 
     static func unescape(_ text: Substring) throws(OAuthError) -> String {
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
@@ -70,6 +73,10 @@ public enum FormEncoding {
 extension String {
     /// A string from UTF-8 bytes, or nil when they are not valid UTF-8 (no repair).
     init?(validatingUTF8Bytes bytes: [UInt8]) {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            self = String(decoding: bytes, as: UTF8.self)
+            return
+        }
         var iterator = bytes.makeIterator()
         var scalars = String.UnicodeScalarView()
         var decoder = UTF8()

@@ -27,7 +27,7 @@ ISSUER="http://127.0.0.1:$PORT/o"
 export XDG_STATE_HOME=$WORK/state XDG_CONFIG_HOME=$WORK/config
 STORE=(--store file --insecure-storage --account interop)
 timeout 60 "$WARDEN" login --issuer "$ISSUER" --client-id warden-cli --scope "openid profile" \
-    --browser "$PY $HERE/dot/user_agent.py" "${STORE[@]}" > "$WORK/login.out" 2> "$WORK/login.err"
+    --browser "$PY $HERE/dot/user_agent.py" --revocation-endpoint "http://127.0.0.1:$PORT/o/revoke_token/" "${STORE[@]}" > "$WORK/login.out" 2> "$WORK/login.err"
 check "warden login (discovery, PKCE code exchange, ID token with nonce and at_hash)" $?
 grep -q "Signed in as" "$WORK/login.out"; check "the ID token's subject was verified" $?
 
@@ -38,13 +38,20 @@ OLD_REFRESH=$(stored refreshToken)
 check "warden token refreshes" $?
 NEW_REFRESH=$(stored refreshToken)
 [[ -n $NEW_REFRESH && $NEW_REFRESH != "$OLD_REFRESH" ]]; check "the provider rotated the refresh token and warden stored it" $?
-REUSE=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$OLD_REFRESH")
-[[ $REUSE == *invalid_grant* ]]; check "the old refresh token now fails with invalid_grant" $?
+count_refresh_grants() { "$PY" -c "import sqlite3; print(sqlite3.connect('$DOT_DB').execute('select count(*) from oauth2_provider_refreshtoken').fetchone()[0])"; }
+BEFORE=$(count_refresh_grants)
+"$WARDEN" token --burst 50 --min-ttl 7200 "${STORE[@]}" > "$WORK/burst.out" 2> "$WORK/burst.err"
+check "50 concurrent callers with an expired token get one token" $?
+AFTER_BURST=$(count_refresh_grants)
+LATEST_REFRESH=$(stored refreshToken)
+[[ $((AFTER_BURST - BEFORE)) == 1 ]]; check "the provider's database shows exactly one refresh for the burst ($BEFORE -> $AFTER_BURST)" $?
 "$WARDEN" logout "${STORE[@]}" > /dev/null 2>&1; check "warden logout" $?
-AFTER=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$NEW_REFRESH")
+AFTER=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$LATEST_REFRESH")
 [[ $AFTER == *invalid_grant* ]]; check "the revoked refresh token is refused" $?
 "$WARDEN" store get --service dev.warden.cli.tokens "${STORE[@]}" > /dev/null 2>&1
 [[ $? == 1 ]]; check "nothing is stored after logout" $?
-if [[ $FAIL != 0 ]]; then echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
+REUSE=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$OLD_REFRESH")
+[[ $REUSE == *invalid_grant* ]]; check "the pre-rotation refresh token is refused with invalid_grant" $?
+if [[ $FAIL != 0 ]]; then echo "--- burst stderr"; cat "$WORK/burst.err" 2>/dev/null; echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
 echo "dot suite: $PASS passed, $FAIL failed (django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)'))"
 [[ $FAIL == 0 ]]

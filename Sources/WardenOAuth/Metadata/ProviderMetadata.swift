@@ -11,7 +11,7 @@ public struct ProviderMetadata: Sendable {
     public let issuer: String
     public let authorizationEndpoint: URL
     public let tokenEndpoint: URL
-    public let revocationEndpoint: URL?
+    public private(set) var revocationEndpoint: URL?
     public let jwksURI: URL?
     public let userinfoEndpoint: URL?
     /// RFC 9207: the provider sends `iss` in authorization responses, so its absence is an attack.
@@ -64,6 +64,13 @@ public struct ProviderMetadata: Sendable {
             object["authorization_response_iss_parameter_supported"]?.boolValue ?? false
         codeChallengeMethodsSupported =
             object["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    /// A copy with a revocation endpoint configured by hand (for providers whose discovery omits it).
+    public func withRevocationEndpoint(_ url: URL) throws(OAuthError) -> ProviderMetadata {
+        var copy = self
+        copy.revocationEndpoint = try Self.secure(url, "revocation_endpoint")
+        return copy
     }
 
     static func secure(_ url: URL, _ name: String) throws(OAuthError) -> URL {
