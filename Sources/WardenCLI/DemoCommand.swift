@@ -27,7 +27,13 @@ struct DemoCommand: CLICommand {
         name: "demo",
         abstract: "The end-to-end tour: every link of the chain on an embedded local OpenID provider.",
         discussion: "Exit 0 only if every link held. The embedded provider is for the demo only, never for production.",
-        options: [.flag("json", #"Print {"links":[{"name","ok","evidence"}],"ok":...}."#)])
+        options: [
+            .flag("json", #"Print {"links":[{"name","ok","evidence"}],"ok":...}."#),
+            .value("issuer", "URL", "Run the parts that need no provider switches against this provider instead."),
+            .value("client-id", "ID", "With --issuer: a public client registered for http://127.0.0.1/callback."),
+            .value("browser", "CMD", "With --issuer: open the authorization URL with this command."),
+            .value("revocation-endpoint", "URL", "With --issuer: RFC 7009 endpoint when discovery omits it."),
+        ])
 
     struct Link {
         let name: String
@@ -251,6 +257,122 @@ struct DemoCommand: CLICommand {
         links.append(await attacks(provider: provider, metadata: metadata, transport: transport, ledger: ledger))
         try? await store.deleteAll(service: service)
         return links
+    }
+
+    /// The links that need no provider switches, against any provider that allows a loopback redirect.
+    static func realProviderTour(
+        issuer: String, clientID: String, arguments: ParsedArguments, io: CommandIO, ledger: SecretLedger
+    )
+        async throws -> [Link]
+    {
+        var links: [Link] = []
+        let transport = URLSessionTransport()
+        var metadata: ProviderMetadata
+        do { metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport) } catch {
+            throw CLIError.usage("discovery failed: \(error.reason)", code: error.codeName)
+        }
+        if let revocation = arguments.value("revocation-endpoint").flatMap(URL.init(string:)) {
+            metadata = try metadata.withRevocationEndpoint(revocation)
+        }
+        let browser: any BrowserLauncher =
+            arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
+        let result: LoopbackSignIn.Result
+        do {
+            result = try await LoopbackSignIn(
+                metadata: metadata, clientID: clientID, scopes: ["openid"], browser: browser, transport: transport,
+                timeout: .seconds(120)
+            ).run()
+        } catch {
+            return [Link(name: "sign-in (loopback, PKCE S256, state, nonce)", ok: false, evidence: "\(error)")]
+        }
+        ledger.add(
+            result.tokens.accessToken.unredacted(), result.tokens.refreshToken?.unredacted(),
+            result.tokens.idToken?.unredacted())
+        links.append(
+            Link(
+                name: "sign-in (loopback, PKCE S256, state, nonce)", ok: true,
+                evidence: "redirect \(result.redirectURI); code exchanged with the PKCE verifier"))
+        links.append(
+            Link(
+                name: "ID token verified", ok: result.idTokenClaims != nil,
+                evidence:
+                    "signature via \(metadata.jwksURI?.absoluteString ?? "?"); iss/aud/exp/iat/nonce/at_hash checked; sub=\((try? result.idTokenClaims?.subject) ?? nil ?? "?")"
+            ))
+        let store = InMemoryStore()
+        let tokens = TokenSet(
+            accessToken: result.tokens.accessToken.unredacted(), refreshToken: result.tokens.refreshToken?.unredacted(),
+            idToken: result.tokens.idToken?.unredacted(),
+            expiresAt: result.tokens.expiresIn.map { Date().addingTimeInterval($0) },
+            scope: result.tokens.scope, issuer: metadata.issuer)
+        let session = AuthSession(
+            tokens: tokens, store: store, service: "dev.warden.demo", account: "real",
+            refresher: TokenClient(metadata: metadata, clientID: clientID, transport: transport))
+        try? await session.persist()
+        let oldRefresh = tokens.refreshToken?.unredacted()
+        let results = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<50 { group.addTask { try? await session.validAccessToken(minTTL: 1e9) } }
+            return await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        let fresh = await session.currentTokens
+        ledger.add(fresh?.accessToken.unredacted(), fresh?.refreshToken?.unredacted())
+        let stored = try? await store.load(service: "dev.warden.demo", account: "real").map {
+            data throws(StorageError) in try TokenSet(encoded: data)
+        }
+        let refreshes = await session.refreshCount
+        links.append(
+            Link(
+                name: "single-flight refresh, rotation persisted",
+                ok: refreshes == 1 && Set(results.compactMap { $0 }).count == 1 && results.allSatisfy { $0 != nil }
+                    && stored?.refreshToken == fresh?.refreshToken,
+                evidence:
+                    "50 concurrent callers forced a refresh → \(refreshes) refresh request(s); refresh token \(fresh?.refreshToken?.unredacted() == oldRefresh ? "kept (not rotated by this provider)" : "rotated") and stored"
+            ))
+        links.append(await attacks(metadata: metadata, clientID: clientID, transport: transport))
+        await session.signOut()
+        let purged = (try? await store.load(service: "dev.warden.demo", account: "real")) == .some(nil)
+        links.append(
+            Link(
+                name: "sign-out revokes and deletes", ok: purged,
+                evidence: metadata.revocationEndpoint == nil
+                    ? "no revocation endpoint known; stored tokens deleted"
+                    : "RFC 7009 revocation sent; stored tokens deleted"))
+        return links
+    }
+
+    /// The attack round that needs no provider cooperation.
+    static func attacks(metadata: ProviderMetadata, clientID: String, transport: any HTTPTransport) async -> Link {
+        var results: [String] = []
+        var ok = true
+        guard let redirect = try? RedirectURI("http://127.0.0.1/callback"),
+            let request = try? AuthorizationRequest(metadata: metadata, clientID: clientID, redirectURI: redirect),
+            let (_, pending) = try? request.make(redirectOverride: "http://127.0.0.1:1/callback")
+        else { return Link(name: "attack round", ok: false, evidence: "setup failed") }
+        func record(_ name: String, _ expected: String, _ body: () async throws -> Void) async {
+            do {
+                try await body()
+                ok = false
+                results.append("\(name): ACCEPTED")
+            } catch {
+                let code = (error as? any WardenError)?.codeName ?? "error"
+                if code != expected { ok = false }
+                results.append("\(name) → \(code)")
+            }
+        }
+        await record("forged state", "state_mismatch") {
+            _ = try pending.validate("http://127.0.0.1:1/callback?code=x&state=forged")
+        }
+        await record("wrong redirect", "redirect_mismatch") {
+            _ = try pending.validate("http://127.0.0.1:1/evil?code=x&state=\(pending.state.unredacted())")
+        }
+        await record("alg none token", "alg_none") {
+            let keys = try JWKSet(bytes: Array(try await transport.send(HTTPRequest(url: metadata.jwksURI!)).body))
+            let token =
+                Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Array(#"{"iss":"x"}"#.utf8))
+                + "."
+            _ = try IDTokenValidator(issuer: metadata.issuer, clientID: clientID, keys: keys).validate(
+                token, nonce: nil)
+        }
+        return Link(name: "attack round", ok: ok, evidence: results.joined(separator: "; "))
     }
 
     static func describe(_ state: SessionState) -> String {

@@ -52,6 +52,9 @@ AFTER=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_
 [[ $? == 1 ]]; check "nothing is stored after logout" $?
 REUSE=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$OLD_REFRESH")
 [[ $REUSE == *invalid_grant* ]]; check "the pre-rotation refresh token is refused with invalid_grant" $?
-if [[ $FAIL != 0 ]]; then echo "--- burst stderr"; cat "$WORK/burst.err" 2>/dev/null; echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
+timeout 90 "$WARDEN" demo --json --issuer "$ISSUER" --client-id warden-cli --browser "$PY $HERE/dot/user_agent.py" \
+    --revocation-endpoint "http://127.0.0.1:$PORT/o/revoke_token/" > "$WORK/demo.json" 2> "$WORK/demo.err"
+check "warden demo --issuer against django-oauth-toolkit holds every link" $?
+if [[ $FAIL != 0 ]]; then cat "$WORK/demo.json" "$WORK/demo.err"; echo "--- burst stderr"; cat "$WORK/burst.err" 2>/dev/null; echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
 echo "dot suite: $PASS passed, $FAIL failed (django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)'))"
 [[ $FAIL == 0 ]]
