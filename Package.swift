@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "WardenOAuth", targets: ["WardenOAuth"]),
         .library(name: "WardenStorage", targets: ["WardenStorage"]),
         .library(name: "WardenSession", targets: ["WardenSession"]),
+        .library(name: "WardenApple", targets: ["WardenApple"]),
         .executable(name: "warden", targets: ["warden"]),
     ],
     targets: [
@@ -57,6 +58,10 @@ let package = Package(
             dependencies: ["WardenCore", .target(name: "CLibSecret", condition: .when(platforms: linux))],
             swiftSettings: strict + backendDefines
         ),
+        .target(
+            name: "WardenApple",
+            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession"],
+            swiftSettings: strict),
         .target(
             name: "WardenLocalProvider", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
             swiftSettings: strict),

@@ -1,0 +1,37 @@
+#if canImport(LocalAuthentication)
+    import Foundation
+    import LocalAuthentication
+    import WardenSession
+
+    /// Re-authentication before a sensitive action (`LAContext.evaluatePolicy`).
+    ///
+    /// It never releases a secret: secrets stay behind Keychain access control (`KeychainAccessControl
+    /// .biometryCurrentSet`), so a jailbroken hook that makes this return `true` still gets no token.
+    public struct BiometricGate: Sendable {
+        public let policy: BiometricPolicyChoice
+
+        public init(policy: BiometricPolicyChoice = .biometryOrPasscode) { self.policy = policy }
+
+        public enum Failure: Error, Equatable { case missingUsageDescription, unavailable, cancelled, failed }
+
+        /// Asks the user; throws ``Failure/missingUsageDescription`` when Info.plist lacks `NSFaceIDUsageDescription`.
+        public func authenticate(reason: String, context: LAContext = LAContext()) async throws {
+            guard UsageDescriptionCheck.faceIDUsageDescription(in: Bundle.main.infoDictionary ?? [:]) != nil else {
+                throw Failure.missingUsageDescription
+            }
+            let laPolicy: LAPolicy =
+                policy == .biometryOnly ? .deviceOwnerAuthenticationWithBiometrics : .deviceOwnerAuthentication
+            var error: NSError?
+            guard context.canEvaluatePolicy(laPolicy, error: &error) else { throw Failure.unavailable }
+            do {
+                guard try await context.evaluatePolicy(laPolicy, localizedReason: reason) else { throw Failure.failed }
+            } catch let error as LAError
+                where error.code == .userCancel || error.code == .appCancel || error.code == .systemCancel
+            {
+                throw Failure.cancelled
+            } catch is LAError {
+                throw Failure.failed
+            }
+        }
+    }
+#endif

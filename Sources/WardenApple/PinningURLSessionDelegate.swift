@@ -1,0 +1,40 @@
+#if canImport(Security) && canImport(Darwin)
+    import Foundation
+    import Security
+    import WardenCrypto
+
+    /// A `URLSessionDelegate` that first runs the system trust evaluation (`SecTrustEvaluateWithError`) and only
+    /// then matches the chain's SPKI pins against a ``PinSet``. Pinning never replaces trust evaluation.
+    public final class PinningURLSessionDelegate: NSObject, URLSessionDelegate, Sendable {
+        public let pins: PinSet
+        /// Called with a report when a report-only or expired pin set saw a mismatch.
+        let report: @Sendable (String) -> Void
+
+        public init(pins: PinSet, report: @escaping @Sendable (String) -> Void = { _ in }) {
+            self.pins = pins
+            self.report = report
+        }
+
+        public func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge) async
+            -> (URLSession.AuthChallengeDisposition, URLCredential?)
+        {
+            guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+                let trust = challenge.protectionSpace.serverTrust
+            else { return (.performDefaultHandling, nil) }
+            var error: CFError?
+            guard SecTrustEvaluateWithError(trust, &error) else { return (.cancelAuthenticationChallenge, nil) }
+            let certificates = (SecTrustCopyCertificateChain(trust) as? [SecCertificate]) ?? []
+            let der = certificates.map { Array(SecCertificateCopyData($0) as Data) }
+            guard let decision = try? pins.evaluate(certificates: der, now: Date()) else {
+                return (.cancelAuthenticationChallenge, nil)
+            }
+            switch decision {
+            case .allow: return (.useCredential, URLCredential(trust: trust))
+            case .allowWithReport(let text):
+                report(text)
+                return (.useCredential, URLCredential(trust: trust))
+            case .block: return (.cancelAuthenticationChallenge, nil)
+            }
+        }
+    }
+#endif

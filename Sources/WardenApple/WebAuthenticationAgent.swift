@@ -1,0 +1,99 @@
+#if canImport(AuthenticationServices) && !os(watchOS)
+    import AuthenticationServices
+    import Foundation
+    import WardenOAuth
+
+    /// Presents an authorization request in `ASWebAuthenticationSession` (the system browser sheet) and returns
+    /// the validated authorization code.
+    ///
+    /// - `prefersEphemeralWebBrowserSession` defaults to `false`: the shared browser cookies give single sign-on
+    ///   with the user's existing session. Set `true` only for flows the user wants isolated (account switching).
+    /// - `canceledLogin` becomes ``OAuthError/Code/cancelled`` (`.userCancelled`), which is never retried.
+    /// - The callback URL is validated by ``PendingAuthorization/validate(_:)`` (state, iss, duplicates...).
+    ///
+    /// APIs: `ASWebAuthenticationSession(url:callback:completionHandler:)` (iOS 17.4, macOS 14.4) or
+    /// `init(url:callbackURLScheme:completionHandler:)`; `presentationContextProvider`; `start()`.
+    @MainActor
+    public final class WebAuthenticationAgent: NSObject, ASWebAuthenticationPresentationContextProviding {
+        public var prefersEphemeralWebBrowserSession = false
+        private let anchor: () -> ASPresentationAnchor
+        private var session: ASWebAuthenticationSession?
+
+        /// - Parameter anchor: the window to present from.
+        public init(anchor: @escaping () -> ASPresentationAnchor) { self.anchor = anchor }
+
+        public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor { anchor() }
+
+        /// Runs the request; returns the code to exchange with ``TokenClient/exchange(_:)``.
+        public func authorize(url: URL, pending: PendingAuthorization) async throws -> AuthorizationCode {
+            guard let callback = WebAuthenticationCallback(pending.redirectURI) else {
+                throw OAuthError(.invalidRedirectURI, "ASWebAuthenticationSession cannot use a loopback redirect")
+            }
+            let callbackURL: URL = try await withCheckedThrowingContinuation { continuation in
+                let completion: (URL?, (any Error)?) -> Void = { url, error in
+                    if let url {
+                        continuation.resume(returning: url)
+                        return
+                    }
+                    if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
+                        continuation.resume(throwing: OAuthError(.cancelled, "the user cancelled the sign-in"))
+                    } else {
+                        continuation.resume(throwing: OAuthError(.network, "the web authentication session failed"))
+                    }
+                }
+                let session: ASWebAuthenticationSession
+                if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *) {
+                    let match: ASWebAuthenticationSession.Callback =
+                        switch callback {
+                        case .customScheme(let scheme): .customScheme(scheme)
+                        case .https(let host, let path): .https(host: host, path: path)
+                        }
+                    session = ASWebAuthenticationSession(url: url, callback: match, completionHandler: completion)
+                } else {
+                    guard case .customScheme(let scheme) = callback else {
+                        continuation.resume(
+                            throwing: OAuthError(.invalidRedirectURI, "https callbacks need iOS 17.4 / macOS 14.4"))
+                        return
+                    }
+                    session = ASWebAuthenticationSession(
+                        url: url, callbackURLScheme: scheme, completionHandler: completion)
+                }
+                session.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
+                session.presentationContextProvider = self
+                self.session = session
+                if !session.start() {
+                    continuation.resume(
+                        throwing: OAuthError(.invalidConfiguration, "the web authentication session did not start"))
+                }
+            }
+            session = nil
+            return try pending.validate(callbackURL.absoluteString)
+        }
+    }
+
+    #if canImport(SwiftUI)
+        import SwiftUI
+
+        /// The SwiftUI variant over `@Environment(\.webAuthenticationSession)` (iOS 16.4, macOS 13.3).
+        @available(iOS 16.4, macOS 13.3, tvOS 16.4, visionOS 1.0, *)
+        public enum WebAuthenticationSwiftUI {
+            /// Runs the request with the environment's session; `ephemeral` as documented on ``WebAuthenticationAgent``.
+            @MainActor
+            public static func authorize(
+                _ session: WebAuthenticationSession, url: URL, pending: PendingAuthorization, ephemeral: Bool = false
+            ) async throws -> AuthorizationCode {
+                guard case .customScheme(let scheme)? = WebAuthenticationCallback(pending.redirectURI) else {
+                    throw OAuthError(.invalidRedirectURI, "the SwiftUI session matches on a custom scheme")
+                }
+                do {
+                    let callback = try await session.authenticate(
+                        using: url, callbackURLScheme: scheme, preferredBrowserSession: ephemeral ? .ephemeral : .shared
+                    )
+                    return try pending.validate(callback.absoluteString)
+                } catch let error as ASWebAuthenticationSessionError where error.code == .canceledLogin {
+                    throw OAuthError(.cancelled, "the user cancelled the sign-in")
+                }
+            }
+        }
+    #endif
+#endif

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What to do with a Sign in with Apple credential state (`ASAuthorizationAppleIDProvider.CredentialState`),
+/// decided portably so the Apple monitor only translates.
+public enum AppleIDCredentialReaction: Sendable, Equatable {
+    case keepSession
+    /// Revoked, or unknown to Apple: sign the session out.
+    case signOut
+    /// Transferred to another team: sign in again to migrate.
+    case reauthenticate
+
+    /// The states as Apple names them.
+    public enum State: Sendable { case authorized, revoked, notFound, transferred }
+
+    public static func reaction(to state: State) -> AppleIDCredentialReaction {
+        switch state {
+        case .authorized: .keepSession
+        case .revoked, .notFound: .signOut
+        case .transferred: .reauthenticate
+        }
+    }
+}
+
+/// Which `LAPolicy` a sensitive action uses, decided portably. Biometrics-only blocks users whose biometry is
+/// locked out; with the passcode fallback anyone who knows the passcode passes. Warden defaults to the fallback
+/// for re-authentication prompts and protects secrets with Keychain access control (`.biometryCurrentSet`)
+/// instead — a prompt that returns `true` is never what releases a secret.
+public enum BiometricPolicyChoice: Sendable, Equatable {
+    /// `.deviceOwnerAuthentication`: biometry, falling back to the device passcode.
+    case biometryOrPasscode
+    /// `.deviceOwnerAuthenticationWithBiometrics`: biometry only.
+    case biometryOnly
+}
+
+/// Info.plist requirements checked at run time so a missing key is a clear error, not a crash in the framework.
+public enum UsageDescriptionCheck {
+    /// The reason Face ID needs (`NSFaceIDUsageDescription`), or nil when it is missing or empty.
+    public static func faceIDUsageDescription(in infoDictionary: [String: Any]) -> String? {
+        guard let text = infoDictionary["NSFaceIDUsageDescription"] as? String,
+            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else { return nil }
+        return text
+    }
+}
