@@ -12,20 +12,41 @@ enum Sockets {
         let code: Int32
     }
 
-    /// A listening TCP socket on the IPv4 loopback address (127.0.0.1) with an ephemeral port when `port` is 0.
-    static func listenLoopback(port: UInt16 = 0, backlog: Int32 = 64) throws -> (descriptor: Int32, port: UInt16) {
+    /// A new IPv4 TCP socket, or -1.
+    private static func tcpSocket() -> Int32 {
         #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
+            return socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// 127.0.0.1:`port` — never INADDR_ANY.
+    private static func loopbackAddress(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1 only, never INADDR_ANY
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+
+    /// Connects `fd` to 127.0.0.1:`port`; true on success.
+    private static func connectLoopback(_ fd: Int32, port: UInt16) -> Bool {
+        var address = loopbackAddress(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+    }
+
+    /// A listening TCP socket on the IPv4 loopback address (127.0.0.1) with an ephemeral port when `port` is 0.
+    static func listenLoopback(port: UInt16 = 0, backlog: Int32 = 64) throws -> (descriptor: Int32, port: UInt16) {
+        let fd = tcpSocket()
+        guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = loopbackAddress(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -101,23 +122,10 @@ enum Sockets {
 
     /// Connects to 127.0.0.1:`port`, sends `bytes`, and returns what comes back until the peer closes (tests).
     static func exchange(port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = tcpSocket()
         guard fd >= 0 else { return [] }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return [] }
+        guard connectLoopback(fd, port: port) else { return [] }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         write(fd, bytes)
@@ -132,21 +140,9 @@ enum Sockets {
 
     /// Whether something listens on 127.0.0.1:`port` (used by tests of "connection refused").
     static func canConnect(port: UInt16) -> Bool {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = tcpSocket()
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        } == 0
+        return connectLoopback(fd, port: port)
     }
 }
