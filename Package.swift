@@ -59,6 +59,8 @@ let package = Package(
             swiftSettings: strict + backendDefines
         ),
         .target(
+            name: "WardenPasskeys", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"], swiftSettings: strict),
+        .target(
             name: "WardenApple",
             dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession"],
             swiftSettings: strict),
@@ -113,6 +115,7 @@ let package = Package(
             dependencies: ["WardenSession", "WardenOAuth", "WardenStorage", "WardenCore"],
             swiftSettings: strict
         ),
+        .testTarget(name: "WardenPasskeysTests", dependencies: ["WardenPasskeys"], swiftSettings: strict),
         .testTarget(
             name: "WardenCLITests",
             dependencies: [
