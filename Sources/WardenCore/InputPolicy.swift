@@ -76,7 +76,7 @@ public struct InputPolicy: Sendable {
     /// Validates raw UTF-8 bytes (invalid UTF-8, including encoded surrogates, is refused).
     public func validate(utf8 bytes: some Collection<UInt8>) throws(InputError) -> String {
         guard bytes.count <= Self.maximumRawBytes else { throw InputError(.tooLong, "This is too long.") }
-        guard let text = String(bytes: Array(bytes), encoding: .utf8) else {
+        guard let text = UTF8Validation.string(bytes) else {
             throw InputError(.invalidEncoding, "This contains invalid characters.")
         }
         return try validate(text)

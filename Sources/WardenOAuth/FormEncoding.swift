@@ -1,3 +1,5 @@
+import WardenCore
+
 /// `application/x-www-form-urlencoded` and query encoding with RFC 3986 percent-encoding: only unreserved
 /// characters stay literal, so `+`, `&`, `=` and spaces inside values can never change the structure.
 public enum FormEncoding {
@@ -54,7 +56,7 @@ public enum FormEncoding {
             default: bytes.append(c)
             }
         }
-        guard let string = String(validatingUTF8Bytes: bytes) else {
+        guard let string = UTF8Validation.string(bytes) else {
             throw OAuthError(.malformedResponse, "parameter is not valid UTF-8")
         }
         return string
@@ -66,28 +68,6 @@ public enum FormEncoding {
         case 0x41...0x46: c - 0x37
         case 0x61...0x66: c - 0x57
         default: nil
-        }
-    }
-}
-
-extension String {
-    /// A string from UTF-8 bytes, or nil when they are not valid UTF-8 (no repair).
-    init?(validatingUTF8Bytes bytes: [UInt8]) {
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            self = String(decoding: bytes, as: UTF8.self)
-            return
-        }
-        var iterator = bytes.makeIterator()
-        var scalars = String.UnicodeScalarView()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): scalars.append(scalar)
-            case .emptyInput:
-                self = String(scalars)
-                return
-            case .error: return nil
-            }
         }
     }
 }

@@ -1,3 +1,5 @@
+import WardenCore
+
 /// A CBOR value (RFC 8949) of the subset WebAuthn uses: integers, byte and text strings, arrays, maps, booleans
 /// and null. Tags, floats, `undefined` and indefinite lengths do not appear in WebAuthn data and are refused.
 public indirect enum CBORValue: Sendable, Hashable {
@@ -161,7 +163,7 @@ public struct CBORDecoder: Sendable {
             case 3:
                 let count = try length(info)
                 let slice = Array(bytes[offset..<(offset + count)])
-                guard let text = String(validating: slice) else {
+                guard let text = UTF8Validation.string(slice) else {
                     throw CBORError(reason: "text is not valid UTF-8", offset: offset)
                 }
                 offset += count
@@ -209,24 +211,6 @@ public struct CBORDecoder: Sendable {
                 case 22: return .null
                 default: throw CBORError(reason: "floats, undefined and simple values are not allowed", offset: start)
                 }
-            }
-        }
-    }
-}
-
-extension String {
-    /// A string from UTF-8 bytes, nil unless they are valid (no repair).
-    init?(validating bytes: [UInt8]) {
-        var scalars = String.UnicodeScalarView()
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): scalars.append(scalar)
-            case .emptyInput:
-                self = String(scalars)
-                return
-            case .error: return nil
             }
         }
     }

@@ -1,3 +1,5 @@
+import WardenCore
+
 /// A strict RFC 8259 JSON reader for security-relevant documents (JOSE headers and payloads, JWKS, WebAuthn
 /// client data, token responses).
 ///
@@ -306,39 +308,5 @@ struct JSONParser {
             index += 1
         }
         return value
-    }
-}
-
-/// RFC 3629 UTF-8 validation: no overlong forms, no surrogates, nothing above U+10FFFF.
-enum UTF8Validation {
-    static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            if first < 0x80 { continue }
-            let count: Int
-            var minimum: UInt32
-            var scalar: UInt32
-            switch first {
-            case 0xC2...0xDF:
-                count = 1
-                minimum = 0x80
-                scalar = UInt32(first & 0x1F)
-            case 0xE0...0xEF:
-                count = 2
-                minimum = 0x800
-                scalar = UInt32(first & 0x0F)
-            case 0xF0...0xF4:
-                count = 3
-                minimum = 0x10000
-                scalar = UInt32(first & 0x07)
-            default: return false
-            }
-            for _ in 0..<count {
-                guard let next = iterator.next(), next & 0xC0 == 0x80 else { return false }
-                scalar = scalar << 6 | UInt32(next & 0x3F)
-            }
-            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return false }
-        }
-        return true
     }
 }
