@@ -81,6 +81,22 @@ public struct PublicKey: Sendable {
     /// The DER `SubjectPublicKeyInfo` of this key.
     public var spkiDER: [UInt8] { backing.spkiDER }
 
+    /// The key's public parameters, read from its SPKI with the shared DER reader: RSA `(n, e)`, the EC point's
+    /// `(x, y)`, or the 32 Ed25519 bytes (as `x`, with an empty `y`). Used to publish JWKs.
+    public var components: (first: [UInt8], second: [UInt8]) {
+        guard let spki = try? DER.parseSPKI(spkiDER) else { preconditionFailure("a valid key has a valid SPKI") }
+        switch kind {
+        case .rsa:
+            guard let (n, e) = try? DER.parseRSAPublicKey(spki.key) else { preconditionFailure("a valid RSA SPKI") }
+            return (Array(n.drop { $0 == 0 }), Array(e.drop { $0 == 0 }))
+        case .ec(let curve):
+            let point = spki.key.dropFirst()  // 0x04 || x || y
+            return (Array(point.prefix(curve.fieldByteCount)), Array(point.suffix(curve.fieldByteCount)))
+        case .ed25519:
+            return (spki.key, [])
+        }
+    }
+
     /// Verifies `signature` over `message`.
     ///
     /// - Returns: `true` for a valid signature, `false` for a well-formed signature that does not verify.

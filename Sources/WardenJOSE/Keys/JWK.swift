@@ -156,7 +156,7 @@ public struct JWK: Sendable, CustomStringConvertible {
 
     /// A JWK for a public key (for publishing a JWKS, as the local demo provider does).
     public init(publicKey: PublicKey, keyID: String?, algorithm: JWSAlgorithm?) throws(JOSEError) {
-        guard var members = Self.keyMembers(publicKey) else { throw JOSEError(.invalidKey, "cannot read the key") }
+        var members = Self.keyMembers(publicKey)
         if let keyID { members.append(#""kid":"\#(keyID)""#) }
         if let algorithm { members.append(#""alg":"\#(algorithm.rawValue)""#) }
         members.append(#""use":"sig""#)
@@ -165,7 +165,8 @@ public struct JWK: Sendable, CustomStringConvertible {
 
     /// The public JWK as JSON text (never includes secrets; `oct` keys return nil).
     public var publicJSON: String? {
-        guard let key = publicKey, var members = Self.keyMembers(key) else { return nil }
+        guard let key = publicKey else { return nil }
+        var members = Self.keyMembers(key)
         if let keyID { members.append(#""kid":"\#(keyID)""#) }
         if let algorithm { members.append(#""alg":"\#(algorithm)""#) }
         if let use { members.append(#""use":"\#(use)""#) }
@@ -173,21 +174,18 @@ public struct JWK: Sendable, CustomStringConvertible {
     }
 
     /// The key-type members (`kty`, `crv`, `x`, `y` / `n`, `e`) of a public key, as JSON member texts.
-    private static func keyMembers(_ key: PublicKey) -> [String]? {
-        let spki = key.spkiDER
+    private static func keyMembers(_ key: PublicKey) -> [String] {
+        let (first, second) = key.components
         switch key.kind {
         case .ec(let curve):
-            let point = Array(spki.suffix(2 * curve.fieldByteCount))
             return [
-                #""kty":"EC""#, #""crv":"\#(curve.rawValue)""#,
-                #""x":"\#(Base64URL.encode(point.prefix(curve.fieldByteCount)))""#,
-                #""y":"\#(Base64URL.encode(point.suffix(curve.fieldByteCount)))""#,
+                #""kty":"EC""#, #""crv":"\#(curve.rawValue)""#, #""x":"\#(Base64URL.encode(first))""#,
+                #""y":"\#(Base64URL.encode(second))""#,
             ]
         case .ed25519:
-            return [#""kty":"OKP""#, #""crv":"Ed25519""#, #""x":"\#(Base64URL.encode(spki.suffix(32)))""#]
+            return [#""kty":"OKP""#, #""crv":"Ed25519""#, #""x":"\#(Base64URL.encode(first))""#]
         case .rsa:
-            guard let (n, e) = RSAFingerprint.components(spki: spki) else { return nil }
-            return [#""kty":"RSA""#, #""n":"\#(Base64URL.encode(n))""#, #""e":"\#(Base64URL.encode(e))""#]
+            return [#""kty":"RSA""#, #""n":"\#(Base64URL.encode(first))""#, #""e":"\#(Base64URL.encode(second))""#]
         }
     }
 

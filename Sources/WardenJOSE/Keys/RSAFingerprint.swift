@@ -27,32 +27,4 @@ enum RSAFingerprint {
         }
         return true
     }
-
-    /// `(n, e)` from an RSA SubjectPublicKeyInfo DER (minimal walk: SEQ { SEQ alg, BIT STRING { SEQ { n, e } } }).
-    static func components(spki: [UInt8]) -> (modulus: [UInt8], exponent: [UInt8])? {
-        var index = 0
-        func header(_ expected: UInt8) -> Int? {
-            guard index < spki.count, spki[index] == expected, index + 1 < spki.count else { return nil }
-            index += 1
-            var length = Int(spki[index])
-            index += 1
-            if length & 0x80 != 0 {
-                let count = length & 0x7F
-                guard count <= 4, index + count <= spki.count else { return nil }
-                length = spki[index..<(index + count)].reduce(0) { $0 << 8 | Int($1) }
-                index += count
-            }
-            return index + length <= spki.count ? length : nil
-        }
-        guard header(0x30) != nil, let algorithmLength = header(0x30) else { return nil }
-        index += algorithmLength
-        guard header(0x03) != nil else { return nil }
-        index += 1  // unused-bits byte
-        guard header(0x30) != nil, let nLength = header(0x02) else { return nil }
-        let n = Array(spki[index..<(index + nLength)].drop { $0 == 0 })
-        index += nLength
-        guard let eLength = header(0x02) else { return nil }
-        let e = Array(spki[index..<(index + eLength)].drop { $0 == 0 })
-        return (n, e)
-    }
 }
