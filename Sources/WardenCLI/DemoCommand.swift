@@ -130,11 +130,7 @@ struct DemoCommand: CLICommand {
                 }
             }
         #endif
-        let tokens = TokenSet(
-            accessToken: result.tokens.accessToken.unredacted(), refreshToken: result.tokens.refreshToken?.unredacted(),
-            idToken: result.tokens.idToken?.unredacted(),
-            expiresAt: result.tokens.expiresIn.map { Date().addingTimeInterval($0) },
-            scope: result.tokens.scope, issuer: metadata.issuer)
+        let tokens = TokenSet(response: result.tokens, issuer: metadata.issuer)
         let client = TokenClient(metadata: metadata, clientID: provider.clientID, transport: transport)
         let session = AuthSession(tokens: tokens, store: store, service: service, account: account, refresher: client)
         do {
@@ -299,11 +295,7 @@ struct DemoCommand: CLICommand {
                     "signature via \(metadata.jwksURI?.absoluteString ?? "?"); iss/aud/exp/iat/nonce/at_hash checked; sub=\((try? result.idTokenClaims?.subject) ?? nil ?? "?")"
             ))
         let store = InMemoryStore()
-        let tokens = TokenSet(
-            accessToken: result.tokens.accessToken.unredacted(), refreshToken: result.tokens.refreshToken?.unredacted(),
-            idToken: result.tokens.idToken?.unredacted(),
-            expiresAt: result.tokens.expiresIn.map { Date().addingTimeInterval($0) },
-            scope: result.tokens.scope, issuer: metadata.issuer)
+        let tokens = TokenSet(response: result.tokens, issuer: metadata.issuer)
         let session = AuthSession(
             tokens: tokens, store: store, service: "dev.warden.demo", account: "real",
             refresher: TokenClient(metadata: metadata, clientID: clientID, transport: transport))

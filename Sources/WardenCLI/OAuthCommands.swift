@@ -138,11 +138,7 @@ struct LoginCommand: CLICommand {
         } catch let error as OAuthError {
             throw CLIError.rejected(error.codeName, error.reason)
         }
-        let tokens = TokenSet(
-            accessToken: result.tokens.accessToken.unredacted(), refreshToken: result.tokens.refreshToken?.unredacted(),
-            idToken: result.tokens.idToken?.unredacted(),
-            expiresAt: result.tokens.expiresIn.map { Date().addingTimeInterval($0) },
-            scope: result.tokens.scope, issuer: metadata.issuer)
+        let tokens = TokenSet(response: result.tokens, issuer: metadata.issuer)
         do { try await store.save(try tokens.encoded(), service: StoreChoice.service, account: account) } catch {
             throw StoreChoice.failure(error)
         }

@@ -154,12 +154,7 @@ public actor AuthSession {
         } catch {
             return .failure(await handle(error))
         }
-        var fresh = tokens
-        fresh.accessToken = response.accessToken
-        if let rotated = response.refreshToken { fresh.refreshToken = rotated }  // keep the old one otherwise
-        if let idToken = response.idToken { fresh.idToken = idToken }
-        fresh.expiresAt = response.expiresIn.map { now().addingTimeInterval($0) }
-        if let scope = response.scope { fresh.scope = scope }
+        let fresh = tokens.refreshed(by: response, now: now())
         self.tokens = fresh
         // Persist before any waiter resumes: a rotated refresh token must reach the store first.
         do {
