@@ -375,51 +375,15 @@ struct DemoCommand: CLICommand {
         }
     }
 
+    /// The shared attack round plus a replayed authorization code (the local provider can issue a fresh code).
     static func attacks(
         provider: LocalProvider, metadata: ProviderMetadata, transport: any HTTPTransport, ledger: SecretLedger
     ) async -> Link {
-        var results: [String] = []
-        var ok = true
-        func expect(_ name: String, _ body: () async throws -> Void, code: String) async {
-            do {
-                try await body()
-                ok = false
-                results.append("\(name): ACCEPTED")
-            } catch {
-                let actual = (error as? any WardenError)?.codeName ?? "error"
-                if actual != code { ok = false }
-                results.append("\(name) → \(actual)")
-            }
-        }
-        guard let redirect = try? RedirectURI("http://127.0.0.1/callback"),
-            let request = try? AuthorizationRequest(
-                metadata: metadata, clientID: provider.clientID, redirectURI: redirect),
-            let (_, pending) = try? request.make(redirectOverride: "http://127.0.0.1:1/callback")
-        else { return Link(name: "attack round", ok: false, evidence: "setup failed") }
-        await expect(
-            "forged state",
-            {
-                _ = try pending.validate(
-                    "http://127.0.0.1:1/callback?code=x&state=forged&iss=\(FormEncoding.percentEncode(metadata.issuer))"
-                )
-            }, code: "state_mismatch")
-        await expect(
-            "wrong redirect",
-            { _ = try pending.validate("http://127.0.0.1:1/evil?code=x&state=\(pending.state.unredacted())") },
-            code: "redirect_mismatch")
-        await expect(
-            "alg none token",
-            {
-                let keys = try JWKSet(bytes: Array(try await transport.send(HTTPRequest(url: metadata.jwksURI!)).body))
-                let token =
-                    Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "."
-                    + Base64URL.encode(Array(#"{"iss":"x","exp":9999999999}"#.utf8)) + "."
-                _ = try IDTokenValidator(issuer: metadata.issuer, clientID: provider.clientID, keys: keys).validate(
-                    token, nonce: nil)
-            }, code: "alg_none")
-        // A replayed authorization code: run a real sign-in and exchange its code twice.
+        let shared = await attacks(metadata: metadata, clientID: provider.clientID, transport: transport)
         let replay = await { () -> String in
             do {
+                let request = try AuthorizationRequest(
+                    metadata: metadata, clientID: provider.clientID, redirectURI: try RedirectURI("http://127.0.0.1/callback"))
                 let listener = try LoopbackRedirectListener()
                 let (url, fresh) = try request.make(redirectOverride: listener.redirectURI)
                 try ScriptedUserAgent().open(url)
@@ -427,15 +391,14 @@ struct DemoCommand: CLICommand {
                 ledger.add(code.code.unredacted())
                 let client = TokenClient(metadata: metadata, clientID: provider.clientID, transport: transport)
                 let first = try await client.exchange(code)
-                ledger.add(
-                    first.accessToken.unredacted(), first.refreshToken?.unredacted(), first.idToken?.unredacted())
+                ledger.add(first.accessToken.unredacted(), first.refreshToken?.unredacted(), first.idToken?.unredacted())
                 _ = try await client.exchange(code)
                 return "ACCEPTED"
             } catch { return (error as? any WardenError)?.codeName ?? "error" }
         }()
-        if replay != "invalid_grant" { ok = false }
-        results.append("replayed code → \(replay)")
-        return Link(name: "attack round", ok: ok, evidence: results.joined(separator: "; "))
+        return Link(
+            name: shared.name, ok: shared.ok && replay == "invalid_grant",
+            evidence: shared.evidence + "; replayed code → \(replay)")
     }
 }
 
