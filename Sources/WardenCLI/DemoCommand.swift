@@ -383,7 +383,8 @@ struct DemoCommand: CLICommand {
         let replay = await { () -> String in
             do {
                 let request = try AuthorizationRequest(
-                    metadata: metadata, clientID: provider.clientID, redirectURI: try RedirectURI("http://127.0.0.1/callback"))
+                    metadata: metadata, clientID: provider.clientID,
+                    redirectURI: try RedirectURI("http://127.0.0.1/callback"))
                 let listener = try LoopbackRedirectListener()
                 let (url, fresh) = try request.make(redirectOverride: listener.redirectURI)
                 try ScriptedUserAgent().open(url)
@@ -391,7 +392,8 @@ struct DemoCommand: CLICommand {
                 ledger.add(code.code.unredacted())
                 let client = TokenClient(metadata: metadata, clientID: provider.clientID, transport: transport)
                 let first = try await client.exchange(code)
-                ledger.add(first.accessToken.unredacted(), first.refreshToken?.unredacted(), first.idToken?.unredacted())
+                ledger.add(
+                    first.accessToken.unredacted(), first.refreshToken?.unredacted(), first.idToken?.unredacted())
                 _ = try await client.exchange(code)
                 return "ACCEPTED"
             } catch { return (error as? any WardenError)?.codeName ?? "error" }

@@ -52,17 +52,14 @@ struct OAuthCallbackCommand: CLICommand {
         }
         let state = try arguments.required("state")
         let callback = Input.text(try arguments.singlePositional("URL"), io: io)
-        let issuer = arguments.value("issuer") ?? ""
-        let pending = PendingAuthorization.forValidation(
-            issuer: issuer, redirectURI: redirect, state: state, requireIssuer: arguments.has("require-iss"))
+        let validator = AuthorizationResponseValidator(
+            redirectURI: redirect, state: Redacted(state), issuer: arguments.value("issuer"),
+            requireIssuer: arguments.has("require-iss"))
         do {
-            let code = try pending.validate(callback)
-            io.out(JSONOutput.string(["code": code.code.unredacted()]))
+            let code = try validator.code(from: try validator.authenticate(callback))
+            io.out(JSONOutput.string(["code": code.unredacted()]))  // asked for exactly this value
             return ExitCode.success
         } catch {
-            if error.code == .issuerMismatch && issuer.isEmpty {
-                throw CLIError.rejected(error.codeName, "the response has iss; pass --issuer to check it")
-            }
             throw CLIError.rejected(error.codeName, error.reason)
         }
     }

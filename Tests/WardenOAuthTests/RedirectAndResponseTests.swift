@@ -196,6 +196,27 @@ struct AuthorizationResponseTests {
         #expect(throws: OAuthError(bad.expected)) { try pending.validate(bad.callback(pending.state.unredacted())) }
     }
 
+    @Test func forgedResponsesDoNotUseUpThePendingRequest() throws {
+        let (_, pending) = try Self.pending()
+        #expect(throws: OAuthError(.stateMismatch)) { try pending.validate("com.example.app:/cb?code=a&state=forged") }
+        #expect(throws: OAuthError(.redirectMismatch)) { try pending.validate("com.evil:/cb?code=a&state=x") }
+        #expect(
+            try pending.validate("com.example.app:/cb?code=a&state=\(pending.state.unredacted())").code.unredacted()
+                == "a")
+    }
+
+    @Test func validatorWithoutAnIssuerRefusesIss() throws {
+        let validator = AuthorizationResponseValidator(
+            redirectURI: try RedirectURI("com.example.app:/cb"), state: Redacted("s"), issuer: nil, requireIssuer: false
+        )
+        #expect(throws: OAuthError(.issuerMismatch)) {
+            try validator.authenticate("com.example.app:/cb?code=a&state=s&iss=x")
+        }
+        #expect(
+            try validator.code(from: try validator.authenticate("com.example.app:/cb?code=a&state=s")).unredacted()
+                == "a")
+    }
+
     @Test func providerErrorsAreTypedAndSanitised() throws {
         let (_, pending) = try Self.pending()
         do {

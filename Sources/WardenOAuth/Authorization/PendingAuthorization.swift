@@ -22,9 +22,9 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
     private let used = Locked(false)
 
     /// The largest callback URL accepted.
-    public static let maximumCallbackBytes = 8 * 1024
+    public static let maximumCallbackBytes = AuthorizationResponseValidator.maximumCallbackBytes
     /// The largest `code` accepted.
-    public static let maximumCodeBytes = 2 * 1024
+    public static let maximumCodeBytes = AuthorizationResponseValidator.maximumCodeBytes
 
     init(
         issuer: String, clientID: String, redirectURI: RedirectURI, redirect: String, pkce: PKCE,
@@ -39,17 +39,6 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
         self.nonce = nonce
         self.requireIssuer = requireIssuer
         self.createdAt = createdAt
-    }
-
-    /// A pending request rebuilt from a known `state` (for `warden oauth callback`, which validates a response
-    /// for a request made elsewhere).
-    public static func forValidation(issuer: String, redirectURI: RedirectURI, state: String, requireIssuer: Bool)
-        -> PendingAuthorization
-    {
-        PendingAuthorization(
-            issuer: issuer, clientID: "", redirectURI: redirectURI, redirect: redirectURI.string,
-            pkce: try! PKCE(verifier: String(repeating: "x", count: 43)), state: Redacted(state), nonce: nil,
-            requireIssuer: requireIssuer, createdAt: Date())
     }
 
     /// A copy that requires `iss` in the response even if the metadata did not announce it.
@@ -69,56 +58,12 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
     /// fragment is refused (query response mode); `code` is present, non-empty and bounded; the pending request
     /// is used once.
     public func validate(_ callback: String) throws(OAuthError) -> AuthorizationCode {
-        guard callback.utf8.count <= Self.maximumCallbackBytes else {
-            throw OAuthError(.responseTooLarge, "callback URL over \(Self.maximumCallbackBytes) bytes")
-        }
-        let url = try StrictURL(callback)
-        guard redirectURI.matches(url) else {
-            throw OAuthError(.redirectMismatch, "the callback was not sent to the registered redirect URI")
-        }
-        if let fragment = url.fragment, !fragment.isEmpty {
-            let fragmentNames = (try? FormEncoding.decode(fragment))?.map(\.0) ?? []
-            if fragmentNames.contains("code") || fragmentNames.contains("access_token") {
-                throw OAuthError(.codeInFragment, "credentials in the fragment are refused for the query response mode")
-            }
-        }
-        let pairs = try FormEncoding.decode(url.query ?? "")
-        var parameters: [String: String] = [:]
-        for (name, value) in pairs {
-            guard parameters[name] == nil else {
-                throw OAuthError(
-                    .duplicateParameter, "the parameter '\(name.count <= 32 ? name : "…")' appears more than once")
-            }
-            parameters[name] = value
-        }
-        guard let receivedState = parameters["state"] else {
-            throw OAuthError(.stateMismatch, "the response has no state")
-        }
-        guard ConstantTime.equals(receivedState, state.unredacted()) else {
-            throw OAuthError(.stateMismatch, "state does not match the pending request")
-        }
-        if let iss = parameters["iss"] {
-            guard iss == issuer else { throw OAuthError(.issuerMismatch, "iss is not the expected issuer (RFC 9207)") }
-        } else if requireIssuer {
-            throw OAuthError(.missingIssuer, "the provider sends iss (RFC 9207) but this response has none")
-        }
+        let validator = AuthorizationResponseValidator(
+            redirectURI: redirectURI, state: state, issuer: issuer, requireIssuer: requireIssuer)
+        let parameters = try validator.authenticate(callback)
+        // Only an authentic response (right redirect, state and iss) uses up the pending request.
         try markUsed()
-        if let error = parameters["error"] {
-            let code = OAuthError.Code.provider(error)
-            throw OAuthError(
-                code, "the provider answered \(code.description == "provider_error" ? "an error" : error)",
-                providerDescription: parameters["error_description"])
-        }
-        guard let code = parameters["code"], !code.isEmpty else {
-            throw OAuthError(.missingCode, "the response has no code")
-        }
-        guard code.utf8.count <= Self.maximumCodeBytes else {
-            throw OAuthError(.responseTooLarge, "authorization code over \(Self.maximumCodeBytes) bytes")
-        }
-        guard code.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {  // VSCHAR, RFC 6749 Appendix A.11
-            throw OAuthError(.malformedResponse, "the code contains characters outside %x20-7E")
-        }
-        return AuthorizationCode(code: Redacted(code), pending: self)
+        return AuthorizationCode(code: try validator.code(from: parameters), pending: self)
     }
 
     private func markUsed() throws(OAuthError) {
