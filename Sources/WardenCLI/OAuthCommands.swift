@@ -77,7 +77,7 @@ enum SessionFiles {
         let base =
             io.environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
         return URL(fileURLWithPath: base).appendingPathComponent(
-            "warden/accounts/\(PlaintextFileStoreName.safe(account)).json")
+            "warden/accounts/\(PlaintextFileStore.fileName(account)).json")
     }
 
     static func save(_ profile: Profile, account: String, io: CommandIO) throws {
@@ -91,10 +91,6 @@ enum SessionFiles {
         guard let data = FileManager.default.contents(atPath: url(account, io: io).path) else { return nil }
         return try? JSONDecoder().decode(Profile.self, from: data)
     }
-}
-
-enum PlaintextFileStoreName {
-    static func safe(_ name: String) -> String { name.utf8.map { String(format: "%02x", $0) }.joined() }
 }
 
 struct LoginCommand: CLICommand {

@@ -33,7 +33,7 @@ public actor PlaintextFileStore: CredentialStore {
     }
 
     /// Names are hex-encoded so that no service or account can escape the directory.
-    static func fileName(_ name: String) -> String { name.utf8.map { String(format: "%02x", $0) }.joined() }
+    public static func fileName(_ name: String) -> String { name.utf8.map { String(format: "%02x", $0) }.joined() }
 
     static func name(fromFile file: String) -> String? {
         var bytes: [UInt8] = []
