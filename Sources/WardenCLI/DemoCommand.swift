@@ -16,7 +16,7 @@ struct ScriptedUserAgent: BrowserLauncher {
 }
 
 /// Records every secret the demo sees, so the log check can look for them.
-final class SecretLedger: @unchecked Sendable {  // NSLock-guarded via Locked
+final class SecretLedger: Sendable {
     private let secrets = Locked<[String]>([])
     func add(_ values: String?...) { secrets.withLock { $0 += values.compactMap { $0 }.filter { $0.count >= 12 } } }
     var all: [String] { secrets.current }
