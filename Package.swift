@@ -115,7 +115,9 @@ let package = Package(
             dependencies: ["WardenSession", "WardenOAuth", "WardenStorage", "WardenCore"],
             swiftSettings: strict
         ),
-        .testTarget(name: "WardenPasskeysTests", dependencies: ["WardenPasskeys"], swiftSettings: strict),
+        .testTarget(
+            name: "WardenPasskeysTests", dependencies: ["WardenPasskeys", "WardenCrypto", "WardenJOSE"],
+            resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "WardenCLITests",
             dependencies: [

@@ -43,4 +43,15 @@ static inline int warden_set_pkcs1(EVP_PKEY_CTX *ctx) {
     return EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) == 1;
 }
 
+// STACK_OF(X509) helpers: the sk_X509_* names are macros Swift cannot import.
+static inline STACK_OF(X509) *warden_x509_stack_new(void) { return sk_X509_new_null(); }
+
+/// Pushes `certificate` without taking a reference; the caller keeps ownership of every element.
+static inline int warden_x509_stack_push(STACK_OF(X509) *stack, X509 *certificate) {
+    return sk_X509_push(stack, certificate) > 0;
+}
+
+/// Frees the stack only (not its elements).
+static inline void warden_x509_stack_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
+
 #endif

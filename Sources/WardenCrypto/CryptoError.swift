@@ -18,6 +18,7 @@ public struct CryptoError: WardenError, Equatable {
             case noCertificate = "no_certificate"
             case randomUnavailable = "random_unavailable"
             case backendFailure = "backend_failure"
+            case untrustedCertificate = "untrusted_certificate"
         }
         private let backing: Backing
         private init(_ backing: Backing) { self.backing = backing }
@@ -44,6 +45,9 @@ public struct CryptoError: WardenError, Equatable {
         public static let randomUnavailable = Code(.randomUnavailable)
         /// The crypto backend reported an internal failure.
         public static let backendFailure = Code(.backendFailure)
+        /// A certificate chain that does not verify against the configured trust anchors (bad signature, expired,
+        /// not yet valid, wrong issuer, a non-CA intermediate).
+        public static let untrustedCertificate = Code(.untrustedCertificate)
     }
 
     public let code: Code

@@ -58,3 +58,46 @@ enum ECDSAScalars {
         }
     }
 }
+
+/// Conversion between the two ECDSA signature encodings.
+public enum ECDSASignature {
+    /// The raw `r||s` form (each scalar left-padded to the curve's field size) of a DER `ECDSA-Sig-Value`
+    /// (RFC 3279 §2.2.3), as WebAuthn and X.509 carry them.
+    ///
+    /// Strict DER: one SEQUENCE of exactly two minimal, positive INTEGERs that fit the curve, no trailing bytes.
+    ///
+    /// - Throws: ``CryptoError/Code/malformedSignature``.
+    public static func raw(fromDER der: [UInt8], curve: EllipticCurve) throws(CryptoError) -> [UInt8] {
+        let size = curve.fieldByteCount
+        do {
+            let sequence = try DER.single(der)
+            let parts = try DER.children(sequence)
+            guard sequence.tag == 0x30, parts.count == 2 else { throw invalid("not an ECDSA-Sig-Value") }
+            var output: [UInt8] = []
+            output.reserveCapacity(2 * size)
+            for integer in parts {
+                var bytes = integer.contents
+                guard integer.tag == 0x02, let first = bytes.first else { throw invalid("r and s are INTEGERs") }
+                guard first & 0x80 == 0 else { throw invalid("negative scalar") }
+                if first == 0 {
+                    guard bytes.count > 1, bytes[bytes.startIndex + 1] & 0x80 != 0 else {
+                        throw invalid("non-minimal INTEGER")
+                    }
+                    bytes = bytes.dropFirst()
+                }
+                guard bytes.count <= size else { throw invalid("scalar longer than the curve order") }
+                output.append(contentsOf: repeatElement(0, count: size - bytes.count))
+                output.append(contentsOf: bytes)
+            }
+            return output
+        } catch let error as CryptoError where error.code == .malformedSignature {
+            throw error
+        } catch {
+            throw invalid("not DER")
+        }
+    }
+
+    private static func invalid(_ reason: String) -> CryptoError {
+        CryptoError(.malformedSignature, "ECDSA DER signature: \(reason)")
+    }
+}

@@ -182,3 +182,37 @@
         }
     }
 #endif
+
+#if WARDEN_APPLE
+    import Foundation
+    import Security
+
+    /// X.509 path validation for ``X509Certificate/verifyChain(_:roots:at:)`` with `SecTrust`: a basic X.509
+    /// policy, the given anchors only (`SecTrustSetAnchorCertificatesOnly`), and the verification date fixed.
+    enum CertificateChainBackend {
+        static func verify(leaf: [UInt8], intermediates: [[UInt8]], roots: [[UInt8]], at date: Date) throws {
+            func certificate(_ der: [UInt8]) throws -> SecCertificate {
+                guard let certificate = SecCertificateCreateWithData(nil, Data(der) as CFData) else {
+                    throw CryptoError(.malformedInput, "not a DER X.509 certificate")
+                }
+                return certificate
+            }
+            let chain = try ([leaf] + intermediates).map(certificate)
+            let anchors = try roots.map(certificate)
+            var trust: SecTrust?
+            guard SecTrustCreateWithCertificates(chain as CFArray, SecPolicyCreateBasicX509(), &trust) == errSecSuccess,
+                let trust
+            else { throw CryptoError(.backendFailure, "SecTrustCreateWithCertificates failed") }
+            guard SecTrustSetAnchorCertificates(trust, anchors as CFArray) == errSecSuccess,
+                SecTrustSetAnchorCertificatesOnly(trust, true) == errSecSuccess,
+                SecTrustSetVerifyDate(trust, date as CFDate) == errSecSuccess,
+                SecTrustSetNetworkFetchAllowed(trust, false) == errSecSuccess
+            else { throw CryptoError(.backendFailure, "configuring SecTrust failed") }
+            var error: CFError?
+            guard SecTrustEvaluateWithError(trust, &error) else {
+                let reason = error.map { CFErrorCopyDescription($0) as String } ?? "unknown"
+                throw CryptoError(.untrustedCertificate, "certificate chain rejected: \(reason)")
+            }
+        }
+    }
+#endif

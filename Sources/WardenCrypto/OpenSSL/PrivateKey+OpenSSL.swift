@@ -167,3 +167,56 @@
         }
     }
 #endif
+
+#if WARDEN_OPENSSL
+    import COpenSSL
+    import Foundation
+
+    /// X.509 path validation for ``X509Certificate/verifyChain(_:roots:at:)`` with `X509_verify_cert`.
+    enum CertificateChainBackend {
+        static func verify(leaf: [UInt8], intermediates: [[UInt8]], roots: [[UInt8]], at date: Date) throws {
+            defer { OpenSSL.drainErrors() }
+            var owned: [OpaquePointer] = []
+            defer { owned.forEach { X509_free($0) } }
+            func parse(_ der: [UInt8]) throws -> OpaquePointer {
+                let certificate: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+                    var cursor = buffer.baseAddress
+                    return d2i_X509(nil, &cursor, buffer.count)
+                }
+                guard let certificate else { throw CryptoError(.malformedInput, "not a DER X.509 certificate") }
+                owned.append(certificate)
+                return certificate
+            }
+            let leafCertificate = try parse(leaf)
+            guard let store = X509_STORE_new() else { throw CryptoError(.backendFailure, "X509_STORE_new failed") }
+            defer { X509_STORE_free(store) }
+            for root in roots {
+                guard X509_STORE_add_cert(store, try parse(root)) == 1 else {
+                    throw CryptoError(.backendFailure, "X509_STORE_add_cert failed")
+                }
+            }
+            guard let untrusted = warden_x509_stack_new() else {
+                throw CryptoError(.backendFailure, "sk_X509_new_null failed")
+            }
+            defer { warden_x509_stack_free(untrusted) }
+            for intermediate in intermediates {
+                guard warden_x509_stack_push(untrusted, try parse(intermediate)) == 1 else {
+                    throw CryptoError(.backendFailure, "sk_X509_push failed")
+                }
+            }
+            guard let context = X509_STORE_CTX_new() else {
+                throw CryptoError(.backendFailure, "X509_STORE_CTX_new failed")
+            }
+            defer { X509_STORE_CTX_free(context) }
+            guard X509_STORE_CTX_init(context, store, leafCertificate, untrusted) == 1 else {
+                throw CryptoError(.backendFailure, "X509_STORE_CTX_init failed")
+            }
+            X509_STORE_CTX_set_time(context, 0, time_t(date.timeIntervalSince1970.rounded(.down)))
+            guard X509_verify_cert(context) == 1 else {
+                let code = X509_STORE_CTX_get_error(context)
+                let reason = String(cString: X509_verify_cert_error_string(Int(code)))
+                throw CryptoError(.untrustedCertificate, "certificate chain rejected: \(reason)")
+            }
+        }
+    }
+#endif

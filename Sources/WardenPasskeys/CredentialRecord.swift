@@ -1,0 +1,138 @@
+import Foundation
+import WardenJOSE
+
+/// What the relying party stores for a registered credential (WebAuthn §4 "credential record"), and reads back
+/// for each sign-in. Its JSON form is what `warden passkey verify-registration` prints and `--credential` reads:
+///
+/// ```json
+/// {"id":"…","publicKey":"…","algorithm":-7,"signCount":0,"transports":["internal","hybrid"],
+///  "backupEligible":true,"backedUp":true,"uvInitialized":true,"aaguid":"fbfc3007-154e-4ecc-8c0b-6e020557d7bd",
+///  "attestation":{"format":"none","type":"none"}}
+/// ```
+///
+/// The record holds no secret: the public key, counters and flags only.
+public struct CredentialRecord: Sendable, Equatable {
+    /// The credential ID.
+    public var id: [UInt8]
+    /// The credential public key as COSE_Key bytes.
+    public var publicKey: [UInt8]
+    /// The key's COSE algorithm.
+    public var algorithm: COSEAlgorithm
+    /// The last signature counter seen.
+    public var signCount: UInt32
+    public var transports: [String]
+    /// BE at registration; it never changes for a credential.
+    public var backupEligible: Bool
+    /// BS at the last ceremony.
+    public var backedUp: Bool
+    /// Whether the user was verified at registration.
+    public var uvInitialized: Bool
+    /// The authenticator model (16 bytes).
+    public var aaguid: [UInt8]
+    /// The user handle (`user.id` of the creation options) the credential belongs to, when the server set it.
+    public var userHandle: [UInt8]?
+    public var attestationFormat: AttestationFormat
+    public var attestationType: AttestationType
+
+    public init(
+        id: [UInt8], publicKey: [UInt8], algorithm: COSEAlgorithm, signCount: UInt32, transports: [String] = [],
+        backupEligible: Bool = false, backedUp: Bool = false, uvInitialized: Bool = false,
+        aaguid: [UInt8] = Array(repeating: 0, count: 16), userHandle: [UInt8]? = nil,
+        attestationFormat: AttestationFormat = .none, attestationType: AttestationType = .none
+    ) {
+        self.id = id
+        self.publicKey = publicKey
+        self.algorithm = algorithm
+        self.signCount = signCount
+        self.transports = transports
+        self.backupEligible = backupEligible
+        self.backedUp = backedUp
+        self.uvInitialized = uvInitialized
+        self.aaguid = aaguid
+        self.userHandle = userHandle
+        self.attestationFormat = attestationFormat
+        self.attestationType = attestationType
+    }
+
+    /// The AAGUID in UUID text form.
+    public var aaguidString: String {
+        let hex = aaguid.map { String(format: "%02x", $0) }.joined()
+        guard hex.count == 32 else { return hex }
+        let characters = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+    }
+
+    /// The record after a verified sign-in: the new counter and backup state.
+    public func updated(by assertion: AssertionResult) -> CredentialRecord {
+        var copy = self
+        copy.signCount = assertion.newSignCount
+        copy.backedUp = assertion.backedUp
+        return copy
+    }
+
+    /// The JSON document (sorted keys).
+    public func json() -> String {
+        var object: [String: Any] = [
+            "id": Base64URL.encode(id), "publicKey": Base64URL.encode(publicKey), "algorithm": algorithm.rawValue,
+            "signCount": signCount, "transports": transports, "backupEligible": backupEligible, "backedUp": backedUp,
+            "uvInitialized": uvInitialized, "aaguid": aaguidString,
+            "attestation": ["format": attestationFormat.rawValue, "type": attestationType.rawValue],
+        ]
+        if let userHandle { object["userHandle"] = Base64URL.encode(userHandle) }
+        return PasskeyJSON.encode(object)
+    }
+
+    /// Reads the JSON document; the public key must decode as a supported COSE key of the stated algorithm.
+    public init(json: [UInt8]) throws(PasskeyError) {
+        let object: JSONObject
+        do {
+            object = try JSONReader(maximumBytes: 64 * 1024, maximumDepth: 4).parseObject(json)
+        } catch {
+            throw PasskeyError(.malformed, "credential record: \(error.reason)")
+        }
+        let id = try ResponseDocument.bytes(object["id"], "id")
+        let publicKey = try ResponseDocument.bytes(object["publicKey"], "publicKey")
+        let key = try COSEKey(bytes: publicKey)
+        if let alg = object["algorithm"]?.numberValue?.int64, alg != key.algorithm.rawValue {
+            throw PasskeyError(.invalidKey, "credential record algorithm differs from its key")
+        }
+        guard let count = object["signCount"]?.numberValue?.int64, (0...Int64(UInt32.max)).contains(count) else {
+            throw PasskeyError(.malformed, "credential record signCount missing or out of range")
+        }
+        func flag(_ name: String) throws(PasskeyError) -> Bool {
+            switch object[name] {
+            case nil: return false
+            case .bool(let value)?: return value
+            default: throw PasskeyError(.malformed, "credential record \(name) is not a boolean")
+            }
+        }
+        var aaguid = [UInt8](repeating: 0, count: 16)
+        if let text = object["aaguid"]?.stringValue {
+            let hex = text.replacingOccurrences(of: "-", with: "")
+            guard hex.count == 32, let bytes = Self.hexBytes(hex) else {
+                throw PasskeyError(.malformed, "credential record aaguid is not a UUID")
+            }
+            aaguid = bytes
+        }
+        var userHandle: [UInt8]?
+        if object["userHandle"] != nil { userHandle = try ResponseDocument.bytes(object["userHandle"], "userHandle") }
+        let attestation = object["attestation"]?.objectValue
+        self.init(
+            id: id, publicKey: publicKey, algorithm: key.algorithm, signCount: UInt32(count),
+            transports: try ResponseDocument.strings(object["transports"], "transports"),
+            backupEligible: try flag("backupEligible"), backedUp: try flag("backedUp"),
+            uvInitialized: try flag("uvInitialized"), aaguid: aaguid, userHandle: userHandle,
+            attestationFormat: AttestationFormat(rawValue: attestation?["format"]?.stringValue ?? "none"),
+            attestationType: AttestationType(rawValue: attestation?["type"]?.stringValue ?? "none") ?? .none)
+    }
+
+    private static func hexBytes(_ hex: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var iterator = hex.makeIterator()
+        while let high = iterator.next(), let low = iterator.next() {
+            guard let value = UInt8(String([high, low]), radix: 16) else { return nil }
+            bytes.append(value)
+        }
+        return bytes
+    }
+}

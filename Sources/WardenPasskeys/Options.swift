@@ -1,0 +1,128 @@
+import Foundation
+import WardenJOSE
+
+/// `userVerification` / `residentKey` requirement strings.
+public enum PasskeyRequirement: String, Sendable {
+    case required, preferred, discouraged
+}
+
+/// A credential to exclude (registration) or allow (sign-in).
+public struct PasskeyCredentialDescriptor: Sendable, Equatable {
+    public let id: [UInt8]
+    public let transports: [String]
+    public init(id: [UInt8], transports: [String] = []) {
+        self.id = id
+        self.transports = transports
+    }
+
+    /// The descriptor of a stored credential.
+    public init(_ record: CredentialRecord) { self.init(id: record.id, transports: record.transports) }
+
+    var json: [String: Any] {
+        var object: [String: Any] = ["type": "public-key", "id": Base64URL.encode(id)]
+        if !transports.isEmpty { object["transports"] = transports }
+        return object
+    }
+}
+
+/// `PublicKeyCredentialCreationOptionsJSON` (WebAuthn Level 3 §5.1.2.1): what the browser's
+/// `PublicKeyCredential.parseCreationOptionsFromJSON` and the iOS helpers in WardenApple take.
+///
+/// ```swift
+/// let challenge = try await challenges.issue(binding: session.id, ceremony: .registration)
+/// let options = PasskeyCreationOptions(relyingParty: rp, rpName: "Example", userID: user.handle,
+///                                      userName: user.email, challenge: challenge)
+/// respond(json: options.json())
+/// ```
+public struct PasskeyCreationOptions: Sendable {
+    public var rpID: String
+    public var rpName: String
+    /// The user handle: random bytes, at most 64, never an e-mail address or other PII.
+    public var userID: [UInt8]
+    public var userName: String
+    public var userDisplayName: String
+    public var challenge: [UInt8]
+    public var algorithms: [COSEAlgorithm]
+    /// Milliseconds.
+    public var timeout: Int
+    public var excludeCredentials: [PasskeyCredentialDescriptor]
+    public var residentKey: PasskeyRequirement
+    public var userVerification: PasskeyRequirement
+    /// `none` (the default: no attestation needed), `indirect`, `direct` or `enterprise`.
+    public var attestation: String
+
+    public init(
+        relyingParty: RelyingParty, rpName: String, userID: [UInt8], userName: String, userDisplayName: String? = nil,
+        challenge: PasskeyChallenge, excludeCredentials: [PasskeyCredentialDescriptor] = [],
+        residentKey: PasskeyRequirement = .required, userVerification: PasskeyRequirement = .preferred,
+        attestation: String = "none"
+    ) {
+        rpID = relyingParty.id
+        self.rpName = rpName
+        self.userID = userID
+        self.userName = userName
+        self.userDisplayName = userDisplayName ?? userName
+        self.challenge = challenge.value
+        algorithms = relyingParty.algorithms
+        timeout = Int(max(0, challenge.expires.timeIntervalSinceNow) * 1000)
+        self.excludeCredentials = excludeCredentials
+        self.residentKey = residentKey
+        self.userVerification = userVerification
+        self.attestation = attestation
+    }
+
+    /// The JSON document (sorted keys, base64url byte fields).
+    public func json() -> String {
+        PasskeyJSON.encode([
+            "rp": ["id": rpID, "name": rpName],
+            "user": ["id": Base64URL.encode(userID), "name": userName, "displayName": userDisplayName],
+            "challenge": Base64URL.encode(challenge),
+            "pubKeyCredParams": algorithms.map { ["type": "public-key", "alg": $0.rawValue] as [String: Any] },
+            "timeout": timeout,
+            "excludeCredentials": excludeCredentials.map(\.json),
+            "authenticatorSelection": [
+                "residentKey": residentKey.rawValue, "requireResidentKey": residentKey == .required,
+                "userVerification": userVerification.rawValue,
+            ],
+            "attestation": attestation,
+            "extensions": ["credProps": true],
+        ])
+    }
+}
+
+/// `PublicKeyCredentialRequestOptionsJSON` (§5.5): the sign-in options.
+public struct PasskeyRequestOptions: Sendable {
+    public var rpID: String
+    public var challenge: [UInt8]
+    /// Milliseconds.
+    public var timeout: Int
+    /// Empty for a discoverable (username-less) sign-in.
+    public var allowCredentials: [PasskeyCredentialDescriptor]
+    public var userVerification: PasskeyRequirement
+
+    public init(
+        relyingParty: RelyingParty, challenge: PasskeyChallenge, allowCredentials: [PasskeyCredentialDescriptor] = [],
+        userVerification: PasskeyRequirement = .preferred
+    ) {
+        rpID = relyingParty.id
+        self.challenge = challenge.value
+        timeout = Int(max(0, challenge.expires.timeIntervalSinceNow) * 1000)
+        self.allowCredentials = allowCredentials
+        self.userVerification = userVerification
+    }
+
+    /// The JSON document.
+    public func json() -> String {
+        PasskeyJSON.encode([
+            "rpId": rpID, "challenge": Base64URL.encode(challenge), "timeout": timeout,
+            "allowCredentials": allowCredentials.map(\.json), "userVerification": userVerification.rawValue,
+        ])
+    }
+}
+
+enum PasskeyJSON {
+    static func encode(_ object: [String: Any]) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

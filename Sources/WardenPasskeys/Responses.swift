@@ -1,0 +1,132 @@
+import WardenJOSE
+
+/// A registration response in the shape `PublicKeyCredential.toJSON()` produces (WebAuthn Level 3
+/// `RegistrationResponseJSON`): base64url fields, `response.transports` (a top-level `transports`, as older
+/// libraries send, is also read).
+///
+/// ```swift
+/// let response = try RegistrationResponse(json: Array(requestBody))
+/// ```
+public struct RegistrationResponse: Sendable {
+    /// `rawId` (which must equal `id`).
+    public let credentialID: [UInt8]
+    public let clientDataJSON: [UInt8]
+    public let attestationObject: [UInt8]
+    /// Transport hints (`internal`, `hybrid`, `usb`, `nfc`, `ble`...).
+    public let transports: [String]
+    /// `platform` or `cross-platform`, when the client reported it.
+    public let authenticatorAttachment: String?
+
+    /// The largest response document accepted.
+    public static let maximumBytes = 256 * 1024
+
+    public init(
+        credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8], transports: [String] = [],
+        authenticatorAttachment: String? = nil
+    ) {
+        self.credentialID = credentialID
+        self.clientDataJSON = clientDataJSON
+        self.attestationObject = attestationObject
+        self.transports = transports
+        self.authenticatorAttachment = authenticatorAttachment
+    }
+
+    /// Parses the JSON document.
+    public init(json: [UInt8]) throws(PasskeyError) {
+        let document = try ResponseDocument(json: json, maximumBytes: Self.maximumBytes)
+        let response = document.response
+        var transports = try ResponseDocument.strings(response["transports"], "response.transports")
+        if transports.isEmpty { transports = try ResponseDocument.strings(document.root["transports"], "transports") }
+        self.init(
+            credentialID: document.credentialID,
+            clientDataJSON: try ResponseDocument.bytes(response["clientDataJSON"], "response.clientDataJSON"),
+            attestationObject: try ResponseDocument.bytes(response["attestationObject"], "response.attestationObject"),
+            transports: transports, authenticatorAttachment: document.root["authenticatorAttachment"]?.stringValue)
+    }
+}
+
+/// An authentication (assertion) response in the `AuthenticationResponseJSON` shape.
+public struct AssertionResponse: Sendable {
+    public let credentialID: [UInt8]
+    public let clientDataJSON: [UInt8]
+    public let authenticatorData: [UInt8]
+    public let signature: [UInt8]
+    /// The user handle a discoverable credential returns.
+    public let userHandle: [UInt8]?
+
+    public init(
+        credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
+        userHandle: [UInt8]? = nil
+    ) {
+        self.credentialID = credentialID
+        self.clientDataJSON = clientDataJSON
+        self.authenticatorData = authenticatorData
+        self.signature = signature
+        self.userHandle = userHandle
+    }
+
+    /// Parses the JSON document.
+    public init(json: [UInt8]) throws(PasskeyError) {
+        let document = try ResponseDocument(json: json, maximumBytes: RegistrationResponse.maximumBytes)
+        let response = document.response
+        var userHandle: [UInt8]?
+        switch response["userHandle"] {
+        case nil, .null?: userHandle = nil
+        case let value?: userHandle = try ResponseDocument.bytes(value, "response.userHandle")
+        }
+        if userHandle?.isEmpty == true { userHandle = nil }
+        self.init(
+            credentialID: document.credentialID,
+            clientDataJSON: try ResponseDocument.bytes(response["clientDataJSON"], "response.clientDataJSON"),
+            authenticatorData: try ResponseDocument.bytes(response["authenticatorData"], "response.authenticatorData"),
+            signature: try ResponseDocument.bytes(response["signature"], "response.signature"), userHandle: userHandle)
+    }
+}
+
+/// The parts both response documents share.
+struct ResponseDocument {
+    let root: JSONObject
+    let response: JSONObject
+    let credentialID: [UInt8]
+
+    init(json: [UInt8], maximumBytes: Int) throws(PasskeyError) {
+        guard json.count <= maximumBytes else { throw PasskeyError(.tooLarge, "response over \(maximumBytes) bytes") }
+        do {
+            root = try JSONReader(maximumBytes: maximumBytes, maximumDepth: 16).parseObject(json)
+        } catch {
+            throw PasskeyError(.malformed, "response JSON: \(error.reason)")
+        }
+        guard root["type"]?.stringValue == "public-key" else {
+            throw PasskeyError(.malformed, "credential type is not \"public-key\"")
+        }
+        guard let response = root["response"]?.objectValue else { throw PasskeyError(.malformed, "no response object") }
+        self.response = response
+        let id = try Self.bytes(root["id"], "id")
+        let rawID = try Self.bytes(root["rawId"], "rawId")
+        guard id == rawID else { throw PasskeyError(.credentialIDMismatch, "id and rawId differ") }
+        credentialID = rawID
+    }
+
+    static func bytes(_ value: JSONValue?, _ name: String) throws(PasskeyError) -> [UInt8] {
+        guard let text = value?.stringValue else { throw PasskeyError(.malformed, "\(name) missing or not a string") }
+        do {
+            return try Base64URL.decode(text)
+        } catch {
+            throw PasskeyError(.malformed, "\(name) is not base64url")
+        }
+    }
+
+    static func strings(_ value: JSONValue?, _ name: String) throws(PasskeyError) -> [String] {
+        guard let value else { return [] }
+        guard let array = value.arrayValue else { throw PasskeyError(.malformed, "\(name) is not an array") }
+        var result: [String] = []
+        for item in array {
+            guard let text = item.stringValue, (1...32).contains(text.utf8.count) else {
+                throw PasskeyError(.malformed, "\(name) holds a non-string or oversized entry")
+            }
+            result.append(text)
+        }
+        guard result.count <= 16 else { throw PasskeyError(.malformed, "\(name) has too many entries") }
+        return result
+    }
+}
