@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import WardenCrypto
+import WardenJOSE
+
+@testable import WardenPasskeys
+
+@Suite("Passkey sign-in (WebAuthn L3 §7.2)")
+struct AssertionTests {
+    typealias Ceremony = SoftwareAuthenticator.Ceremony
+
+    /// A registered authenticator and its record.
+    static func registered(_ algorithm: COSEAlgorithm = .es256, handle: [UInt8] = [9, 9, 9]) throws -> (
+        SoftwareAuthenticator, CredentialRecord
+    ) {
+        let authenticator = try SoftwareAuthenticator(algorithm)
+        let challenge = PasskeyFixtures.challenge()
+        let record = try PasskeyFixtures.rp.verifyRegistration(
+            try authenticator.register(Ceremony(challenge: challenge)), challenge: challenge, userHandle: handle
+        ).credential
+        return (authenticator, record)
+    }
+
+    @Test(arguments: [COSEAlgorithm.es256, .es384, .es512, .edDSA, .ed25519, .rs256, .ps256])
+    func signInWithEveryAlgorithm(algorithm: COSEAlgorithm) throws {
+        var (authenticator, record) = try Self.registered(algorithm)
+        for round in 1...3 {
+            let challenge = PasskeyFixtures.challenge()
+            let response = try authenticator.assert(Ceremony(challenge: challenge))
+            let result = try PasskeyFixtures.rp.verifyAssertion(
+                response, challenge: challenge, credential: record, allowCredentials: [record.id],
+                requireUserVerification: true)
+            #expect(result.newSignCount == UInt32(round))
+            #expect(result.userVerified && result.backedUp && !result.signCountRegressed)
+            record = record.updated(by: result)
+        }
+        #expect(record.signCount == 3)
+    }
+
+    @Test func discoverableSignInNeedsTheRightUserHandle() throws {
+        var (authenticator, record) = try Self.registered(handle: [1, 2, 3])
+        var ceremony = Ceremony(challenge: PasskeyFixtures.challenge())
+        ceremony.userHandle = [1, 2, 3]
+        let good = try authenticator.assert(ceremony)
+        #expect(
+            try PasskeyFixtures.rp.verifyAssertion(
+                good, challenge: ceremony.challenge, credential: record, expectedUserHandle: [1, 2, 3]
+            ).newSignCount == 1)
+
+        ceremony.userHandle = nil
+        let anonymous = try authenticator.assert(ceremony)
+        #expect(throws: PasskeyError(.userHandleMismatch)) {
+            try PasskeyFixtures.rp.verifyAssertion(anonymous, challenge: ceremony.challenge, credential: record)
+        }
+        ceremony.userHandle = [1, 2, 4]
+        let other = try authenticator.assert(ceremony)
+        #expect(throws: PasskeyError(.userHandleMismatch)) {
+            try PasskeyFixtures.rp.verifyAssertion(
+                other, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id])
+        }
+        record.userHandle = nil
+        #expect(throws: PasskeyError(.userHandleMismatch)) {
+            try PasskeyFixtures.rp.verifyAssertion(
+                other, challenge: ceremony.challenge, credential: record, expectedUserHandle: [1, 2, 3])
+        }
+    }
+
+    @Test func allowCredentialsIsRespected() throws {
+        var (authenticator, record) = try Self.registered()
+        let challenge = PasskeyFixtures.challenge()
+        let response = try authenticator.assert(Ceremony(challenge: challenge))
+        #expect(throws: PasskeyError(.credentialNotAllowed)) {
+            try PasskeyFixtures.rp.verifyAssertion(
+                response, challenge: challenge, credential: record, allowCredentials: [[1, 2, 3]])
+        }
+        // The response names another credential than the stored record.
+        record.id = [7, 7, 7]
+        #expect(throws: PasskeyError(.credentialIDMismatch)) {
+            try PasskeyFixtures.rp.verifyAssertion(
+                response, challenge: challenge, credential: record, allowCredentials: [response.credentialID])
+        }
+    }
+
+    @Test func signCountRegressionIsRejectedOrReported() throws {
+        var (authenticator, record) = try Self.registered()
+        record.signCount = 10
+        var ceremony = Ceremony(challenge: PasskeyFixtures.challenge())
+        for count: UInt32 in [10, 9, 0] {
+            ceremony.signCount = count
+            let response = try authenticator.assert(ceremony)
+            #expect(throws: PasskeyError(.signCountRegression)) {
+                try PasskeyFixtures.rp.verifyAssertion(
+                    response, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id])
+            }
+            var reporting = PasskeyFixtures.rp
+            reporting.signCountPolicy = .report
+            let result = try reporting.verifyAssertion(
+                response, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id])
+            #expect(result.signCountRegressed && result.newSignCount == 10)
+        }
+        // Authenticators without a counter (always 0) are fine while the record is 0 too.
+        record.signCount = 0
+        ceremony.signCount = 0
+        let zero = try authenticator.assert(ceremony)
+        #expect(
+            try PasskeyFixtures.rp.verifyAssertion(
+                zero, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id]
+            ).newSignCount == 0)
+    }
+
+    @Test func backupEligibilityMustNotChange() throws {
+        var (authenticator, record) = try Self.registered()
+        var ceremony = Ceremony(challenge: PasskeyFixtures.challenge())
+        ceremony.flags = 0x05  // UP | UV, BE cleared
+        let response = try authenticator.assert(ceremony)
+        #expect(throws: PasskeyError(.backupEligibilityChanged)) {
+            try PasskeyFixtures.rp.verifyAssertion(
+                response, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id])
+        }
+        record.backupEligible = false
+        #expect(
+            try PasskeyFixtures.rp.verifyAssertion(
+                response, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id]
+            ).backedUp == false)
+    }
+
+    // MARK: py_webauthn's recorded assertions
+
+    @Test(arguments: [
+        "ec2_public_key", "rsa_public_key", "incorrect_public_key", "uv_required_but_false", "okp_public_key",
+        "multiple_expected_origins",
+    ])
+    func recordedAssertions(name: String) throws {
+        let fixtures = try PasskeyFixtures.recorded()
+        let item = try #require(fixtures["assertions"]?.arrayValue?.compactMap(\.objectValue).first {
+            $0["name"]?.stringValue == name
+        })
+        let origins = [item["origin"]!.stringValue!] + (item["extraOrigins"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let rp = try RelyingParty(id: item["rpId"]!.stringValue!, origins: Set(origins))
+        let response = try AssertionResponse(json: PasskeyFixtures.serialize(item["response"]!))
+        let key = try COSEKey(bytes: try Base64URL.decode(item["publicKey"]!.stringValue!))
+        let record = CredentialRecord(
+            id: response.credentialID, publicKey: key.encoded, algorithm: key.algorithm,
+            signCount: UInt32(item["signCount"]!.numberValue!.int64!))
+        let verify = {
+            try rp.verifyAssertion(
+                response, challenge: try Base64URL.decode(item["challenge"]!.stringValue!), credential: record,
+                allowCredentials: [record.id], requireUserVerification: item["requireUV"]!.boolValue!)
+        }
+        let expect = item["expect"]!.objectValue!
+        if let code = expect["error"]?.stringValue {
+            #expect { try verify() } throws: { ($0 as? PasskeyError)?.codeName == code }
+        } else {
+            #expect(try verify().newSignCount == UInt32(expect["newSignCount"]!.numberValue!.int64!))
+        }
+    }
+}
