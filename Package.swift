@@ -83,7 +83,7 @@ let package = Package(
             name: "WardenCLI",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
-                "WardenLocalProvider",
+                "WardenLocalProvider", "WardenPasskeys",
             ],
             swiftSettings: strict + backendDefines
         ),

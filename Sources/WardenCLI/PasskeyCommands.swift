@@ -1,0 +1,150 @@
+import Foundation
+import WardenCore
+import WardenCrypto
+import WardenJOSE
+import WardenPasskeys
+
+struct PasskeyCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "passkey", abstract: "Verify WebAuthn registrations and sign-ins as a relying party.",
+        subcommands: [PasskeyVerifyRegistrationCommand.self, PasskeyVerifyAssertionCommand.self])
+}
+
+/// Options and helpers both passkey commands share.
+enum PasskeyInput {
+    static let common: [OptionSpec] = [
+        .value("rp-id", "ID", "The relying party ID (a domain, e.g. example.com)."),
+        .value("origin", "URL", "An allowed origin, e.g. https://example.com (repeatable).", repeatable: true),
+        .value("challenge", "B64URL", "The challenge the server issued (base64url)."),
+        .flag("require-uv", "Require user verification (UV flag)."),
+        .flag("allow-cross-origin", "Accept crossOrigin: true (iframes on other sites)."),
+        .value("top-origin", "URL", "An allowed topOrigin for cross-origin calls (repeatable).", repeatable: true),
+        .value("user-handle", "B64URL", "The user handle the credential must belong to."),
+    ]
+
+    static func relyingParty(_ arguments: ParsedArguments) throws -> RelyingParty {
+        let origins = arguments.all("origin")
+        guard !origins.isEmpty else { throw CLIError.usage("missing '--origin'") }
+        var rp: RelyingParty
+        do {
+            rp = try RelyingParty(id: try arguments.required("rp-id"), origins: Set(origins))
+        } catch let error as PasskeyError {
+            throw CLIError.usage(error.reason, code: error.codeName)
+        }
+        rp.allowsCrossOrigin = arguments.has("allow-cross-origin")
+        rp.allowedTopOrigins = Set(arguments.all("top-origin"))
+        return rp
+    }
+
+    static func bytes(_ arguments: ParsedArguments, _ name: String) throws -> [UInt8]? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let bytes = try? Base64URL.decode(text), !bytes.isEmpty else {
+            throw CLIError.usage("'--\(name)' must be non-empty base64url")
+        }
+        return bytes
+    }
+
+    static func rejected(_ error: PasskeyError) -> CLIError {
+        if error.failureKind == .misconfiguration { return CLIError.usage(error.reason, code: error.codeName) }
+        return CLIError.rejected(error.codeName, error.reason)
+    }
+}
+
+struct PasskeyVerifyRegistrationCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "verify-registration", abstract: "Verify a registration response; print the credential record.",
+        usage: "--rp-id ID --origin URL --challenge B64URL [options] FILE",
+        discussion: """
+            FILE holds PublicKeyCredential.toJSON() of navigator.credentials.create() ('-' reads stdin). Accepted:
+            exit 0 and the credential record JSON (what --credential of verify-assertion reads). Rejected: exit 1
+            and the reason code. Attestation: none, packed (self or x5c) and apple are verified; x5c chains are
+            checked against --attestation-roots (packed) or Apple's WebAuthn root (apple).
+            """,
+        options: PasskeyInput.common + [
+            .value("attestation-roots", "PEM", "Trusted roots for packed attestation certificates."),
+            .flag("require-trusted-attestation", "Accept only attestation chains that reach a configured root."),
+            .flag("accept-unknown-attestation", "Treat unsupported formats (tpm, android-key...) as none."),
+            .value("now", "UNIX", "Judge certificate validity at this time (seconds since 1970)."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        var rp = try PasskeyInput.relyingParty(arguments)
+        guard let challenge = try PasskeyInput.bytes(arguments, "challenge") else {
+            throw CLIError.usage("missing '--challenge'")
+        }
+        if let path = arguments.value("attestation-roots") {
+            do {
+                rp.attestation.trustAnchors[.packed] = try X509Certificate.certificates(
+                    pemOrDER: Array(try Input.file(path, io: io)))
+            } catch let error as CryptoError {
+                throw CLIError.usage("'--attestation-roots': \(error.reason)", code: error.codeName)
+            }
+        }
+        rp.attestation.requireTrustedAttestation = arguments.has("require-trusted-attestation")
+        rp.attestation.acceptsUnknownFormatsAsNone = arguments.has("accept-unknown-attestation")
+        let now = try TokenInput.now(arguments)()
+        let file = Array(try Input.file(try arguments.singlePositional("FILE"), io: io))
+        do {
+            let response = try RegistrationResponse(json: file)
+            let result = try rp.verifyRegistration(
+                response, challenge: challenge, requireUserVerification: arguments.has("require-uv"),
+                userHandle: try PasskeyInput.bytes(arguments, "user-handle"), now: now)
+            io.out(result.credential.json())
+            return ExitCode.success
+        } catch let error as PasskeyError {
+            throw PasskeyInput.rejected(error)
+        }
+    }
+}
+
+struct PasskeyVerifyAssertionCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "verify-assertion", abstract: "Verify a sign-in against a credential record; print the new sign count.",
+        usage: "--rp-id ID --origin URL --challenge B64URL --credential RECORD [options] FILE",
+        discussion: """
+            FILE holds PublicKeyCredential.toJSON() of navigator.credentials.get() ('-' reads stdin); RECORD is the
+            JSON printed by verify-registration. Accepted: exit 0 and the new sign count. Rejected: exit 1 and the
+            reason code (a counter that did not increase is sign_count_regression).
+            """,
+        options: PasskeyInput.common + [
+            .value("credential", "RECORD", "The stored credential record (JSON)."),
+            .flag("json", #"Print {"signCount":N,"userVerified":B,"backedUp":B,"record":{...}} instead."#),
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let rp = try PasskeyInput.relyingParty(arguments)
+        guard let challenge = try PasskeyInput.bytes(arguments, "challenge") else {
+            throw CLIError.usage("missing '--challenge'")
+        }
+        let recordBytes = Array(try Input.file(try arguments.required("credential"), io: io))
+        let record: CredentialRecord
+        do {
+            record = try CredentialRecord(json: recordBytes)
+        } catch {
+            throw CLIError.usage("'--credential': \(error.reason)", code: error.codeName)
+        }
+        let file = Array(try Input.file(try arguments.singlePositional("FILE"), io: io))
+        do {
+            let response = try AssertionResponse(json: file)
+            // The command checks one named credential, as a sign-in with allowCredentials does.
+            let result = try rp.verifyAssertion(
+                response, challenge: challenge, credential: record, allowCredentials: [record.id],
+                expectedUserHandle: try PasskeyInput.bytes(arguments, "user-handle"),
+                requireUserVerification: arguments.has("require-uv"))
+            if arguments.has("json") {
+                let updated = record.updated(by: result)
+                let recordObject = (try? JSONSerialization.jsonObject(with: Data(updated.json().utf8))) ?? [:]
+                io.out(
+                    JSONOutput.string([
+                        "signCount": result.newSignCount, "userVerified": result.userVerified,
+                        "backedUp": result.backedUp, "record": recordObject,
+                    ]))
+            } else {
+                io.out(String(result.newSignCount))
+            }
+            return ExitCode.success
+        } catch let error as PasskeyError {
+            throw PasskeyInput.rejected(error)
+        }
+    }
+}
