@@ -61,7 +61,7 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
             checked against --attestation-roots (packed) or Apple's WebAuthn root (apple).
             """,
         options: PasskeyInput.common + [
-            .value("attestation-roots", "PEM", "Trusted roots for packed attestation certificates."),
+            .value("attestation-roots", "PEM", "Trusted roots for packed certificates (and, besides Apple's, for apple)."),
             .flag("require-trusted-attestation", "Accept only attestation chains that reach a configured root."),
             .flag("accept-unknown-attestation", "Treat unsupported formats (tpm, android-key...) as none."),
             .value("now", "UNIX", "Judge certificate validity at this time (seconds since 1970)."),
@@ -74,8 +74,9 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
         }
         if let path = arguments.value("attestation-roots") {
             do {
-                rp.attestation.trustAnchors[.packed] = try X509Certificate.certificates(
-                    pemOrDER: Array(try Input.file(path, io: io)))
+                let roots = try X509Certificate.certificates(pemOrDER: Array(try Input.file(path, io: io)))
+                rp.attestation.trustAnchors[.packed] = roots
+                rp.attestation.trustAnchors[.apple] = AttestationPolicy.appleWebAuthnRoots + roots
             } catch let error as CryptoError {
                 throw CLIError.usage("'--attestation-roots': \(error.reason)", code: error.codeName)
             }
