@@ -101,3 +101,16 @@ public enum ECDSASignature {
         CryptoError(.malformedSignature, "ECDSA DER signature: \(reason)")
     }
 }
+
+extension ECDSASignature {
+    /// The DER `ECDSA-Sig-Value` of a raw `r||s` signature (as WebAuthn authenticators and X.509 write them).
+    ///
+    /// - Throws: ``CryptoError/Code/malformedSignature`` unless `raw` is two equal halves.
+    public static func der(fromRaw raw: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard !raw.isEmpty, raw.count % 2 == 0 else {
+            throw CryptoError(.malformedSignature, "raw ECDSA signatures are r||s of equal length")
+        }
+        let half = raw.count / 2
+        return DER.sequence([DER.integer(Array(raw[..<half])), DER.integer(Array(raw[half...]))])
+    }
+}

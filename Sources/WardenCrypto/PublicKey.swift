@@ -130,6 +130,21 @@ public struct PublicKey: Sendable {
         }
     }
 
+    /// Verifies an ASN.1 DER ECDSA signature (the form WebAuthn and X.509 use) over `message` with `hash`.
+    ///
+    /// The DER is parsed strictly and `r`, `s` are range-checked first; the backend then verifies the original
+    /// bytes without a conversion round trip.
+    ///
+    /// - Throws: ``CryptoError/Code/algorithmMismatch`` for a non-EC key or a hash that does not fit the curve;
+    ///   ``CryptoError/Code/malformedSignature`` for non-DER or out-of-range signatures.
+    public func isValidSignature(derECDSA signature: [UInt8], for message: [UInt8], hash: HashFunction) throws -> Bool {
+        try checkCompatible(.ecdsa(hash))
+        guard case .ec(let curve) = kind else { throw CryptoError(.algorithmMismatch, "ECDSA needs an EC key") }
+        let raw = try ECDSASignature.raw(fromDER: signature, curve: curve)
+        try raw.withUnsafeBytes { try ECDSAScalars.check($0, curve: curve) }
+        return backing.verifyECDSA(der: signature, raw: raw, message: message, hash: hash)
+    }
+
     /// Throws ``CryptoError/Code/algorithmMismatch`` unless `algorithm` can be used with this key.
     public func checkCompatible(_ algorithm: SignatureAlgorithm) throws {
         switch (kind, algorithm) {

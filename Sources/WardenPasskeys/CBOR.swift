@@ -40,6 +40,11 @@ public indirect enum CBORValue: Sendable, Hashable {
 public struct CBORMapEntry: Sendable, Hashable {
     public let key: CBORValue
     public let value: CBORValue
+
+    public init(key: CBORValue, value: CBORValue) {
+        self.key = key
+        self.value = value
+    }
 }
 
 /// Why CBOR input was refused.

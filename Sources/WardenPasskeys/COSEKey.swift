@@ -1,3 +1,4 @@
+import WardenCore
 import WardenCrypto
 
 /// A COSE signature algorithm identifier (IANA "COSE Algorithms") that WebAuthn credentials use.
@@ -71,6 +72,24 @@ public struct COSEKey: Sendable {
         static let xOrE: Int64 = -2
         static let y: Int64 = -3
         static let d: Int64 = -4
+    }
+
+    /// Decoded keys by encoding. Building a key validates it in the crypto backend (an EC point check costs more
+    /// than a signature verification), so sign-ins with a stored credential reuse it. Public keys only; bounded.
+    private static let cache = Locked([[UInt8]: COSEKey]())
+    static let cacheCapacity = 4096
+
+    /// The key for `bytes`, decoded once per process and then served from a bounded cache (what
+    /// ``RelyingParty/verifyAssertion(_:challenge:credential:allowCredentials:expectedUserHandle:requireUserVerification:)``
+    /// uses).
+    public static func cached(bytes: [UInt8]) throws(PasskeyError) -> COSEKey {
+        if let key = cache.withLock({ $0[bytes] }) { return key }
+        let key = try COSEKey(bytes: bytes)
+        cache.withLock { table in
+            if table.count >= cacheCapacity { table.removeAll(keepingCapacity: true) }
+            table[bytes] = key
+        }
+        return key
     }
 
     /// Decodes a COSE_Key that fills `bytes` exactly.
@@ -152,6 +171,43 @@ public struct COSEKey: Sendable {
         self.encoded = encoded
     }
 
+    /// The COSE_Key of `publicKey` for `algorithm` (for software authenticators, tests and key export).
+    ///
+    /// - Throws: ``PasskeyError/Code/invalidKey`` when the algorithm does not fit the key.
+    public init(publicKey: PublicKey, algorithm: COSEAlgorithm) throws(PasskeyError) {
+        let parts = publicKey.components
+        var pairs: [(CBORValue, CBORValue)] = [(.unsigned(3), CBOREncoder.int(algorithm.rawValue))]
+        switch publicKey.kind {
+        case .ec(let curve):
+            guard algorithm.curve == curve else { throw PasskeyError(.invalidKey, "\(algorithm) does not fit the key") }
+            let crv: UInt64 =
+                switch curve {
+                case .p256: 1
+                case .p384: 2
+                case .p521: 3
+                }
+            pairs += [
+                (.unsigned(1), .unsigned(2)), (.negative(-1), .unsigned(crv)), (.negative(-2), .bytes(parts.first)),
+                (.negative(-3), .bytes(parts.second)),
+            ]
+        case .ed25519:
+            guard algorithm == .edDSA || algorithm == .ed25519 else {
+                throw PasskeyError(.invalidKey, "\(algorithm) does not fit the key")
+            }
+            pairs += [(.unsigned(1), .unsigned(1)), (.negative(-1), .unsigned(6)), (.negative(-2), .bytes(parts.first))]
+        case .rsa:
+            guard algorithm == .rs256 || algorithm == .ps256 else {
+                throw PasskeyError(.invalidKey, "\(algorithm) does not fit the key")
+            }
+            pairs += [
+                (.unsigned(1), .unsigned(3)), (.negative(-1), .bytes(parts.first)), (.negative(-2), .bytes(parts.second)),
+            ]
+        }
+        self.algorithm = algorithm
+        self.publicKey = publicKey
+        self.encoded = CBOREncoder.encode(CBOREncoder.map(pairs))
+    }
+
     /// Verifies a WebAuthn signature made with this key: ASN.1 DER for ECDSA (WebAuthn §6.5.5), raw for EdDSA,
     /// PKCS#1 v1.5 or PSS for RSA.
     ///
@@ -171,8 +227,7 @@ public struct COSEKey: Sendable {
                 guard case .ec(let curve) = key.kind, curve == algorithm.curve else {
                     throw PasskeyError(.invalidKey, "\(algorithm) needs a \(algorithm.curve!.rawValue) key")
                 }
-                let raw = try ECDSASignature.raw(fromDER: signature, curve: curve)
-                return try key.isValidSignature(raw, for: message, algorithm: .ecdsa(hash(for: curve)))
+                return try key.isValidSignature(derECDSA: signature, for: message, hash: hash(for: curve))
             case .edDSA, .ed25519:
                 return try key.isValidSignature(signature, for: message, algorithm: .ed25519)
             case .rs256:

@@ -142,7 +142,7 @@ public struct RelyingParty: Sendable {
         guard flags.contains(.backupEligible) == credential.backupEligible else {
             throw PasskeyError(.backupEligibilityChanged, "BE differs from the registration")
         }
-        let key = try COSEKey(bytes: credential.publicKey)
+        let key = try COSEKey.cached(bytes: credential.publicKey)
         guard try key.isValidSignature(response.signature, for: response.authenticatorData + clientData.hash) else {
             throw PasskeyError(.invalidSignature, "assertion signature does not verify")
         }

@@ -30,6 +30,24 @@ struct COSEKeyTests {
         #expect(try COSEKey(bytes: Self.ec2(extra: [(.unsigned(2), .bytes([1]))])).algorithm == .es256)
     }
 
+    /// Re-encoding recorded keys (real authenticators' COSE_Key bytes from py_webauthn's fixtures) gives the same
+    /// bytes: the encoder writes the canonical form authenticators use.
+    @Test func encodingMatchesRecordedKeys() throws {
+        let assertions = try #require(try PasskeyFixtures.recorded()["assertions"]?.arrayValue)
+        var checked = 0
+        for item in assertions.compactMap(\.objectValue) {
+            let bytes = try Base64URL.decode(item["publicKey"]!.stringValue!)
+            let key = try COSEKey(bytes: bytes)
+            #expect(try COSEKey(publicKey: key.publicKey, algorithm: key.algorithm).encoded == bytes)
+            checked += 1
+        }
+        #expect(checked == 6)
+        #expect(throws: PasskeyError(.invalidKey)) {
+            try COSEKey(publicKey: try ECPrivateKey(curve: .p384).publicKey, algorithm: .es256)
+        }
+        #expect(throws: PasskeyError(.invalidKey)) { try COSEKey(publicKey: try Ed25519PrivateKey().publicKey, algorithm: .rs256) }
+    }
+
     @Test(arguments: [
         ("ES384 alg on a P-256 key", ec2(alg: -35), "invalid_key"),
         ("ES256 alg on P-384 crv", ec2(crv: 2), "invalid_key"),

@@ -110,6 +110,13 @@
             }
         }
 
+        /// ECDSA with a DER signature: CryptoKit takes the raw form the caller already derived.
+        func verifyECDSA(der: [UInt8], raw: [UInt8], message: [UInt8], hash: HashFunction) -> Bool {
+            raw.withUnsafeBytes { signature in
+                message.withUnsafeBytes { verify(signature, message: $0, algorithm: .ecdsa(hash)) }
+            }
+        }
+
         func verify(_ signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer, algorithm: SignatureAlgorithm)
             -> Bool
         {

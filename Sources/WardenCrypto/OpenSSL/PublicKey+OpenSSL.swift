@@ -164,6 +164,13 @@
             }
         }
 
+        /// ECDSA with a DER signature already checked by ``ECDSASignature/raw(fromDER:curve:)``.
+        func verifyECDSA(der: [UInt8], raw: [UInt8], message: [UInt8], hash: HashFunction) -> Bool {
+            der.withUnsafeBytes { signature in
+                message.withUnsafeBytes { digestVerify(signature, message: $0, hash: hash, configure: nil) }
+            }
+        }
+
         // MARK: - Helpers
 
         private func digestVerify(

@@ -59,10 +59,7 @@ struct CertificateBuilder {
     }
 
     /// DER `ECDSA-Sig-Value` from raw `r||s`.
-    static func derSignature(_ raw: [UInt8]) -> [UInt8] {
-        let half = raw.count / 2
-        return DER.sequence([DER.integer(Array(raw[..<half])), DER.integer(Array(raw[half...]))])
-    }
+    static func derSignature(_ raw: [UInt8]) -> [UInt8] { try! ECDSASignature.der(fromRaw: raw) }
 
     static func oid(_ dotted: String) -> [UInt8] {
         let arcs = dotted.split(separator: ".").map { UInt64($0)! }

@@ -85,28 +85,7 @@ struct SoftwareAuthenticator {
     }
 
     /// The COSE_Key of the credential.
-    var coseKey: [UInt8] {
-        let parts = publicKey.components
-        var pairs: [(CBORValue, CBORValue)] = [(.unsigned(3), CBOREncoder.int(algorithm.rawValue))]
-        switch signer {
-        case .ec(let key):
-            let crv: UInt64 =
-                switch key.curve {
-                case .p256: 1
-                case .p384: 2
-                case .p521: 3
-                }
-            pairs += [
-                (.unsigned(1), .unsigned(2)), (.negative(-1), .unsigned(crv)), (.negative(-2), .bytes(parts.first)),
-                (.negative(-3), .bytes(parts.second)),
-            ]
-        case .ed25519:
-            pairs += [(.unsigned(1), .unsigned(1)), (.negative(-1), .unsigned(6)), (.negative(-2), .bytes(parts.first))]
-        case .rsa:
-            pairs += [(.unsigned(1), .unsigned(3)), (.negative(-1), .bytes(parts.first)), (.negative(-2), .bytes(parts.second))]
-        }
-        return CBOREncoder.encode(CBOREncoder.map(pairs))
-    }
+    var coseKey: [UInt8] { try! COSEKey(publicKey: publicKey, algorithm: algorithm).encoded }
 
     /// A WebAuthn signature (DER for ECDSA).
     func sign(_ message: [UInt8]) throws -> [UInt8] {

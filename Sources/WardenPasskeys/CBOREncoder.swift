@@ -1,8 +1,12 @@
-@testable import WardenPasskeys
-
-/// A canonical CBOR encoder for the test authenticator (CTAP2 order: shorter keys first, then bytewise).
-enum CBOREncoder {
-    static func encode(_ value: CBORValue) -> [UInt8] {
+/// A CBOR encoder producing the canonical form ``CBORDecoder`` requires (CTAP2: preferred integer and length
+/// encodings, map keys ordered shorter-first then bytewise). Used for COSE keys and by authenticator tests.
+///
+/// ```swift
+/// let bytes = CBOREncoder.encode(CBOREncoder.map([(.unsigned(1), .unsigned(2))]))
+/// ```
+public enum CBOREncoder {
+    /// The canonical encoding of `value`.
+    public static func encode(_ value: CBORValue) -> [UInt8] {
         switch value {
         case .unsigned(let n): return head(0, n)
         case .negative(let n): return head(1, UInt64(-1 - n))
@@ -19,12 +23,13 @@ enum CBOREncoder {
         }
     }
 
-    /// A map from `(key, value)` pairs.
-    static func map(_ pairs: [(CBORValue, CBORValue)]) -> CBORValue {
+    /// A map from `(key, value)` pairs (ordered canonically when encoded).
+    public static func map(_ pairs: [(CBORValue, CBORValue)]) -> CBORValue {
         .map(pairs.map { CBORMapEntry(key: $0.0, value: $0.1) })
     }
 
-    static func int(_ value: Int64) -> CBORValue { value >= 0 ? .unsigned(UInt64(value)) : .negative(value) }
+    /// An integer value.
+    public static func int(_ value: Int64) -> CBORValue { value >= 0 ? .unsigned(UInt64(value)) : .negative(value) }
 
     private static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
         let top = major << 5

@@ -1,0 +1,90 @@
+import Foundation
+import WardenCrypto
+import WardenJOSE
+import WardenPasskeys
+
+struct BenchPasskeyCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "passkey",
+        abstract: "µs per ES256 passkey sign-in verification next to the raw ES256 signature verify.",
+        discussion: """
+            'assertion' parses the response JSON and runs every §7.2 check; 'checks' starts from parsed bytes;
+            'raw' is the ES256 verify of the same message alone. scripts/bench-passkey runs this with --export and
+            times py_webauthn on the same response.
+            """,
+        options: [
+            .value("seconds", "S", "Time per measurement (default 1)."),
+            .value("export", "DIR", "Write the response, key and challenge for the py_webauthn benchmark."),
+            .flag("json", "Print JSON."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let seconds = Double(try arguments.integer("seconds", range: 1...60) ?? 1)
+        if let warning = Bench.buildWarning { io.err(warning) }
+        let rp = try RelyingParty(id: "example.com", origins: ["https://example.com"])
+        let key = try ECPrivateKey()
+        let cose = try COSEKey(publicKey: key.publicKey, algorithm: .es256)
+        let credentialID = try SecureRandom().bytes(count: 32)
+        let challenge = try SecureRandom().bytes(count: 32)
+        let clientData = Array(
+            #"{"type":"webauthn.get","challenge":"\#(Base64URL.encode(challenge))","origin":"https://example.com","crossOrigin":false}"#
+                .utf8)
+        let authenticatorData = HashFunction.sha256.hash(Array("example.com".utf8)) + [0x05, 0, 0, 0, 8]
+        let message = authenticatorData + HashFunction.sha256.hash(clientData)
+        let raw = try key.signature(for: message)
+        let response = AssertionResponse(
+            credentialID: credentialID, clientDataJSON: clientData, authenticatorData: authenticatorData,
+            signature: try ECDSASignature.der(fromRaw: raw))
+        let json = Array(
+            #"{"id":"\#(Base64URL.encode(credentialID))","rawId":"\#(Base64URL.encode(credentialID))","type":"public-key","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(clientData))","authenticatorData":"\#(Base64URL.encode(authenticatorData))","signature":"\#(Base64URL.encode(response.signature))"}}"#
+                .utf8)
+        let record = CredentialRecord(id: credentialID, publicKey: cose.encoded, algorithm: .es256, signCount: 7)
+
+        func full() throws {
+            _ = try rp.verifyAssertion(
+                try AssertionResponse(json: json), challenge: challenge, credential: record,
+                allowCredentials: [credentialID], requireUserVerification: true)
+        }
+        func checks() throws {
+            _ = try rp.verifyAssertion(
+                response, challenge: challenge, credential: record, allowCredentials: [credentialID],
+                requireUserVerification: true)
+        }
+        func rawVerify() throws {
+            guard try key.publicKey.isValidSignature(raw, for: message, algorithm: .ecdsa(.sha256)) else {
+                throw CLIError.usage("raw verification failed", code: "internal")
+            }
+        }
+        try full()
+        try rawVerify()
+        let (fullResult, rawResult) = try Bench.interleaved(seconds: 2 * seconds, full, rawVerify)
+        let (checksResult, _) = try Bench.interleaved(seconds: seconds, checks, rawVerify)
+        let rows = [
+            ("assertion", fullResult.microseconds), ("checks", checksResult.microseconds),
+            ("raw", rawResult.microseconds),
+        ]
+        if let directory = arguments.value("export") {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let export: [String: Any] = [
+                "response": String(decoding: json, as: UTF8.self), "challenge": Base64URL.encode(challenge),
+                "publicKey": Base64URL.encode(cose.encoded), "signCount": 7, "rpId": "example.com",
+                "origin": "https://example.com",
+            ]
+            try Data(JSONOutput.string(export).utf8).write(
+                to: URL(fileURLWithPath: directory).appendingPathComponent("passkey.json"))
+        }
+        if arguments.has("json") {
+            var object: [String: Any] = [:]
+            for (name, value) in rows { object[name + "_us"] = (value * 1000).rounded() / 1000 }
+            io.out(JSONOutput.string(object))
+        } else {
+            io.out("ES256 sign-in verification (µs)")
+            for (name, value) in rows {
+                io.out(
+                    name.padding(toLength: 11, withPad: " ", startingAt: 0) + Bench.format(value, decimals: 2)
+                        + String(format: "   (%.2fx raw)", value / rawResult.microseconds))
+            }
+        }
+        return ExitCode.success
+    }
+}
