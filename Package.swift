@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "WardenOAuth", targets: ["WardenOAuth"]),
         .library(name: "WardenStorage", targets: ["WardenStorage"]),
         .library(name: "WardenSession", targets: ["WardenSession"]),
+        .library(name: "WardenPasskeys", targets: ["WardenPasskeys"]),
         .library(name: "WardenApple", targets: ["WardenApple"]),
         .executable(name: "warden", targets: ["warden"]),
     ],
@@ -76,6 +77,7 @@ let package = Package(
             name: "Warden",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
+                "WardenPasskeys",
             ],
             swiftSettings: strict
         ),

@@ -17,6 +17,12 @@ let package = Package(
             name: "FuzzCertificate", dependencies: [.product(name: "WardenCrypto", package: root)],
             swiftSettings: fuzz, linkerSettings: link),
         .executableTarget(
+            name: "FuzzCBOR", dependencies: [.product(name: "WardenPasskeys", package: root)],
+            swiftSettings: fuzz, linkerSettings: link),
+        .executableTarget(
+            name: "FuzzAuthenticatorData", dependencies: [.product(name: "WardenPasskeys", package: root)],
+            swiftSettings: fuzz, linkerSettings: link),
+        .executableTarget(
             name: "FuzzJSON", dependencies: [.product(name: "WardenJOSE", package: root)],
             swiftSettings: fuzz, linkerSettings: link),
     ]

@@ -3,5 +3,6 @@
 @_exported import WardenCrypto
 @_exported import WardenJOSE
 @_exported import WardenOAuth
+@_exported import WardenPasskeys
 @_exported import WardenSession
 @_exported import WardenStorage

@@ -61,7 +61,8 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
             checked against --attestation-roots (packed) or Apple's WebAuthn root (apple).
             """,
         options: PasskeyInput.common + [
-            .value("attestation-roots", "PEM", "Trusted roots for packed certificates (and, besides Apple's, for apple)."),
+            .value(
+                "attestation-roots", "PEM", "Trusted roots for packed certificates (and, besides Apple's, for apple)."),
             .flag("require-trusted-attestation", "Accept only attestation chains that reach a configured root."),
             .flag("accept-unknown-attestation", "Treat unsupported formats (tpm, android-key...) as none."),
             .value("now", "UNIX", "Judge certificate validity at this time (seconds since 1970)."),

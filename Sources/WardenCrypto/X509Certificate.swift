@@ -138,7 +138,8 @@ public struct X509Certificate: Sendable, Hashable {
     public static func certificates(pemOrDER input: [UInt8]) throws -> [X509Certificate] {
         let marker = Array("-----BEGIN ".utf8)
         if input.count >= marker.count,
-            (0...(input.count - marker.count)).contains(where: { input[$0..<($0 + marker.count)].elementsEqual(marker) })
+            (0...(input.count - marker.count)).contains(where: { input[$0..<($0 + marker.count)].elementsEqual(marker) }
+            )
         {
             guard let text = String(bytes: input, encoding: .utf8) else {
                 throw CryptoError(.malformedInput, "PEM input is not UTF-8")

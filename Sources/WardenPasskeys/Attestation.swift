@@ -108,7 +108,8 @@ enum AttestationVerifier {
             result = (.apple, try apple(statement, credential, signed: signed, policy: policy, date: date))
         default:
             guard policy.acceptsUnknownFormatsAsNone, !policy.requireTrustedAttestation else {
-                throw PasskeyError(.unsupportedAttestation, "attestation format \"\(format.prefix(32))\" is not supported")
+                throw PasskeyError(
+                    .unsupportedAttestation, "attestation format \"\(format.prefix(32))\" is not supported")
             }
             result = (AttestationFormat(rawValue: String(format.prefix(32))), .none)
         }
@@ -187,7 +188,9 @@ enum AttestationVerifier {
             // extnValue holds an OCTET STRING of the 16 AAGUID bytes.
             guard `extension`.value.count == 18, `extension`.value[0] == 0x04, `extension`.value[1] == 16,
                 Array(`extension`.value[2...]) == aaguid
-            else { throw PasskeyError(.invalidAttestation, "packed: certificate AAGUID differs from the authenticator's") }
+            else {
+                throw PasskeyError(.invalidAttestation, "packed: certificate AAGUID differs from the authenticator's")
+            }
         }
     }
 

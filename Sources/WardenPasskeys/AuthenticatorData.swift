@@ -69,7 +69,9 @@ public struct AuthenticatorData: Sendable {
         var offset = 37
         let decoder = CBORDecoder(maximumBytes: Self.maximumBytes, maximumDepth: 8)
         if flags.contains(.attestedCredentialData) {
-            guard bytes.count >= offset + 18 else { throw PasskeyError(.malformed, "attested credential data truncated") }
+            guard bytes.count >= offset + 18 else {
+                throw PasskeyError(.malformed, "attested credential data truncated")
+            }
             let aaguid = Array(bytes[offset..<(offset + 16)])
             let length = Int(bytes[offset + 16]) << 8 | Int(bytes[offset + 17])
             offset += 18

@@ -194,13 +194,16 @@ public struct COSEKey: Sendable {
             guard algorithm == .edDSA || algorithm == .ed25519 else {
                 throw PasskeyError(.invalidKey, "\(algorithm) does not fit the key")
             }
-            pairs += [(.unsigned(1), .unsigned(1)), (.negative(-1), .unsigned(6)), (.negative(-2), .bytes(parts.first))]
+            pairs += [
+                (.unsigned(1), .unsigned(1)), (.negative(-1), .unsigned(6)), (.negative(-2), .bytes(parts.first)),
+            ]
         case .rsa:
             guard algorithm == .rs256 || algorithm == .ps256 else {
                 throw PasskeyError(.invalidKey, "\(algorithm) does not fit the key")
             }
             pairs += [
-                (.unsigned(1), .unsigned(3)), (.negative(-1), .bytes(parts.first)), (.negative(-2), .bytes(parts.second)),
+                (.unsigned(1), .unsigned(3)), (.negative(-1), .bytes(parts.first)),
+                (.negative(-2), .bytes(parts.second)),
             ]
         }
         self.algorithm = algorithm

@@ -111,13 +111,42 @@ struct PasskeyCommandTests {
     }
 
     @Test(arguments: [
-        (["passkey", "verify-registration", "--origin", "https://a.example", "--challenge", "AA", "f"], "warden: usage: missing '--rp-id'"),
-        (["passkey", "verify-registration", "--rp-id", "a.example", "--challenge", "AA", "f"], "warden: usage: missing '--origin'"),
-        (["passkey", "verify-registration", "--rp-id", "https://a.example", "--origin", "https://a.example", "--challenge", "AA", "f"], "warden: invalid_configuration:"),
-        (["passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example", "f"], "warden: usage: missing '--challenge'"),
-        (["passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example", "--challenge", "A+==", "f"], "warden: usage: '--challenge' must be non-empty base64url"),
-        (["passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example", "--challenge", "AA", "/nonexistent"], "warden: unreadable_file:"),
-        (["passkey", "verify-assertion", "--rp-id", "a.example", "--origin", "https://a.example", "--challenge", "AA", "f"], "warden: usage: missing '--credential'"),
+        (
+            ["passkey", "verify-registration", "--origin", "https://a.example", "--challenge", "AA", "f"],
+            "warden: usage: missing '--rp-id'"
+        ),
+        (
+            ["passkey", "verify-registration", "--rp-id", "a.example", "--challenge", "AA", "f"],
+            "warden: usage: missing '--origin'"
+        ),
+        (
+            [
+                "passkey", "verify-registration", "--rp-id", "https://a.example", "--origin", "https://a.example",
+                "--challenge", "AA", "f",
+            ], "warden: invalid_configuration:"
+        ),
+        (
+            ["passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example", "f"],
+            "warden: usage: missing '--challenge'"
+        ),
+        (
+            [
+                "passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example",
+                "--challenge", "A+==", "f",
+            ], "warden: usage: '--challenge' must be non-empty base64url"
+        ),
+        (
+            [
+                "passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example",
+                "--challenge", "AA", "/nonexistent",
+            ], "warden: unreadable_file:"
+        ),
+        (
+            [
+                "passkey", "verify-assertion", "--rp-id", "a.example", "--origin", "https://a.example", "--challenge",
+                "AA", "f",
+            ], "warden: usage: missing '--credential'"
+        ),
     ])
     func usageErrorsAreExitTwo(arguments: [String], message: String) async {
         let run = await CLI.run(arguments)

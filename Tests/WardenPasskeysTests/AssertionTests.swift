@@ -132,10 +132,12 @@ struct AssertionTests {
     ])
     func recordedAssertions(name: String) throws {
         let fixtures = try PasskeyFixtures.recorded()
-        let item = try #require(fixtures["assertions"]?.arrayValue?.compactMap(\.objectValue).first {
-            $0["name"]?.stringValue == name
-        })
-        let origins = [item["origin"]!.stringValue!] + (item["extraOrigins"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let item = try #require(
+            fixtures["assertions"]?.arrayValue?.compactMap(\.objectValue).first {
+                $0["name"]?.stringValue == name
+            })
+        let origins =
+            [item["origin"]!.stringValue!] + (item["extraOrigins"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let rp = try RelyingParty(id: item["rpId"]!.stringValue!, origins: Set(origins))
         let response = try AssertionResponse(json: PasskeyFixtures.serialize(item["response"]!))
         let key = try COSEKey(bytes: try Base64URL.decode(item["publicKey"]!.stringValue!))

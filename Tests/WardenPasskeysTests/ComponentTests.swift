@@ -12,8 +12,10 @@ struct COSEKeyTests {
     static let p256 = try! ECPrivateKey(curve: .p256).publicKey.components
     static let ed = try! Ed25519PrivateKey().publicKey.components.first
 
-    static func ec2(alg: Int64 = -7, crv: UInt64 = 1, x: [UInt8] = p256.first, y: [UInt8]? = p256.second,
-                    extra: [(CBORValue, CBORValue)] = []) -> [UInt8] {
+    static func ec2(
+        alg: Int64 = -7, crv: UInt64 = 1, x: [UInt8] = p256.first, y: [UInt8]? = p256.second,
+        extra: [(CBORValue, CBORValue)] = []
+    ) -> [UInt8] {
         var pairs: [(CBORValue, CBORValue)] = [
             (.unsigned(1), .unsigned(2)), (.unsigned(3), CBOREncoder.int(alg)), (.negative(-1), .unsigned(crv)),
             (.negative(-2), .bytes(x)),
@@ -24,7 +26,10 @@ struct COSEKeyTests {
 
     @Test func validKeysConvert() throws {
         #expect(try COSEKey(bytes: Self.ec2()).publicKey.kind == .ec(.p256))
-        let okp = Self.key([(.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-8)), (.negative(-1), .unsigned(6)), (.negative(-2), .bytes(Self.ed))])
+        let okp = Self.key([
+            (.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-8)), (.negative(-1), .unsigned(6)),
+            (.negative(-2), .bytes(Self.ed)),
+        ])
         #expect(try COSEKey(bytes: okp).publicKey.kind == .ed25519)
         // Unrelated labels (kid) are allowed.
         #expect(try COSEKey(bytes: Self.ec2(extra: [(.unsigned(2), .bytes([1]))])).algorithm == .es256)
@@ -45,29 +50,66 @@ struct COSEKeyTests {
         #expect(throws: PasskeyError(.invalidKey)) {
             try COSEKey(publicKey: try ECPrivateKey(curve: .p384).publicKey, algorithm: .es256)
         }
-        #expect(throws: PasskeyError(.invalidKey)) { try COSEKey(publicKey: try Ed25519PrivateKey().publicKey, algorithm: .rs256) }
+        #expect(throws: PasskeyError(.invalidKey)) {
+            try COSEKey(publicKey: try Ed25519PrivateKey().publicKey, algorithm: .rs256)
+        }
     }
 
-    @Test(arguments: [
-        ("ES384 alg on a P-256 key", ec2(alg: -35), "invalid_key"),
-        ("ES256 alg on P-384 crv", ec2(crv: 2), "invalid_key"),
-        ("unknown curve", ec2(crv: 9), "invalid_key"),
-        ("short x", ec2(x: Array(p256.first.dropFirst())), "invalid_key"),
-        ("compressed point (y missing)", ec2(y: nil), "invalid_key"),
-        ("y as a boolean", key([(.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(1)), (.negative(-2), .bytes(p256.first)), (.negative(-3), .bool(true))]), "invalid_key"),
-        ("point not on the curve", ec2(y: p256.first), "invalid_key"),
-        ("private key d", ec2(extra: [(.negative(-4), .bytes(Array(repeating: 1, count: 32)))]), "invalid_key"),
-        ("no alg", key([(.unsigned(1), .unsigned(2)), (.negative(-1), .unsigned(1)), (.negative(-2), .bytes(p256.first)), (.negative(-3), .bytes(p256.second))]), "invalid_key"),
-        ("RS1 alg", ec2(alg: -65535), "unsupported_algorithm"),
-        ("EdDSA alg on EC2", ec2(alg: -8), "invalid_key"),
-        ("ES256 alg on OKP", key([(.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(6)), (.negative(-2), .bytes(ed))]), "invalid_key"),
-        ("X25519 curve", key([(.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-8)), (.negative(-1), .unsigned(4)), (.negative(-2), .bytes(ed))]), "invalid_key"),
-        ("RS256 on EC2", ec2(alg: -257), "invalid_key"),
-        ("RSA 1024-bit", key([(.unsigned(1), .unsigned(3)), (.unsigned(3), CBOREncoder.int(-257)), (.negative(-1), .bytes([0xC1] + Array(repeating: 0x11, count: 127))), (.negative(-2), .bytes([1, 0, 1]))]), "invalid_key"),
-        ("symmetric kty", key([(.unsigned(1), .unsigned(4)), (.unsigned(3), .negative(-7))]), "unsupported_algorithm"),
-        ("not a map", [0x80], "invalid_key"),
-        ("trailing bytes", ec2() + [0], "invalid_key"),
-    ] as [(String, [UInt8], String)])
+    @Test(
+        arguments: [
+            ("ES384 alg on a P-256 key", ec2(alg: -35), "invalid_key"),
+            ("ES256 alg on P-384 crv", ec2(crv: 2), "invalid_key"),
+            ("unknown curve", ec2(crv: 9), "invalid_key"),
+            ("short x", ec2(x: Array(p256.first.dropFirst())), "invalid_key"),
+            ("compressed point (y missing)", ec2(y: nil), "invalid_key"),
+            (
+                "y as a boolean",
+                key([
+                    (.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(1)),
+                    (.negative(-2), .bytes(p256.first)), (.negative(-3), .bool(true)),
+                ]), "invalid_key"
+            ),
+            ("point not on the curve", ec2(y: p256.first), "invalid_key"),
+            ("private key d", ec2(extra: [(.negative(-4), .bytes(Array(repeating: 1, count: 32)))]), "invalid_key"),
+            (
+                "no alg",
+                key([
+                    (.unsigned(1), .unsigned(2)), (.negative(-1), .unsigned(1)), (.negative(-2), .bytes(p256.first)),
+                    (.negative(-3), .bytes(p256.second)),
+                ]), "invalid_key"
+            ),
+            ("RS1 alg", ec2(alg: -65535), "unsupported_algorithm"),
+            ("EdDSA alg on EC2", ec2(alg: -8), "invalid_key"),
+            (
+                "ES256 alg on OKP",
+                key([
+                    (.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(6)),
+                    (.negative(-2), .bytes(ed)),
+                ]), "invalid_key"
+            ),
+            (
+                "X25519 curve",
+                key([
+                    (.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-8)), (.negative(-1), .unsigned(4)),
+                    (.negative(-2), .bytes(ed)),
+                ]), "invalid_key"
+            ),
+            ("RS256 on EC2", ec2(alg: -257), "invalid_key"),
+            (
+                "RSA 1024-bit",
+                key([
+                    (.unsigned(1), .unsigned(3)), (.unsigned(3), CBOREncoder.int(-257)),
+                    (.negative(-1), .bytes([0xC1] + Array(repeating: 0x11, count: 127))),
+                    (.negative(-2), .bytes([1, 0, 1])),
+                ]), "invalid_key"
+            ),
+            (
+                "symmetric kty", key([(.unsigned(1), .unsigned(4)), (.unsigned(3), .negative(-7))]),
+                "unsupported_algorithm"
+            ),
+            ("not a map", [0x80], "invalid_key"),
+            ("trailing bytes", ec2() + [0], "invalid_key"),
+        ] as [(String, [UInt8], String)])
     func rejects(name: String, bytes: [UInt8], code: String) {
         #expect(throws: (any Error).self, "\(name)") { try COSEKey(bytes: bytes) }
         do {
@@ -90,14 +132,18 @@ struct AuthenticatorDataTests {
         #expect(data.attestedCredential == nil)
     }
 
-    @Test(arguments: [
-        ("36 bytes", Array(repeating: 0, count: 36), "malformed"),
-        ("AT flag, nothing follows", Array(repeating: 0, count: 32) + [0x41, 0, 0, 0, 0], "malformed"),
-        ("AT flag, zero-length ID", Array(repeating: 0, count: 32) + [0x41, 0, 0, 0, 0] + Array(repeating: 0, count: 18), "malformed"),
-        ("extensions not a map", Array(repeating: 0, count: 32) + [0x81, 0, 0, 0, 0, 0x01], "malformed"),
-        ("extensions bad CBOR", Array(repeating: 0, count: 32) + [0x81, 0, 0, 0, 0, 0xBF], "malformed"),
-        ("over 64 KiB", Array(repeating: 0, count: 70_000), "too_large"),
-    ] as [(String, [UInt8], String)])
+    @Test(
+        arguments: [
+            ("36 bytes", Array(repeating: 0, count: 36), "malformed"),
+            ("AT flag, nothing follows", Array(repeating: 0, count: 32) + [0x41, 0, 0, 0, 0], "malformed"),
+            (
+                "AT flag, zero-length ID",
+                Array(repeating: 0, count: 32) + [0x41, 0, 0, 0, 0] + Array(repeating: 0, count: 18), "malformed"
+            ),
+            ("extensions not a map", Array(repeating: 0, count: 32) + [0x81, 0, 0, 0, 0, 0x01], "malformed"),
+            ("extensions bad CBOR", Array(repeating: 0, count: 32) + [0x81, 0, 0, 0, 0, 0xBF], "malformed"),
+            ("over 64 KiB", Array(repeating: 0, count: 70_000), "too_large"),
+        ] as [(String, [UInt8], String)])
     func rejects(name: String, bytes: [UInt8], code: String) {
         do {
             _ = try AuthenticatorData(bytes: bytes)
@@ -134,14 +180,25 @@ struct AuthenticatorDataTests {
     }
 
     @Test func responseDocumentsAreStrict() {
-        let good = #"{"id":"AQID","rawId":"AQID","type":"public-key","response":{"clientDataJSON":"AA","authenticatorData":"AA","signature":"AA"}}"#
+        let good =
+            #"{"id":"AQID","rawId":"AQID","type":"public-key","response":{"clientDataJSON":"AA","authenticatorData":"AA","signature":"AA"}}"#
         #expect(throws: Never.self) { try AssertionResponse(json: Array(good.utf8)) }
         for (name, bad, code) in [
-            ("id differs from rawId", good.replacingOccurrences(of: #""rawId":"AQID""#, with: #""rawId":"AQIE""#), "credential_id_mismatch"),
+            (
+                "id differs from rawId", good.replacingOccurrences(of: #""rawId":"AQID""#, with: #""rawId":"AQIE""#),
+                "credential_id_mismatch"
+            ),
             ("wrong type", good.replacingOccurrences(of: "public-key", with: "password"), "malformed"),
-            ("padded base64", good.replacingOccurrences(of: #""signature":"AA""#, with: #""signature":"AA==""#), "malformed"),
+            (
+                "padded base64", good.replacingOccurrences(of: #""signature":"AA""#, with: #""signature":"AA==""#),
+                "malformed"
+            ),
             ("no response", #"{"id":"AQID","rawId":"AQID","type":"public-key"}"#, "malformed"),
-            ("userHandle a number", good.replacingOccurrences(of: #""signature":"AA""#, with: #""signature":"AA","userHandle":5"#), "malformed"),
+            (
+                "userHandle a number",
+                good.replacingOccurrences(of: #""signature":"AA""#, with: #""signature":"AA","userHandle":5"#),
+                "malformed"
+            ),
         ] {
             do {
                 _ = try AssertionResponse(json: Array(bad.utf8))
@@ -165,7 +222,8 @@ struct ChallengeTests {
         let store = InMemoryChallengeStore()
         let now = Date()
         let issued = try await store.issue(binding: "session-1", ceremony: .authentication, now: now)
-        #expect(try await store.redeem(issued.value, binding: "session-1", ceremony: .authentication, now: now) == issued)
+        #expect(
+            try await store.redeem(issued.value, binding: "session-1", ceremony: .authentication, now: now) == issued)
         await #expect(throws: PasskeyError(.challengeUnknown)) {
             try await store.redeem(issued.value, binding: "session-1", ceremony: .authentication, now: now)
         }
@@ -213,7 +271,8 @@ struct ChallengeTests {
     @Test func redeemFromClientData() async throws {
         let store = InMemoryChallengeStore()
         let issued = try await store.issue(binding: "s", ceremony: .registration)
-        let json = Array(#"{"type":"webauthn.create","challenge":"\#(issued.base64URL)","origin":"https://example.com"}"#.utf8)
+        let json = Array(
+            #"{"type":"webauthn.create","challenge":"\#(issued.base64URL)","origin":"https://example.com"}"#.utf8)
         #expect(try await store.redeem(clientDataJSON: json, binding: "s", ceremony: .registration) == issued)
     }
 }
@@ -224,12 +283,15 @@ struct OptionsTests {
         let challenge = try PasskeyChallenge(binding: "s", ceremony: .registration)
         let options = PasskeyCreationOptions(
             relyingParty: PasskeyFixtures.rp, rpName: "Example", userID: [1, 2, 3], userName: "ada@example.com",
-            challenge: challenge, excludeCredentials: [PasskeyCredentialDescriptor(id: [4, 5], transports: ["internal"])])
+            challenge: challenge,
+            excludeCredentials: [PasskeyCredentialDescriptor(id: [4, 5], transports: ["internal"])])
         let object = try JSONReader().parseObject(Array(options.json().utf8))
         #expect(object["rp"]?.objectValue?["id"]?.stringValue == "example.com")
         #expect(object["user"]?.objectValue?["id"]?.stringValue == "AQID")
         #expect(object["challenge"]?.stringValue == challenge.base64URL)
-        let algorithms = object["pubKeyCredParams"]?.arrayValue?.compactMap { $0.objectValue?["alg"]?.numberValue?.int64 }
+        let algorithms = object["pubKeyCredParams"]?.arrayValue?.compactMap {
+            $0.objectValue?["alg"]?.numberValue?.int64
+        }
         #expect(algorithms == COSEAlgorithm.supported.map(\.rawValue))
         #expect(object["excludeCredentials"]?.arrayValue?.first?.objectValue?["id"]?.stringValue == "BAU")
         #expect(object["authenticatorSelection"]?.objectValue?["residentKey"]?.stringValue == "required")
@@ -250,8 +312,10 @@ struct OptionsTests {
     }
 
     @Test func relyingPartyConfigurationIsChecked() {
-        for (id, origins) in [("", ["https://a"]), ("https://example.com", ["https://example.com"]), ("example.com", []),
-                              ("example.com", ["https://example.com/"])] {
+        for (id, origins) in [
+            ("", ["https://a"]), ("https://example.com", ["https://example.com"]), ("example.com", []),
+            ("example.com", ["https://example.com/"]),
+        ] {
             #expect(throws: PasskeyError(.invalidConfiguration)) { try RelyingParty(id: id, origins: Set(origins)) }
         }
     }
@@ -275,7 +339,8 @@ struct OptionsTests {
 @Suite("X.509 certificates and ECDSA DER signatures")
 struct CertificateTests {
     @Test func readsTheYubicoRoot() throws {
-        let root = try #require(try X509Certificate.certificates(pemOrDER: PasskeyFixtures.data("yubico-u2f-root.pem")).first)
+        let root = try #require(
+            try X509Certificate.certificates(pemOrDER: PasskeyFixtures.data("yubico-u2f-root.pem")).first)
         #expect(root.version == 3)
         #expect(root.subject(.commonName) == "Yubico U2F Root CA Serial 457200631")
         #expect(try root.basicConstraintsCA == true)
@@ -285,7 +350,9 @@ struct CertificateTests {
         let apple = try #require(AttestationPolicy.appleWebAuthnRoots.first)
         #expect(apple.subject(.commonName) == "Apple WebAuthn Root CA")
         #expect(try apple.publicKey.kind == .ec(.p384))
-        #expect(throws: CryptoError(.untrustedCertificate)) { try X509Certificate.verifyChain([apple], roots: [root], at: Date()) }
+        #expect(throws: CryptoError(.untrustedCertificate)) {
+            try X509Certificate.verifyChain([apple], roots: [root], at: Date())
+        }
         #expect(throws: CryptoError(.untrustedCertificate)) {
             try X509Certificate.verifyChain([root], roots: [root], at: Date(timeIntervalSince1970: 2_600_000_000))
         }
@@ -300,19 +367,25 @@ struct CertificateTests {
         // A leaf whose signed part changed after signing: parses, but never verifies.
         let pki = try PasskeyFixtures.PKI()
         let (_, leaf) = try pki.leaf()
-        try X509Certificate.verifyChain([X509Certificate(der: leaf), X509Certificate(der: pki.intermediateDER)], roots: pki.roots, at: Date())
+        try X509Certificate.verifyChain(
+            [X509Certificate(der: leaf), X509Certificate(der: pki.intermediateDER)], roots: pki.roots, at: Date())
         var flipped = leaf
         let index = try #require(flipped.firstIndex(of: UInt8(ascii: "W")))  // inside the issuer name
         flipped[index] = UInt8(ascii: "X")
         let broken = try X509Certificate(der: flipped)
         #expect(throws: CryptoError(.untrustedCertificate)) {
-            try X509Certificate.verifyChain([broken, X509Certificate(der: pki.intermediateDER)], roots: pki.roots, at: Date())
+            try X509Certificate.verifyChain(
+                [broken, X509Certificate(der: pki.intermediateDER)], roots: pki.roots, at: Date())
         }
     }
 
     @Test func oidText() throws {
-        #expect(try X509Certificate.oidString(CertificateBuilder.oid("1.3.6.1.4.1.45724.1.1.4")) == "1.3.6.1.4.1.45724.1.1.4")
-        #expect(try X509Certificate.oidString([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B]) == "1.2.840.113549.1.1.11")
+        #expect(
+            try X509Certificate.oidString(CertificateBuilder.oid("1.3.6.1.4.1.45724.1.1.4"))
+                == "1.3.6.1.4.1.45724.1.1.4")
+        #expect(
+            try X509Certificate.oidString([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B])
+                == "1.2.840.113549.1.1.11")
         #expect(throws: CryptoError(.malformedInput)) { try X509Certificate.oidString([0x2A, 0x80, 0x01]) }
         #expect(throws: CryptoError(.malformedInput)) { try X509Certificate.oidString([0x2A, 0x86]) }
     }
@@ -336,7 +409,9 @@ struct CertificateTests {
             ("empty integer", [0x30, 0x24, 0x02, 0x00, 0x02, 0x20] + r),
             ("long-form short length", [0x30, 0x81, 0x44, 0x02, 0x20] + r + [0x02, 0x20] + r),
         ] as [(String, [UInt8])] {
-            #expect(throws: CryptoError(.malformedSignature), "\(name)") { try ECDSASignature.raw(fromDER: bad, curve: .p256) }
+            #expect(throws: CryptoError(.malformedSignature), "\(name)") {
+                try ECDSASignature.raw(fromDER: bad, curve: .p256)
+            }
         }
     }
 }

@@ -17,7 +17,8 @@ struct CorpusExport {
     static let stricter: [String: String] = [
         "cross-origin iframe": "py_webauthn does not check crossOrigin",
         "topOrigin without crossOrigin": "py_webauthn does not check topOrigin",
-        "rawId of another credential": "py_webauthn does not compare rawId with the authenticator data's credential ID or the stored credential",
+        "rawId of another credential":
+            "py_webauthn does not compare rawId with the authenticator data's credential ID or the stored credential",
         "credential ID over 1023 bytes": "py_webauthn does not bound the credential ID length",
         "packed ecdaaKeyId": "py_webauthn ignores unknown attStmt members (ECDAA left WebAuthn in Level 2)",
         "packed certificate: isCA": "py_webauthn does not check the §8.2.1 certificate requirements",
@@ -59,7 +60,8 @@ struct CorpusExport {
                 party.attestation.trustAnchors[AttestationFormat(rawValue: format)] = [try X509Certificate(der: roots)]
             }
             var entry: [String: Any] = [
-                "name": name, "ceremony": "registration", "challenge": Base64URL.encode([UInt8](repeating: 42, count: 32)),
+                "name": name, "ceremony": "registration",
+                "challenge": Base64URL.encode([UInt8](repeating: 42, count: 32)),
                 "response": SoftwareAuthenticator.json(response),
                 "expected": Self.verdict {
                     _ = try party.verifyRegistration(
@@ -70,7 +72,9 @@ struct CorpusExport {
             if let reason = Self.stricter[name] { entry["stricter"] = reason }
             cases.append(entry)
         }
-        func assertion(_ name: String, _ authenticator: inout SoftwareAuthenticator, record: CredentialRecord, _ ceremony: Ceremony) throws {
+        func assertion(
+            _ name: String, _ authenticator: inout SoftwareAuthenticator, record: CredentialRecord, _ ceremony: Ceremony
+        ) throws {
             let response = try authenticator.assert(ceremony)
             var entry: [String: Any] = [
                 "name": name, "ceremony": "assertion", "challenge": Base64URL.encode([UInt8](repeating: 42, count: 32)),
@@ -95,16 +99,23 @@ struct CorpusExport {
             var authenticator = try SoftwareAuthenticator(algorithm)
             try registration("none \(algorithm)", authenticator, base)
             try registration("packed self \(algorithm)", authenticator, base, .packedSelf)
-            let record = try rp.verifyRegistration(try authenticator.register(base), challenge: base.challenge).credential
+            let record = try rp.verifyRegistration(try authenticator.register(base), challenge: base.challenge)
+                .credential
             try assertion("assertion \(algorithm)", &authenticator, record: record, base)
-            try assertion("second assertion \(algorithm)", &authenticator, record: record.updated(by: AssertionResult(
-                credentialID: record.id, newSignCount: 1, userVerified: true, backedUp: true, signCountRegressed: false,
-                extensions: nil)), base)
+            try assertion(
+                "second assertion \(algorithm)", &authenticator,
+                record: record.updated(
+                    by: AssertionResult(
+                        credentialID: record.id, newSignCount: 1, userVerified: true, backedUp: true,
+                        signCountRegressed: false,
+                        extensions: nil)), base)
         }
         // Attestation chains.
         let pki = try PasskeyFixtures.PKI()
         let authenticator = try SoftwareAuthenticator(.es256)
-        let (leafKey, leaf) = try pki.leaf { $0.extensions = [CertificateBuilder.aaguidExtension(authenticator.aaguid)] }
+        let (leafKey, leaf) = try pki.leaf {
+            $0.extensions = [CertificateBuilder.aaguidExtension(authenticator.aaguid)]
+        }
         let chain = SoftwareAuthenticator.Attestation.packedX5C(leafKey: leafKey, chain: [leaf, pki.intermediateDER])
         try registration("packed x5c trusted", authenticator, base, chain, roots: pki.rootDER, format: "packed")
         try registration(

@@ -40,10 +40,13 @@ struct RegistrationTests {
     @Test func packedChainTrustedUnverifiedAndUntrusted() throws {
         let pki = try PasskeyFixtures.PKI()
         let authenticator = try SoftwareAuthenticator(.es256)
-        let (leafKey, leaf) = try pki.leaf { $0.extensions = [CertificateBuilder.aaguidExtension(authenticator.aaguid)] }
+        let (leafKey, leaf) = try pki.leaf {
+            $0.extensions = [CertificateBuilder.aaguidExtension(authenticator.aaguid)]
+        }
         let challenge = PasskeyFixtures.challenge()
         let response = try authenticator.register(
-            Ceremony(challenge: challenge), attestation: .packedX5C(leafKey: leafKey, chain: [leaf, pki.intermediateDER]))
+            Ceremony(challenge: challenge),
+            attestation: .packedX5C(leafKey: leafKey, chain: [leaf, pki.intermediateDER]))
 
         // No roots for packed: the signature is checked, the chain is not.
         #expect(
@@ -57,13 +60,17 @@ struct RegistrationTests {
 
         // Another vendor's root.
         rp.attestation.trustAnchors[.packed] = try PasskeyFixtures.PKI(name: "Other Vendor").roots
-        #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(response, challenge: challenge) }
+        #expect(throws: PasskeyError(.untrustedAttestation)) {
+            try rp.verifyRegistration(response, challenge: challenge)
+        }
 
         // Trust required: none and self attestation are refused.
         let plain = try authenticator.register(Ceremony(challenge: challenge))
         #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(plain, challenge: challenge) }
         let selfSigned = try authenticator.register(Ceremony(challenge: challenge), attestation: .packedSelf)
-        #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(selfSigned, challenge: challenge) }
+        #expect(throws: PasskeyError(.untrustedAttestation)) {
+            try rp.verifyRegistration(selfSigned, challenge: challenge)
+        }
     }
 
     @Test func packedChainMissingIntermediateOrExpired() throws {
@@ -75,12 +82,16 @@ struct RegistrationTests {
         let (leafKey, leaf) = try pki.leaf()
         let noIntermediate = try authenticator.register(
             Ceremony(challenge: challenge), attestation: .packedX5C(leafKey: leafKey, chain: [leaf]))
-        #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(noIntermediate, challenge: challenge) }
+        #expect(throws: PasskeyError(.untrustedAttestation)) {
+            try rp.verifyRegistration(noIntermediate, challenge: challenge)
+        }
 
         let (oldKey, old) = try pki.leaf { $0.notAfter = Date(timeIntervalSince1970: 1_700_000_000) }
         let expired = try authenticator.register(
             Ceremony(challenge: challenge), attestation: .packedX5C(leafKey: oldKey, chain: [old, pki.intermediateDER]))
-        #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(expired, challenge: challenge) }
+        #expect(throws: PasskeyError(.untrustedAttestation)) {
+            try rp.verifyRegistration(expired, challenge: challenge)
+        }
         // ...and accepted when judged at a date inside its validity.
         rp.attestation.certificateValidationDate = Date(timeIntervalSince1970: 1_650_000_000)
         #expect(try rp.verifyRegistration(expired, challenge: challenge).credential.attestationType == .trusted)
@@ -104,13 +115,15 @@ struct RegistrationTests {
             case "wrongOU": builder.subject[2] = ("2.5.4.11", "Authenticator")
             case "noCommonName": drop("2.5.4.3")
             case "isCA": builder.isCA = true
-            case "criticalAAGUID": builder.extensions = [CertificateBuilder.aaguidExtension(authenticator.aaguid, critical: true)]
+            case "criticalAAGUID":
+                builder.extensions = [CertificateBuilder.aaguidExtension(authenticator.aaguid, critical: true)]
             default: builder.extensions = [CertificateBuilder.aaguidExtension(Array(repeating: 7, count: 16))]
             }
         }
         let challenge = PasskeyFixtures.challenge()
         let response = try authenticator.register(
-            Ceremony(challenge: challenge), attestation: .packedX5C(leafKey: leafKey, chain: [leaf, pki.intermediateDER]))
+            Ceremony(challenge: challenge),
+            attestation: .packedX5C(leafKey: leafKey, chain: [leaf, pki.intermediateDER]))
         #expect(throws: PasskeyError(.invalidAttestation)) {
             try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge)
         }
@@ -135,7 +148,8 @@ struct RegistrationTests {
         // A nonce for other data: the client data changes after the certificate was made.
         var replay = Ceremony(challenge: challenge)
         replay.editStatement = { _ in }
-        let other = try authenticator.register(Ceremony(challenge: PasskeyFixtures.challenge()), attestation: attestation)
+        let other = try authenticator.register(
+            Ceremony(challenge: PasskeyFixtures.challenge()), attestation: attestation)
         let swapped = RegistrationResponse(
             credentialID: other.credentialID, clientDataJSON: response.clientDataJSON,
             attestationObject: other.attestationObject)
@@ -171,14 +185,16 @@ struct RegistrationTests {
     @Test(arguments: ["packed_yubikey_firefox", "packed_okp_public_key", "apple_passkey"])
     func recordedRegistrations(name: String) throws {
         let fixtures = try PasskeyFixtures.recorded()
-        let item = try #require(fixtures["registrations"]?.arrayValue?.compactMap(\.objectValue).first {
-            $0["name"]?.stringValue == name
-        })
+        let item = try #require(
+            fixtures["registrations"]?.arrayValue?.compactMap(\.objectValue).first {
+                $0["name"]?.stringValue == name
+            })
         var rp = try RelyingParty(id: item["rpId"]!.stringValue!, origins: [item["origin"]!.stringValue!])
         let roots = item["roots"]!.stringValue!
         let format = AttestationFormat(rawValue: item["format"]!.stringValue!)
         if roots != "apple" {
-            rp.attestation.trustAnchors[format] = try X509Certificate.certificates(pemOrDER: PasskeyFixtures.data(roots))
+            rp.attestation.trustAnchors[format] = try X509Certificate.certificates(
+                pemOrDER: PasskeyFixtures.data(roots))
         }
         rp.attestation.requireTrustedAttestation = true
         if let date = item["validAt"]?.stringValue {
@@ -195,7 +211,9 @@ struct RegistrationTests {
         // The apple certificates expired in 2021: judged today, the chain is refused.
         if roots == "apple" {
             rp.attestation.certificateValidationDate = nil
-            #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(response, challenge: challenge) }
+            #expect(throws: PasskeyError(.untrustedAttestation)) {
+                try rp.verifyRegistration(response, challenge: challenge)
+            }
         }
     }
 }

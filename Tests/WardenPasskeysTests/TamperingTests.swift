@@ -31,10 +31,12 @@ struct TamperingTests {
         },
         Case(name: "clientDataJSON not JSON", expected: "malformed") { $0.clientDataJSON = Array("nope".utf8) },
         Case(name: "clientDataJSON duplicate member", expected: "malformed") {
-            $0.clientDataJSON = Array(#"{"type":"webauthn.get","type":"webauthn.create","challenge":"AA","origin":"x"}"#.utf8)
+            $0.clientDataJSON = Array(
+                #"{"type":"webauthn.get","type":"webauthn.create","challenge":"AA","origin":"x"}"#.utf8)
         },
         Case(name: "clientDataJSON challenge padded", expected: "malformed") {
-            $0.clientDataJSON = Array(#"{"type":"webauthn.get","challenge":"AA==","origin":"https://example.com"}"#.utf8)
+            $0.clientDataJSON = Array(
+                #"{"type":"webauthn.get","challenge":"AA==","origin":"https://example.com"}"#.utf8)
         },
         Case(name: "rpIdHash of another RP", expected: "rp_id_mismatch") { $0.rpID = "evil.example" },
         Case(name: "rpIdHash of a parent domain", expected: "rp_id_mismatch") { $0.rpID = "com" },
@@ -72,7 +74,9 @@ struct TamperingTests {
         Case(name: "credential key with wrong alg for its curve", expected: "invalid_key") {
             $0.editAuthenticatorData = { data in
                 // alg -7 (0x26) → -35 (0x38 0x22) keeps P-256 coordinates: an ES384 key on P-256.
-                if let index = data.indices.dropFirst(37 + 18 + 32).first(where: { data[$0] == 0x03 && data[$0 + 1] == 0x26 }) {
+                if let index = data.indices.dropFirst(37 + 18 + 32).first(where: {
+                    data[$0] == 0x03 && data[$0 + 1] == 0x26
+                }) {
                     data.replaceSubrange((index + 1)...(index + 1), with: [0x38, 0x22])
                     data.replaceSubrange((37 + 16)...(37 + 17), with: [0x00, 0x20])
                 }
@@ -171,7 +175,9 @@ struct TamperingTests {
         let response = try authenticator.register(ceremony)
         var rp = PasskeyFixtures.rp
         rp.allowsCrossOrigin = true
-        #expect(try rp.verifyRegistration(response, challenge: ceremony.challenge).credential.id == authenticator.credentialID)
+        #expect(
+            try rp.verifyRegistration(response, challenge: ceremony.challenge).credential.id
+                == authenticator.credentialID)
         rp.allowedTopOrigins = ["https://partner.example"]
         Self.expect("top_origin_not_allowed") { _ = try rp.verifyRegistration(response, challenge: ceremony.challenge) }
         rp.allowedTopOrigins = ["https://shop.example"]

@@ -82,7 +82,9 @@ struct CertificateBuilder {
                 let tag: UInt8 = attribute.oid == "2.5.4.6" ? 0x13 : 0x0C
                 return DER.encode(
                     tag: 0x31,
-                    DER.sequence([DER.encode(tag: 0x06, oid(attribute.oid)), DER.encode(tag: tag, Array(attribute.value.utf8))])
+                    DER.sequence([
+                        DER.encode(tag: 0x06, oid(attribute.oid)), DER.encode(tag: tag, Array(attribute.value.utf8)),
+                    ])
                 )
             })
     }

@@ -113,7 +113,8 @@ struct SoftwareAuthenticator {
         var data = (ceremony.rpIDHash ?? HashFunction.sha256.hash(Array(ceremony.rpID.utf8))) + [flags]
         data += (0..<4).reversed().map { UInt8(truncatingIfNeeded: count >> (8 * UInt32($0))) }
         if attested {
-            data += aaguid + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)] + credentialID + coseKey
+            data +=
+                aaguid + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)] + credentialID + coseKey
         }
         ceremony.editAuthenticatorData?(&data)
         return data
@@ -138,7 +139,8 @@ struct SoftwareAuthenticator {
             var signature = CertificateBuilder.derSignature(try leafKey.signature(for: signed))
             ceremony.editSignature?(&signature)
             statement = [
-                entry("alg", .negative(-7)), entry("sig", .bytes(signature)), entry("x5c", .array(chain.map { .bytes($0) })),
+                entry("alg", .negative(-7)), entry("sig", .bytes(signature)),
+                entry("x5c", .array(chain.map { .bytes($0) })),
             ]
         case .apple(let caKey, let ca, let intermediates):
             format = "apple"
@@ -174,13 +176,15 @@ struct SoftwareAuthenticator {
     /// The `PublicKeyCredential.toJSON()` document of a registration.
     static func json(_ response: RegistrationResponse) -> String {
         let id = Base64URL.encode(response.credentialID)
-        return #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","authenticatorAttachment":"platform","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(response.clientDataJSON))","attestationObject":"\#(Base64URL.encode(response.attestationObject))","transports":["internal","hybrid"]}}"#
+        return
+            #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","authenticatorAttachment":"platform","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(response.clientDataJSON))","attestationObject":"\#(Base64URL.encode(response.attestationObject))","transports":["internal","hybrid"]}}"#
     }
 
     /// The `PublicKeyCredential.toJSON()` document of an assertion.
     static func json(_ response: AssertionResponse) -> String {
         let id = Base64URL.encode(response.credentialID)
         let handle = response.userHandle.map { #","userHandle":"\#(Base64URL.encode($0))""# } ?? ""
-        return #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(response.clientDataJSON))","authenticatorData":"\#(Base64URL.encode(response.authenticatorData))","signature":"\#(Base64URL.encode(response.signature))"\#(handle)}}"#
+        return
+            #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(response.clientDataJSON))","authenticatorData":"\#(Base64URL.encode(response.authenticatorData))","signature":"\#(Base64URL.encode(response.signature))"\#(handle)}}"#
     }
 }
