@@ -177,7 +177,7 @@
         static func verify(leaf: [UInt8], intermediates: [[UInt8]], roots: [[UInt8]], at date: Date) throws {
             defer { OpenSSL.drainErrors() }
             var owned: [OpaquePointer] = []
-            defer { owned.forEach { X509_free($0) } }
+            defer { for certificate in owned { X509_free(certificate) } }
             func parse(_ der: [UInt8]) throws -> OpaquePointer {
                 let certificate: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
                     var cursor = buffer.baseAddress
