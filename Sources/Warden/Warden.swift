@@ -4,6 +4,5 @@
 @_exported import WardenJOSE
 @_exported import WardenOAuth
 @_exported import WardenPasskeys
-@_exported import WardenPasskeys
 @_exported import WardenSession
 @_exported import WardenStorage
