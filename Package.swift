@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "WardenStorage", targets: ["WardenStorage"]),
         .library(name: "WardenSession", targets: ["WardenSession"]),
         .library(name: "WardenPasskeys", targets: ["WardenPasskeys"]),
+        .library(name: "WardenAudit", targets: ["WardenAudit"]),
         .library(name: "WardenApple", targets: ["WardenApple"]),
         .executable(name: "warden", targets: ["warden"]),
     ],
@@ -65,6 +66,7 @@ let package = Package(
             name: "WardenApple",
             dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession"],
             swiftSettings: strict),
+        .target(name: "WardenAudit", dependencies: ["WardenCore"], swiftSettings: strict),
         .target(
             name: "WardenLocalProvider", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
             swiftSettings: strict),
@@ -85,7 +87,7 @@ let package = Package(
             name: "WardenCLI",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
-                "WardenLocalProvider", "WardenPasskeys",
+                "WardenLocalProvider", "WardenPasskeys", "WardenAudit",
             ],
             swiftSettings: strict + backendDefines
         ),

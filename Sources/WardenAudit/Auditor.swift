@@ -1,0 +1,300 @@
+import Dispatch
+import Foundation
+import WardenCore
+
+/// Audits a source tree: Swift and Objective-C files and property lists, in parallel, with suppressions,
+/// a baseline and vendored folders skipped.
+///
+/// ```swift
+/// let report = try Auditor(options: AuditOptions()).audit(root: "MyApp")
+/// for finding in report.findings { print(finding.file, finding.line, finding.rule.id) }
+/// ```
+public struct Auditor: Sendable {
+    public let options: AuditOptions
+
+    public init(options: AuditOptions = AuditOptions()) { self.options = options }
+
+    /// Why an audit could not run.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Audits every file under `root` (a directory, or a single file).
+    public func audit(root: String) throws -> AuditReport {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            throw Failure(description: "'\(root)' does not exist")
+        }
+        let base = isDirectory.boolValue ? URL(fileURLWithPath: root).standardizedFileURL.path : URL(fileURLWithPath: root).deletingLastPathComponent().standardizedFileURL.path
+        let paths = isDirectory.boolValue ? collect(base) : [URL(fileURLWithPath: root).lastPathComponent]
+        return audit(base: base, relativePaths: paths)
+    }
+
+    /// Audits in-memory files (`path` → contents); used by tests.
+    public func audit(files: [String: String]) -> AuditReport {
+        let inputs = files.sorted { $0.key < $1.key }.map { ($0.key, Array($0.value.utf8)) }
+        return run(inputs.map { input in { input } }, count: inputs.count)
+    }
+
+    static let sourceExtensions: [String: SourceLanguage] = ["swift": .swift, "m": .objectiveC, "mm": .objectiveC, "h": .objectiveC]
+
+    private func collect(_ base: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
+        var paths: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            if options.excludedDirectories.contains(name) || (name.hasPrefix(".") && name != ".") {
+                if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory {
+                    enumerator.skipDescendants()
+                    continue
+                }
+                if name.hasPrefix(".") { continue }
+            }
+            let ext = (name as NSString).pathExtension
+            if Self.sourceExtensions[ext] != nil || ext == "plist" || ext == "entitlements" { paths.append(path) }
+        }
+        return paths.sorted()
+    }
+
+    private func audit(base: String, relativePaths: [String]) -> AuditReport {
+        let loaders: [@Sendable () -> (String, [UInt8]?)] = relativePaths.map { relative in
+            {
+                let data = FileManager.default.contents(atPath: base + "/" + relative)
+                return (relative, data.map { Array($0) })
+            }
+        }
+        return run(loaders, count: relativePaths.count)
+    }
+
+    struct FileOutcome: Sendable {
+        var path: String
+        var findings: [RawFinding] = []
+        var facts = ProjectFacts()
+        var plistFacts: (faceID: Bool, webCredentials: Bool) = (false, false)
+        var suppressions: [Suppression] = []
+        var lines = 0
+        var skipped: String?
+        var lineTexts: [Int: String] = [:]
+    }
+
+    struct Suppression: Sendable {
+        let rules: Set<String>
+        let line: Int
+        let endLine: Int
+    }
+
+    private func run(_ loaders: [@Sendable () -> (String, [UInt8]?)], count: Int) -> AuditReport {
+        let outcomes = Locked([FileOutcome?](repeating: nil, count: count))
+        let done = Locked(0)
+        let progress = options.progress
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let (path, bytes) = loaders[index]()
+            let outcome = Self.scan(path: path, bytes: bytes)
+            outcomes.withLock { $0[index] = outcome }
+            if let progress {
+                let finished = done.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                progress(finished, count)
+            }
+        }
+        var files = outcomes.current.compactMap { $0 }
+        // Project-wide rules.
+        let faceID = files.contains { $0.plistFacts.faceID }
+        let webCredentials = files.contains { $0.plistFacts.webCredentials }
+        let checksState = files.contains { $0.facts.checksCredentialState }
+        let observesRevocation = files.contains { $0.facts.observesRevocation }
+        for index in files.indices {
+            let facts = files[index].facts
+            if !faceID, let first = facts.localAuthentication.first {
+                files[index].findings.append(
+                    RawFinding(rule: Catalogue.faceIDUsageDescriptionMissing, line: first.line, column: first.column,
+                        message: Catalogue.faceIDUsageDescriptionMissing.message))
+            }
+            if !(checksState && observesRevocation), let first = facts.signInWithApple.first {
+                let missing = [checksState ? nil : "getCredentialState(forUserID:)", observesRevocation ? nil : "a credentialRevokedNotification observer"].compactMap { $0 }
+                files[index].findings.append(
+                    RawFinding(rule: Catalogue.signInWithAppleWithoutStateCheck, line: first.line, column: first.column,
+                        message: "Sign in with Apple without " + missing.joined(separator: " or ")))
+            }
+            if !webCredentials, let first = facts.passkeys.first {
+                files[index].findings.append(
+                    RawFinding(rule: Catalogue.passkeysWithoutWebCredentials, line: first.line, column: first.column,
+                        message: Catalogue.passkeysWithoutWebCredentials.message))
+            }
+        }
+        // Suppressions, fingerprints, baseline.
+        var findings: [Finding] = []
+        var suppressed = 0
+        var baselined = 0
+        for file in files {
+            var occurrences: [String: Int] = [:]
+            var seen = Set<String>()
+            for raw in file.findings.sorted(by: { ($0.line, $0.column, $0.rule.id) < ($1.line, $1.column, $1.rule.id) })
+            where seen.insert("\(raw.rule.id)@\(raw.line):\(raw.column)").inserted {
+                if raw.rule.id != Catalogue.invalidSuppression.id,
+                    file.suppressions.contains(where: { $0.rules.contains(raw.rule.id) && ($0.line == raw.line || $0.endLine + 1 == raw.line) })
+                {
+                    suppressed += 1
+                    continue
+                }
+                let lineText = (file.lineTexts[raw.line] ?? "").trimmingCharacters(in: .whitespaces)
+                let key = "\(raw.rule.id)|\(file.path)|\(lineText)"
+                let occurrence = occurrences[key, default: 0]
+                occurrences[key] = occurrence + 1
+                let fingerprint = Self.fnv1a("\(key)|\(occurrence)")
+                if options.baseline.contains(fingerprint) {
+                    baselined += 1
+                    continue
+                }
+                findings.append(
+                    Finding(rule: raw.rule, file: file.path, line: raw.line, column: raw.column, message: raw.message,
+                        fingerprint: fingerprint))
+            }
+        }
+        findings.sort { ($0.file, $0.line, $0.column, $0.rule.id) < ($1.file, $1.line, $1.column, $1.rule.id) }
+        return AuditReport(
+            findings: findings, filesScanned: files.filter { $0.skipped == nil }.count,
+            linesScanned: files.reduce(0) { $0 + $1.lines }, suppressed: suppressed, baselined: baselined,
+            skipped: files.compactMap { file in file.skipped.map { (file.path, $0) } })
+    }
+
+    static let maximumFileBytes = 8 << 20
+
+    private static func scan(path: String, bytes: [UInt8]?) -> FileOutcome {
+        var outcome = FileOutcome(path: path)
+        guard let bytes else {
+            outcome.skipped = "unreadable"
+            return outcome
+        }
+        let ext = (path as NSString).pathExtension
+        if ext == "plist" || ext == "entitlements" {
+            guard let plist = PropertyListFile(path: path, bytes: bytes) else {
+                outcome.skipped = "not a property list with a dictionary at the top"
+                return outcome
+            }
+            outcome.lines = bytes.reduce(into: 1) { count, byte in if byte == 10 { count += 1 } }
+            let facts = PropertyListRules.run(plist) { rule, line, message in
+                outcome.findings.append(RawFinding(rule: rule, line: line, column: 1, message: message ?? rule.message))
+            }
+            outcome.plistFacts = (facts.hasFaceIDUsageDescription, facts.hasWebCredentialsDomain)
+            if !plist.isBinary {
+                let text = String(decoding: bytes, as: UTF8.self)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    if line.contains("warden:ignore") {
+                        let comment = line.replacingOccurrences(of: "<!--", with: "").replacingOccurrences(of: "-->", with: "")
+                        outcome.addSuppression(String(comment), line: number + 1, endLine: number + 1)
+                    }
+                }
+                for finding in outcome.findings { outcome.lineTexts[finding.line] = Self.line(finding.line, of: bytes) }
+            }
+            return outcome
+        }
+        guard let language = sourceExtensions[ext] else {
+            outcome.skipped = "not a source file"
+            return outcome
+        }
+        guard bytes.count <= maximumFileBytes else {
+            outcome.skipped = "larger than 8 MiB"
+            return outcome
+        }
+        if bytes.prefix(8192).contains(0) {
+            outcome.skipped = "binary"
+            return outcome
+        }
+        guard UTF8Validation.isValid(bytes) else {
+            outcome.skipped = "not UTF-8"
+            return outcome
+        }
+        let file = SourceFile(path: path, bytes: bytes, language: language)
+        let scan = FileScan(file: file)
+        SourceRules.run(scan)
+        outcome.findings = scan.findings
+        outcome.facts = scan.facts
+        outcome.lines = file.tokens.last.map { Int($0.line) } ?? 0
+        outcome.lines = max(outcome.lines, file.comments.last.map { Int($0.endLine) } ?? 0)
+        for comment in file.comments where comment.text.contains("warden:ignore") {
+            outcome.addSuppression(comment.text, line: Int(comment.line), endLine: Int(comment.endLine))
+        }
+        for finding in outcome.findings { outcome.lineTexts[finding.line] = file.lineText(Int32(finding.line)) }
+        return outcome
+    }
+
+    static func line(_ number: Int, of bytes: [UInt8]) -> String {
+        var line = 1
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte == 10 {
+            if line == number { return String(decoding: bytes[start..<index], as: UTF8.self) }
+            line += 1
+            start = index + 1
+        }
+        return line == number ? String(decoding: bytes[start...], as: UTF8.self) : ""
+    }
+
+    /// FNV-1a 64 (fingerprints only: stable and fast, not a security function).
+    static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+extension Auditor.FileOutcome {
+    /// Parses `warden:ignore RULE[,RULE] reason`; a suppression without a known rule or a reason is itself a
+    /// finding and suppresses nothing.
+    mutating func addSuppression(_ text: String, line: Int, endLine: Int) {
+        guard let range = text.range(of: "warden:ignore") else { return }
+        let rest = text[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
+        let ids = Set((parts.first ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
+        let reason = parts.count > 1 ? parts[1].replacingOccurrences(of: "*/", with: "").trimmingCharacters(in: .whitespaces) : ""
+        let unknown = ids.filter { Catalogue.rule($0) == nil }
+        guard !ids.isEmpty, unknown.isEmpty, !reason.isEmpty else {
+            let problem =
+                ids.isEmpty || ids == [""]
+                ? "warden:ignore without a rule id"
+                : !unknown.isEmpty ? "warden:ignore names an unknown rule: \(unknown.sorted().joined(separator: ", "))"
+                : "warden:ignore \(ids.sorted().joined(separator: ",")) needs a reason"
+            findings.append(RawFinding(rule: Catalogue.invalidSuppression, line: line, column: 1, message: problem))
+            return
+        }
+        suppressions.append(Auditor.Suppression(rules: ids, line: line, endLine: endLine))
+    }
+}
+
+/// What the auditor skips and how it reports progress.
+public struct AuditOptions: Sendable {
+    /// Folder names never entered (vendored code and build output).
+    public var excludedDirectories: Set<String> = AuditOptions.vendored
+    /// Fingerprints of accepted findings (from a baseline file).
+    public var baseline: Set<String> = []
+    /// Called after each file with (done, total); used for the TTY progress line.
+    public var progress: (@Sendable (Int, Int) -> Void)?
+
+    public static let vendored: Set<String> = [
+        "Pods", "Carthage", ".build", "DerivedData", "vendor", "node_modules", ".git", "build", "SourcePackages",
+    ]
+
+    public init() {}
+}
+
+/// The result of an audit.
+public struct AuditReport: Sendable {
+    public let findings: [Finding]
+    public let filesScanned: Int
+    public let linesScanned: Int
+    /// Findings silenced by `warden:ignore` comments.
+    public let suppressed: Int
+    /// Findings accepted by the baseline.
+    public let baselined: Int
+    /// Files skipped, with the reason (binary, unreadable, too large...).
+    public let skipped: [(path: String, reason: String)]
+
+    /// The number of findings at or above `severity`.
+    public func count(atLeast severity: Severity) -> Int { findings.filter { $0.severity >= severity }.count }
+}

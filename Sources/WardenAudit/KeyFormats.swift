@@ -1,0 +1,68 @@
+/// Well-known credential formats found in string literals, matched without regular expressions (prefix, then
+/// a character class and a length) so that scanning stays fast.
+enum KeyFormats {
+    private struct Format: Sendable {
+        let prefix: String
+        let name: String
+        let minimumBody: Int
+        let maximumBody: Int
+        let body: @Sendable (Character) -> Bool
+    }
+
+    private static func alphanumeric(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber) }
+    private static func upperAlphanumeric(_ c: Character) -> Bool { c.isASCII && (c.isUppercase || c.isNumber) }
+    private static func urlSafe(_ c: Character) -> Bool { alphanumeric(c) || c == "-" || c == "_" }
+
+    private static let formats: [Format] = [
+        Format(prefix: "AKIA", name: "AWS access key ID", minimumBody: 16, maximumBody: 16, body: upperAlphanumeric),
+        Format(prefix: "ASIA", name: "AWS temporary access key ID", minimumBody: 16, maximumBody: 16, body: upperAlphanumeric),
+        Format(prefix: "ghp_", name: "GitHub personal access token", minimumBody: 36, maximumBody: 36, body: alphanumeric),
+        Format(prefix: "gho_", name: "GitHub OAuth token", minimumBody: 36, maximumBody: 36, body: alphanumeric),
+        Format(prefix: "ghs_", name: "GitHub server token", minimumBody: 36, maximumBody: 36, body: alphanumeric),
+        Format(prefix: "github_pat_", name: "GitHub fine-grained token", minimumBody: 60, maximumBody: 100, body: urlSafe),
+        Format(prefix: "sk_live_", name: "Stripe secret key", minimumBody: 24, maximumBody: 120, body: alphanumeric),
+        Format(prefix: "rk_live_", name: "Stripe restricted key", minimumBody: 24, maximumBody: 120, body: alphanumeric),
+        Format(prefix: "AIza", name: "Google API key", minimumBody: 35, maximumBody: 35, body: urlSafe),
+        Format(prefix: "xoxb-", name: "Slack bot token", minimumBody: 20, maximumBody: 120, body: { urlSafe($0) }),
+        Format(prefix: "xoxp-", name: "Slack user token", minimumBody: 20, maximumBody: 120, body: { urlSafe($0) }),
+        Format(prefix: "glpat-", name: "GitLab personal access token", minimumBody: 20, maximumBody: 20, body: urlSafe),
+        Format(prefix: "sk-ant-", name: "Anthropic API key", minimumBody: 32, maximumBody: 200, body: urlSafe),
+        Format(prefix: "SG.", name: "SendGrid API key", minimumBody: 60, maximumBody: 80, body: { urlSafe($0) || $0 == "." }),
+    ]
+
+    /// The name of the credential format `text` contains, if any.
+    static func match(_ text: String) -> String? {
+        if text.contains("-----BEGIN"), text.contains("PRIVATE KEY-----") { return "private key (PEM)" }
+        guard text.count >= 20 else { return nil }
+        for format in formats {
+            var search = text[...]
+            while let range = search.range(of: format.prefix) {
+                let body = text[range.upperBound...].prefix(format.maximumBody + 1).prefix(while: format.body)
+                let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+                if body.count >= format.minimumBody, body.count <= format.maximumBody,
+                    before.map({ !urlSafe($0) }) ?? true
+                {
+                    return format.name
+                }
+                search = text[range.upperBound...]
+            }
+        }
+        return nil
+    }
+
+    /// Whether a literal assigned to a secret-named variable looks like a real secret rather than a key name,
+    /// a placeholder or a message.
+    static func looksLikeSecretValue(_ text: String) -> Bool {
+        guard text.count >= 8, text.count <= 4096, !text.contains(" ") else { return false }
+        let lower = text.lowercased()
+        let placeholders = ["your", "placeholder", "example", "changeme", "xxxx", "****", "<", "${", "$(", "todo", "dummy", "insert"]
+        if placeholders.contains(where: lower.contains) { return false }
+        // Identifier-like words are key names ("authToken", "user_password", "com.example.token").
+        let letters = text.filter(\.isLetter).count
+        let digits = text.filter(\.isNumber).count
+        let others = text.count - letters - digits
+        if digits == 0, others == 0 { return false }
+        if digits == 0, text.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "." || $0 == "-" }) { return false }
+        return true
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// An Info.plist or `.entitlements` file, XML or binary, read with Foundation's `PropertyListSerialization`;
+/// findings point at the line of the key in XML files (line 1 for binary ones).
+public struct PropertyListFile: @unchecked Sendable {
+    public let path: String
+    /// The top-level dictionary.
+    public let root: [String: Any]
+    public let isBinary: Bool
+    private let text: String?
+
+    /// Parses `bytes`; `nil` when they are not a property list with a dictionary at the top.
+    public init?(path: String, bytes: [UInt8]) {
+        guard
+            let value = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil),
+            let root = value as? [String: Any]
+        else { return nil }
+        self.path = path
+        self.root = root
+        isBinary = bytes.starts(with: Array("bplist".utf8))
+        text = isBinary ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The 1-based line of `<key>name</key>` (its first occurrence after `after`), or 1.
+    public func line(ofKey name: String, after: Int = 0) -> Int {
+        guard let text else { return 1 }
+        var line = 1
+        var lineNumberAfter = 0
+        let needle = "<key>\(name)</key>"
+        guard let range = text.range(of: needle) else { return 1 }
+        for character in text[..<range.lowerBound] where character == "\n" { line += 1 }
+        lineNumberAfter = line
+        if after > 0, lineNumberAfter <= after {
+            var searchStart = range.upperBound
+            var currentLine = line
+            while let next = text.range(of: needle, range: searchStart..<text.endIndex) {
+                for character in text[searchStart..<next.lowerBound] where character == "\n" { currentLine += 1 }
+                if currentLine > after { return currentLine }
+                searchStart = next.upperBound
+            }
+        }
+        return line
+    }
+
+    /// A boolean value (`<true/>`, or a string "YES"/"true").
+    public static func isTrue(_ value: Any?) -> Bool {
+        if let flag = value as? Bool { return flag }
+        if let number = value as? NSNumber { return number.boolValue }
+        if let text = value as? String { return ["yes", "true", "1"].contains(text.lowercased()) }
+        return false
+    }
+}

@@ -1,0 +1,75 @@
+/// Decides whether a variable name or storage key names a secret, word by word (`accessToken` → access, token;
+/// `APIKey` → api, key; `auth_token` → auth, token), so that `tokenizer`, `spinner` or `pinnedHeader` do not match
+/// and `tokenKey` (the name of a key), `hasToken` (a flag) or `passwordField` (a view) are not secrets.
+public enum SecretNames {
+    static let secretWords: Set<String> = [
+        "token", "tokens", "password", "passwords", "passwd", "pwd", "secret", "secrets", "pin", "otp", "totp", "jwt",
+        "credential", "credentials", "passcode", "apikey", "cookie", "cookies", "privatekey", "bearer", "sessionid",
+        "sessiontoken", "cvv", "refreshtoken", "accesstoken",
+    ]
+    static let secretPairs: Set<String> = [
+        "api key", "private key", "session id", "session key", "session cookie", "session token", "client secret",
+        "secret key", "access key", "signing key", "encryption key", "master key", "auth code", "auth key",
+    ]
+    static let flagPrefixes: Set<String> = [
+        "is", "has", "should", "can", "did", "will", "needs", "show", "shows", "requires", "uses", "enable",
+        "enabled", "allow", "allows",
+    ]
+    static let metadataSuffixes: Set<String> = [
+        "key", "keys", "label", "field", "button", "view", "url", "endpoint", "expiry", "expiration", "expires",
+        "date", "count", "length", "type", "hint", "placeholder", "title", "prompt", "valid", "required", "policy",
+        "manager", "store", "provider", "service", "hash", "digest", "name", "path", "header", "prefix", "format",
+        "style", "enabled", "timeout", "request", "response", "error", "status", "regex", "pattern", "validator",
+        "controller", "cell", "id", "identifier", "lifetime", "ttl", "age", "kind", "mode", "strength", "rule",
+        "rules", "requirements", "reset", "changed", "handler", "delegate", "param", "parameter", "attempts",
+        "description",
+    ]
+
+    /// Lower-cased words of an identifier or key.
+    public static func words(_ name: String) -> [String] {
+        var words: [String] = []
+        var current: [Character] = []
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
+            if !(character.isLetter || character.isNumber) {
+                if !current.isEmpty { words.append(String(current).lowercased()) }
+                current = []
+                continue
+            }
+            if character.isUppercase, !current.isEmpty {
+                let previousLower = current.last!.isLowercase || current.last!.isNumber
+                let nextLower = index + 1 < characters.count && characters[index + 1].isLowercase
+                if previousLower || (nextLower && current.last!.isUppercase) {
+                    words.append(String(current).lowercased())
+                    current = []
+                }
+            }
+            current.append(character)
+        }
+        if !current.isEmpty { words.append(String(current).lowercased()) }
+        return words
+    }
+
+    /// Whether `name` (a variable, property or storage key) names a secret.
+    public static func isSecret(_ name: String) -> Bool {
+        let words = words(name)
+        guard let last = words.last else { return false }
+        if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
+        if words.count >= 2, secretPairs.contains(words[words.count - 2] + " " + last) { return true }
+        if metadataSuffixes.contains(last), words.count > 1 { return false }
+        if words.contains(where: secretWords.contains) { return true }
+        return zip(words, words.dropFirst()).contains { secretPairs.contains($0 + " " + $1) }
+    }
+
+    /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.
+    public static func needsSecureRandom(_ name: String) -> Bool {
+        let words = words(name)
+        guard let last = words.last else { return false }
+        if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
+        let random: Set<String> = [
+            "state", "nonce", "verifier", "salt", "iv", "key", "secret", "token", "otp", "pin", "password", "challenge",
+            "seed",
+        ]
+        return random.contains(last) || isSecret(name)
+    }
+}
