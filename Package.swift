@@ -92,6 +92,9 @@ let package = Package(
             swiftSettings: strict + backendDefines
         ),
         .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
+        .testTarget(
+            name: "WardenAuditTests", dependencies: ["WardenAudit"], resources: [.copy("Fixtures")],
+            swiftSettings: strict),
         .testTarget(name: "WardenCoreTests", dependencies: ["WardenCore"], swiftSettings: strict),
         .testTarget(
             name: "WardenCryptoTests",

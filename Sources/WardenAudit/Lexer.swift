@@ -51,6 +51,9 @@ public struct Lexer {
     private var line: Int32 = 1
     private var lineStart = 0
     private var result = Result()
+    /// Nesting of string interpolations; deeper input is kept as string text (no recursion, no stack overflow).
+    private var interpolationDepth = 0
+    static let maximumInterpolationDepth = 16
 
     private init(buffer: UnsafeBufferPointer<UInt8>, language: SourceLanguage) {
         self.buffer = buffer
@@ -380,6 +383,13 @@ public struct Lexer {
                     continue
                 }
                 let after = peek(1 + hashes)
+                if after == UInt8(ascii: "("), !objectiveC, interpolationDepth >= Self.maximumInterpolationDepth {
+                    if result.notes.last?.message != "string interpolations nested too deeply" {
+                        result.notes.append(LexerNote(line: line, message: "string interpolations nested too deeply"))
+                    }
+                    index += 2 + hashes
+                    continue
+                }
                 if after == UInt8(ascii: "("), !objectiveC {
                     flush(self, index)
                     value.append(contentsOf: [0xEF, 0xBF, 0xBC])  // U+FFFC
@@ -387,7 +397,9 @@ public struct Lexer {
                     let startColumn = self.column
                     index += 2 + hashes
                     append(.interpolationStart, "\\(", line: line, column: startColumn)
+                    interpolationDepth += 1
                     run(stopAtCloseParen: true)
+                    interpolationDepth -= 1
                     append(.interpolationEnd, ")", line: line, column: self.column - 1)
                     segmentStart = index
                     continue
