@@ -30,6 +30,33 @@ final class FileScan {
             RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message ?? rule.message))
     }
 
+    /// `let NAME = A.b.c` declarations: NAME → "A.b.c" (a light substitute for type information).
+    private(set) lazy var aliases: [String: String] = {
+        var result: [String: String] = [:]
+        for index in tokens.indices where tokens[index].kind == .keyword {
+            guard tokens[index].text == "let" || tokens[index].text == "var", index + 3 < tokens.count,
+                tokens[index + 1].kind == .identifier, tokens[index + 2].isSymbol("=")
+            else { continue }
+            var parts: [String] = []
+            var cursor = index + 3
+            while cursor < tokens.count, tokens[cursor].kind == .identifier || tokens[cursor].isSymbol(".") {
+                if tokens[cursor].kind == .identifier { parts.append(tokens[cursor].text) }
+                cursor += 1
+            }
+            if !parts.isEmpty { result[tokens[index + 1].text] = parts.joined(separator: ".") }
+        }
+        return result
+    }()
+
+    /// The receiver chain of the call at `index`, with a leading local alias expanded.
+    func resolvedReceiver(of index: Int) -> [String] {
+        var chain = file.receiver(of: index)
+        if let first = chain.first, let alias = aliases[first] {
+            chain = alias.split(separator: ".").map(String.init) + chain.dropFirst()
+        }
+        return chain
+    }
+
     // MARK: Token helpers
 
     func isIdentifier(_ index: Int, _ names: Set<String>) -> Bool {

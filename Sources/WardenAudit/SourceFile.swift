@@ -130,12 +130,16 @@ public struct SourceFile: Sendable {
         var position = index - 1
         while position >= 1, tokens[position].kind == .punctuation, tokens[position].text == "." {
             var before = position - 1
-            while before >= 0, tokens[before].kind == .punctuation,
-                tokens[before].text == ")" || tokens[before].text == "]", partner[before] >= 0
-            {
-                before = Int(partner[before]) - 1
+            while before >= 0, tokens[before].kind == .punctuation || tokens[before].kind == .operator {
+                let text = tokens[before].text
+                if (text == ")" || text == "]"), partner[before] >= 0 {
+                    before = Int(partner[before]) - 1
+                } else if text == "?" || text == "!" {
+                    before -= 1
+                } else {
+                    break
+                }
             }
-            if before >= 0, tokens[before].text == "?" || tokens[before].text == "!" { before -= 1 }
             guard before >= 0, tokens[before].kind == .identifier || tokens[before].kind == .keyword else { break }
             names.insert(tokens[before].text, at: 0)
             position = before - 1

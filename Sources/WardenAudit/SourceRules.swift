@@ -137,7 +137,7 @@ enum SourceRules {
     static func defaultsWrite(_ scan: FileScan, _ index: Int) {
         guard scan.isSymbol(index - 1, "."), let call = scan.file.call(at: index), let key = call.argument("forKey")
         else { return }
-        let receiver = scan.file.receiver(of: index)
+        let receiver = scan.resolvedReceiver(of: index)
         let joined = receiver.joined(separator: ".").lowercased()
         let rule: Rule
         if joined.contains("ubiquitous") || joined.contains("kvstore") || joined.contains("keyvaluestore") {
@@ -227,9 +227,20 @@ enum SourceRules {
     }
 
     static func webViewLoad(_ scan: FileScan, _ index: Int) {
+        if scan.file.language == .objectiveC {
+            // [self.webView loadRequest:[NSURLRequest requestWithURL:oauthURL]]
+            guard scan.text(index - 1).lowercased().contains("webview"),
+                let open = (0..<index).last(where: { scan.isSymbol($0, "[") && scan.file.partner[$0] > index })
+            else { return }
+            let range = index..<Int(scan.file.partner[open])
+            if range.contains(where: { isAuthorizationName(scan.tokens[$0].text) || (scan.tokens[$0].kind == .string && isAuthorizationURL(scan.tokens[$0].text)) }) {
+                scan.report(Catalogue.oauthInWebView, at: index)
+            }
+            return
+        }
         guard let call = scan.file.call(at: index) else { return }
         if scan.tokens[index].text != "SFSafariViewController" {
-            let receiver = scan.file.receiver(of: index).joined(separator: ".").lowercased()
+            let receiver = scan.resolvedReceiver(of: index).joined(separator: ".").lowercased()
             guard receiver.contains("webview") else { return }
         }
         let range = (call.open + 1)..<call.close

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import WardenAudit
+
+@Suite("Audit rules: positive and negative fixtures")
+struct RuleTests {
+    static func findings(_ files: [String: String]) -> [Finding] { Auditor().audit(files: files).findings }
+
+    @Test func everyRuleHasFixtures() {
+        let covered = Set(ruleFixtures.map(\.rule))
+        for rule in Catalogue.all {
+            #expect(covered.contains(rule.id), "\(rule.id) has no fixtures")
+        }
+        for fixture in ruleFixtures {
+            #expect(fixture.positives.count >= 3 && fixture.negatives.count >= 3, "\(fixture.rule)")
+            #expect(Catalogue.rule(fixture.rule) != nil, "\(fixture.rule) is not a rule")
+        }
+    }
+
+    @Test(arguments: ruleFixtures)
+    func fixtures(_ fixture: RuleFixture) {
+        for (number, files) in fixture.positives.enumerated() {
+            let found = Self.findings(files)
+            #expect(
+                found.contains { $0.rule.id == fixture.rule },
+                "positive \(number + 1) of \(fixture.rule) did not fire: \(files.values.sorted().joined(separator: " | "))"
+            )
+        }
+        for (number, files) in fixture.negatives.enumerated() {
+            let found = Self.findings(files).filter { $0.rule.id == fixture.rule }
+            #expect(
+                found.isEmpty,
+                "negative \(number + 1) of \(fixture.rule) fired at \(found.map { "\($0.line):\($0.column)" }): \(files.values.sorted().joined(separator: " | "))"
+            )
+        }
+    }
+
+    @Test func everyRuleHasMetadata() {
+        for rule in Catalogue.all {
+            #expect(!rule.message.isEmpty && !rule.fix.isEmpty && !rule.name.isEmpty)
+            #expect(rule.id.allSatisfy { $0.isLowercase || $0 == "-" })
+            if rule.id != "invalid-suppression" { #expect(rule.masvs.allSatisfy { $0.hasPrefix("MASVS-") } && !rule.masvs.isEmpty) }
+            #expect(rule.maswe.allSatisfy { $0.hasPrefix("MASWE-00") })
+        }
+        #expect(Set(Catalogue.all.map(\.id)).count == Catalogue.all.count)
+    }
+}
