@@ -25,7 +25,10 @@ public struct Auditor: Sendable {
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
             throw Failure(description: "'\(root)' does not exist")
         }
-        let base = isDirectory.boolValue ? URL(fileURLWithPath: root).standardizedFileURL.path : URL(fileURLWithPath: root).deletingLastPathComponent().standardizedFileURL.path
+        let base =
+            isDirectory.boolValue
+            ? URL(fileURLWithPath: root).standardizedFileURL.path
+            : URL(fileURLWithPath: root).deletingLastPathComponent().standardizedFileURL.path
         let paths = isDirectory.boolValue ? collect(base) : [URL(fileURLWithPath: root).lastPathComponent]
         return audit(base: base, relativePaths: paths)
     }
@@ -36,7 +39,9 @@ public struct Auditor: Sendable {
         return run(inputs.map { input in { input } }, count: inputs.count)
     }
 
-    static let sourceExtensions: [String: SourceLanguage] = ["swift": .swift, "m": .objectiveC, "mm": .objectiveC, "h": .objectiveC]
+    static let sourceExtensions: [String: SourceLanguage] = [
+        "swift": .swift, "m": .objectiveC, "mm": .objectiveC, "h": .objectiveC,
+    ]
 
     private func collect(_ base: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
@@ -109,18 +114,24 @@ public struct Auditor: Sendable {
             let facts = files[index].facts
             if !faceID, let first = facts.localAuthentication.first {
                 files[index].findings.append(
-                    RawFinding(rule: Catalogue.faceIDUsageDescriptionMissing, line: first.line, column: first.column,
+                    RawFinding(
+                        rule: Catalogue.faceIDUsageDescriptionMissing, line: first.line, column: first.column,
                         message: Catalogue.faceIDUsageDescriptionMissing.message))
             }
             if !(checksState && observesRevocation), let first = facts.signInWithApple.first {
-                let missing = [checksState ? nil : "getCredentialState(forUserID:)", observesRevocation ? nil : "a credentialRevokedNotification observer"].compactMap { $0 }
+                let missing = [
+                    checksState ? nil : "getCredentialState(forUserID:)",
+                    observesRevocation ? nil : "a credentialRevokedNotification observer",
+                ].compactMap { $0 }
                 files[index].findings.append(
-                    RawFinding(rule: Catalogue.signInWithAppleWithoutStateCheck, line: first.line, column: first.column,
+                    RawFinding(
+                        rule: Catalogue.signInWithAppleWithoutStateCheck, line: first.line, column: first.column,
                         message: "Sign in with Apple without " + missing.joined(separator: " or ")))
             }
             if !webCredentials, let first = facts.passkeys.first {
                 files[index].findings.append(
-                    RawFinding(rule: Catalogue.passkeysWithoutWebCredentials, line: first.line, column: first.column,
+                    RawFinding(
+                        rule: Catalogue.passkeysWithoutWebCredentials, line: first.line, column: first.column,
                         message: Catalogue.passkeysWithoutWebCredentials.message))
             }
         }
@@ -134,7 +145,9 @@ public struct Auditor: Sendable {
             for raw in file.findings.sorted(by: { ($0.line, $0.column, $0.rule.id) < ($1.line, $1.column, $1.rule.id) })
             where seen.insert("\(raw.rule.id)@\(raw.line):\(raw.column)").inserted {
                 if raw.rule.id != Catalogue.invalidSuppression.id,
-                    file.suppressions.contains(where: { $0.rules.contains(raw.rule.id) && ($0.line == raw.line || $0.endLine + 1 == raw.line) })
+                    file.suppressions.contains(where: {
+                        $0.rules.contains(raw.rule.id) && ($0.line == raw.line || $0.endLine + 1 == raw.line)
+                    })
                 {
                     suppressed += 1
                     continue
@@ -149,7 +162,8 @@ public struct Auditor: Sendable {
                     continue
                 }
                 findings.append(
-                    Finding(rule: raw.rule, file: file.path, line: raw.line, column: raw.column, message: raw.message,
+                    Finding(
+                        rule: raw.rule, file: file.path, line: raw.line, column: raw.column, message: raw.message,
                         fingerprint: fingerprint))
             }
         }
@@ -183,7 +197,8 @@ public struct Auditor: Sendable {
                 let text = String(decoding: bytes, as: UTF8.self)
                 for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     if line.contains("warden:ignore") {
-                        let comment = line.replacingOccurrences(of: "<!--", with: "").replacingOccurrences(of: "-->", with: "")
+                        let comment = line.replacingOccurrences(of: "<!--", with: "").replacingOccurrences(
+                            of: "-->", with: "")
                         outcome.addSuppression(String(comment), line: number + 1, endLine: number + 1)
                     }
                 }
@@ -252,14 +267,17 @@ extension Auditor.FileOutcome {
         let rest = text[range.upperBound...].trimmingCharacters(in: .whitespaces)
         let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
         let ids = Set((parts.first ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
-        let reason = parts.count > 1 ? parts[1].replacingOccurrences(of: "*/", with: "").trimmingCharacters(in: .whitespaces) : ""
+        let reason =
+            parts.count > 1
+            ? parts[1].replacingOccurrences(of: "*/", with: "").trimmingCharacters(in: .whitespaces) : ""
         let unknown = ids.filter { Catalogue.rule($0) == nil }
         guard !ids.isEmpty, unknown.isEmpty, !reason.isEmpty else {
             let problem =
                 ids.isEmpty || ids == [""]
                 ? "warden:ignore without a rule id"
-                : !unknown.isEmpty ? "warden:ignore names an unknown rule: \(unknown.sorted().joined(separator: ", "))"
-                : "warden:ignore \(ids.sorted().joined(separator: ",")) needs a reason"
+                : !unknown.isEmpty
+                    ? "warden:ignore names an unknown rule: \(unknown.sorted().joined(separator: ", "))"
+                    : "warden:ignore \(ids.sorted().joined(separator: ",")) needs a reason"
             findings.append(RawFinding(rule: Catalogue.invalidSuppression, line: line, column: 1, message: problem))
             return
         }

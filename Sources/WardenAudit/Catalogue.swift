@@ -4,7 +4,8 @@ public enum Catalogue {
     public static let keychainAccessibleAlways = Rule(
         id: "keychain-accessible-always", severity: .error, name: "Keychain item readable while locked",
         message: "Keychain item uses an 'Always' accessibility class: readable while the device is locked",
-        fix: "Use kSecAttrAccessibleWhenUnlockedThisDeviceOnly (AfterFirstUnlockThisDeviceOnly only for background refresh).",
+        fix:
+            "Use kSecAttrAccessibleWhenUnlockedThisDeviceOnly (AfterFirstUnlockThisDeviceOnly only for background refresh).",
         masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0001"])
     public static let keychainNotThisDeviceOnly = Rule(
         id: "keychain-not-this-device-only", severity: .warning, name: "Keychain item migrates to other devices",
@@ -34,7 +35,8 @@ public enum Catalogue {
     public static let fileWithoutProtection = Rule(
         id: "file-without-protection", severity: .warning, name: "File written without data protection",
         message: "File protection is switched off: the file is readable whenever the device has power",
-        fix: "Write with .completeFileProtection (or .completeFileProtectionUnlessOpen for files written in the background).",
+        fix:
+            "Write with .completeFileProtection (or .completeFileProtectionUnlessOpen for files written in the background).",
         masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0001"])
     public static let hardcodedSecret = Rule(
         id: "hardcoded-secret", severity: .error, name: "Hard-coded secret",
@@ -46,7 +48,8 @@ public enum Catalogue {
     public static let oauthInWebView = Rule(
         id: "oauth-in-webview", severity: .error, name: "Sign-in page in an embedded web view",
         message: "An authorization URL is loaded in an embedded web view: the app can read the user's credentials",
-        fix: "Use ASWebAuthenticationSession (Warden's WebAuthenticationAgent) so the sign-in runs in the system browser.",
+        fix:
+            "Use ASWebAuthenticationSession (Warden's WebAuthenticationAgent) so the sign-in runs in the system browser.",
         masvs: ["MASVS-AUTH-1", "MASVS-PLATFORM-2"], maswe: ["MASWE-0018", "MASWE-0019"])
     public static let uiWebView = Rule(
         id: "uiwebview", severity: .error, name: "UIWebView",
@@ -111,7 +114,8 @@ public enum Catalogue {
         maswe: ["MASWE-0026"])
     public static let atsWeakTLS = Rule(
         id: "ats-weak-tls", severity: .error, name: "TLS below 1.2 allowed",
-        message: "An ATS exception allows TLS below 1.2", fix: "Remove NSExceptionMinimumTLSVersion or set TLSv1.2/1.3.",
+        message: "An ATS exception allows TLS below 1.2",
+        fix: "Remove NSExceptionMinimumTLSVersion or set TLSv1.2/1.3.",
         masvs: ["MASVS-NETWORK-1"])
     public static let trustAllCertificates = Rule(
         id: "trust-all-certificates", severity: .error, name: "Server trust accepted without evaluation",
@@ -140,13 +144,15 @@ public enum Catalogue {
         maswe: ["MASWE-0021", "MASWE-0022"])
     public static let signInWithAppleWithoutStateCheck = Rule(
         id: "siwa-without-credential-state", severity: .warning, name: "Sign in with Apple without revocation handling",
-        message: "Sign in with Apple without getCredentialState(forUserID:) and a credentialRevokedNotification observer",
+        message:
+            "Sign in with Apple without getCredentialState(forUserID:) and a credentialRevokedNotification observer",
         fix: "Check the credential state at launch and observe revocation (Warden's AppleIDCredentialMonitor).",
         masvs: ["MASVS-AUTH-1"])
     public static let passkeysWithoutWebCredentials = Rule(
         id: "passkeys-without-webcredentials", severity: .error, name: "Passkeys without a webcredentials domain",
         message: "Passkeys are requested but no entitlements file has a webcredentials: associated domain",
-        fix: "Add webcredentials:<rp-id> to com.apple.developer.associated-domains and serve apple-app-site-association.",
+        fix:
+            "Add webcredentials:<rp-id> to com.apple.developer.associated-domains and serve apple-app-site-association.",
         masvs: ["MASVS-AUTH-1"], maswe: ["MASWE-0019"])
     public static let passwordFieldWithoutContentType = Rule(
         id: "password-field-without-content-type", severity: .note, name: "Password field without textContentType",

@@ -15,19 +15,26 @@ enum KeyFormats {
 
     private static let formats: [Format] = [
         Format(prefix: "AKIA", name: "AWS access key ID", minimumBody: 16, maximumBody: 16, body: upperAlphanumeric),
-        Format(prefix: "ASIA", name: "AWS temporary access key ID", minimumBody: 16, maximumBody: 16, body: upperAlphanumeric),
-        Format(prefix: "ghp_", name: "GitHub personal access token", minimumBody: 36, maximumBody: 36, body: alphanumeric),
+        Format(
+            prefix: "ASIA", name: "AWS temporary access key ID", minimumBody: 16, maximumBody: 16,
+            body: upperAlphanumeric),
+        Format(
+            prefix: "ghp_", name: "GitHub personal access token", minimumBody: 36, maximumBody: 36, body: alphanumeric),
         Format(prefix: "gho_", name: "GitHub OAuth token", minimumBody: 36, maximumBody: 36, body: alphanumeric),
         Format(prefix: "ghs_", name: "GitHub server token", minimumBody: 36, maximumBody: 36, body: alphanumeric),
-        Format(prefix: "github_pat_", name: "GitHub fine-grained token", minimumBody: 60, maximumBody: 100, body: urlSafe),
+        Format(
+            prefix: "github_pat_", name: "GitHub fine-grained token", minimumBody: 60, maximumBody: 100, body: urlSafe),
         Format(prefix: "sk_live_", name: "Stripe secret key", minimumBody: 24, maximumBody: 120, body: alphanumeric),
-        Format(prefix: "rk_live_", name: "Stripe restricted key", minimumBody: 24, maximumBody: 120, body: alphanumeric),
+        Format(
+            prefix: "rk_live_", name: "Stripe restricted key", minimumBody: 24, maximumBody: 120, body: alphanumeric),
         Format(prefix: "AIza", name: "Google API key", minimumBody: 35, maximumBody: 35, body: urlSafe),
         Format(prefix: "xoxb-", name: "Slack bot token", minimumBody: 20, maximumBody: 120, body: { urlSafe($0) }),
         Format(prefix: "xoxp-", name: "Slack user token", minimumBody: 20, maximumBody: 120, body: { urlSafe($0) }),
         Format(prefix: "glpat-", name: "GitLab personal access token", minimumBody: 20, maximumBody: 20, body: urlSafe),
         Format(prefix: "sk-ant-", name: "Anthropic API key", minimumBody: 32, maximumBody: 200, body: urlSafe),
-        Format(prefix: "SG.", name: "SendGrid API key", minimumBody: 60, maximumBody: 80, body: { urlSafe($0) || $0 == "." }),
+        Format(
+            prefix: "SG.", name: "SendGrid API key", minimumBody: 60, maximumBody: 80,
+            body: { urlSafe($0) || $0 == "." }),
     ]
 
     /// The name of the credential format `text` contains, if any.
@@ -55,7 +62,9 @@ enum KeyFormats {
     static func looksLikeSecretValue(_ text: String) -> Bool {
         guard text.count >= 8, text.count <= 4096, !text.contains(" ") else { return false }
         let lower = text.lowercased()
-        let placeholders = ["your", "placeholder", "example", "changeme", "xxxx", "****", "<", "${", "$(", "todo", "dummy", "insert"]
+        let placeholders = [
+            "your", "placeholder", "example", "changeme", "xxxx", "****", "<", "${", "$(", "todo", "dummy", "insert",
+        ]
         if placeholders.contains(where: lower.contains) { return false }
         // Identifier-like words are key names ("authToken", "user_password", "com.example.token").
         let letters = text.filter(\.isLetter).count

@@ -344,7 +344,9 @@ public struct Lexer {
         var segmentStart = index
 
         func flush(_ lexer: Lexer, _ end: Int) {
-            if end > segmentStart { value.append(contentsOf: UnsafeBufferPointer(rebasing: lexer.buffer[segmentStart..<end])) }
+            if end > segmentStart {
+                value.append(contentsOf: UnsafeBufferPointer(rebasing: lexer.buffer[segmentStart..<end]))
+            }
         }
 
         func closes(_ lexer: Lexer) -> Bool {

@@ -24,7 +24,8 @@ public enum Reporter {
                 case .note: paint("note", "1;36")
                 }
             lines.append(
-                "\(finding.file):\(finding.line):\(finding.column): \(severity): \(finding.message) [\(finding.rule.id)]")
+                "\(finding.file):\(finding.line):\(finding.column): \(severity): \(finding.message) [\(finding.rule.id)]"
+            )
             if colour { lines.append("    " + paint("fix: \(finding.rule.fix)", "2")) }
         }
         if !report.findings.isEmpty { lines.append("") }
@@ -88,7 +89,8 @@ public enum Reporter {
                 "defaultConfiguration": ["level": rule.severity.rawValue],
                 "properties": [
                     "tags": ["security"] + rule.masvs + rule.maswe, "security-severity": rule.severity.securitySeverity,
-                    "precision": "high", "problem.severity": rule.severity.rawValue == "note" ? "recommendation" : rule.severity.rawValue,
+                    "precision": "high",
+                    "problem.severity": rule.severity.rawValue == "note" ? "recommendation" : rule.severity.rawValue,
                 ],
             ]
         }
@@ -125,7 +127,8 @@ public enum Reporter {
     /// A relative path as a URI reference (percent-encoded, `/` kept).
     static func uriPath(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? String($0)
+            $0.addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? String($0)
         }.joined(separator: "/")
     }
 

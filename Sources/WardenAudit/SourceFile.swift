@@ -132,7 +132,7 @@ public struct SourceFile: Sendable {
             var before = position - 1
             while before >= 0, tokens[before].kind == .punctuation || tokens[before].kind == .operator {
                 let text = tokens[before].text
-                if (text == ")" || text == "]"), partner[before] >= 0 {
+                if text == ")" || text == "]", partner[before] >= 0 {
                     before = Int(partner[before]) - 1
                 } else if text == "?" || text == "!" {
                     before -= 1

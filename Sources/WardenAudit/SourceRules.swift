@@ -216,7 +216,9 @@ enum SourceRules {
 
     static func isAuthorizationName(_ name: String) -> Bool {
         let words = SecretNames.words(name)
-        return words.contains { ["authorize", "authorization", "oauth", "signin", "login", "auth", "sso"].contains($0) }
+        return words.contains {
+            ["authorize", "authorization", "oauth", "signin", "login", "auth", "sso"].contains($0)
+        }
             && !words.contains("callback") && !words.contains("redirect")
     }
 
@@ -233,7 +235,10 @@ enum SourceRules {
                 let open = (0..<index).last(where: { scan.isSymbol($0, "[") && scan.file.partner[$0] > index })
             else { return }
             let range = index..<Int(scan.file.partner[open])
-            if range.contains(where: { isAuthorizationName(scan.tokens[$0].text) || (scan.tokens[$0].kind == .string && isAuthorizationURL(scan.tokens[$0].text)) }) {
+            if range.contains(where: {
+                isAuthorizationName(scan.tokens[$0].text)
+                    || (scan.tokens[$0].kind == .string && isAuthorizationURL(scan.tokens[$0].text))
+            }) {
                 scan.report(Catalogue.oauthInWebView, at: index)
             }
             return
@@ -254,7 +259,9 @@ enum SourceRules {
 
     /// Query parameters named in the function around `index`: query strings in literals, URLQueryItem calls,
     /// and `"name": "value"` dictionary entries.
-    static func parameters(_ scan: FileScan, around index: Int) -> (range: ClosedRange<Int>, items: [(String, String?, Int)]) {
+    static func parameters(_ scan: FileScan, around index: Int) -> (
+        range: ClosedRange<Int>, items: [(String, String?, Int)]
+    ) {
         let body = scan.file.enclosingFunction(of: index) ?? 0...(scan.tokens.count - 1)
         var items: [(String, String?, Int)] = []
         for position in body {
@@ -359,20 +366,28 @@ enum SourceRules {
 
     static func jwtSplit(_ scan: FileScan, _ index: Int) {
         guard scan.isSymbol(index - 1, "."), let call = scan.file.call(at: index),
-            call.arguments.contains(where: { scan.tokens[$0.range.lowerBound].kind == .string && scan.tokens[$0.range.lowerBound].text == "." }),
+            call.arguments.contains(where: {
+                scan.tokens[$0.range.lowerBound].kind == .string && scan.tokens[$0.range.lowerBound].text == "."
+            }),
             let owner = scan.file.receiver(of: index).last
         else { return }
         let words = SecretNames.words(owner)
         guard words.contains("jwt") || words.contains("token"), let body = scan.file.enclosingFunction(of: index)
         else { return }
-        let decodes = body.contains { ["base64Encoded", "base64URLDecoded", "base64Decoded"].contains(scan.tokens[$0].text) }
+        let decodes = body.contains {
+            ["base64Encoded", "base64URLDecoded", "base64Decoded"].contains(scan.tokens[$0].text)
+        }
         guard decodes, !verifies(scan, body) else { return }
         var position = index - 1
         while position >= 0, !scan.isSymbol(position, "="), scan.tokens[position].line == scan.tokens[index].line {
             position -= 1
         }
         let variable = scan.isSymbol(position, "=") ? scan.text(position - 1) : ""
-        let claimsUsed = body.contains { scan.tokens[$0].kind == .string && ["exp", "sub", "role", "admin", "scope", "iss", "aud", "roles", "groups"].contains(scan.tokens[$0].text) }
+        let claimsUsed = body.contains {
+            scan.tokens[$0].kind == .string
+                && ["exp", "sub", "role", "admin", "scope", "iss", "aud", "roles", "groups"].contains(
+                    scan.tokens[$0].text)
+        }
         if claimsUsed || (!variable.isEmpty && decides(scan, body, on: variable, after: index)) {
             scan.report(Catalogue.jwtUnverifiedDecision, at: index)
         }
@@ -466,8 +481,10 @@ enum SourceRules {
         let function = scan.file.enclosingFunction(of: index) ?? call.open...call.close
         // The Keychain enforcing the policy itself is the right design.
         let boundToKeychain = function.contains { position in
-            ["kSecUseAuthenticationContext", "kSecAttrAccessControl", "SecAccessControlCreateWithFlags",
-                "biometryCurrentSet", "BiometricGate"].contains(scan.tokens[position].text)
+            [
+                "kSecUseAuthenticationContext", "kSecAttrAccessControl", "SecAccessControlCreateWithFlags",
+                "biometryCurrentSet", "BiometricGate",
+            ].contains(scan.tokens[position].text)
         }
         if boundToKeychain { return }
         // The reply closure: the trailing closure or the `reply:` argument.
@@ -487,9 +504,11 @@ enum SourceRules {
                 return
             }
             if scan.isSymbol(position + 1, "("), let inner = scan.file.call(at: position) {
-                let readsSecretName = SecretNames.isSecret(token.text) && SecretNames.words(token.text).first.map {
-                    ["get", "load", "read", "fetch", "retrieve", "unlock", "decrypt", "show", "reveal"].contains($0)
-                } == true
+                let readsSecretName =
+                    SecretNames.isSecret(token.text)
+                    && SecretNames.words(token.text).first.map {
+                        ["get", "load", "read", "fetch", "retrieve", "unlock", "decrypt", "show", "reveal"].contains($0)
+                    } == true
                 let readsSecretKey =
                     secretReads.contains(token.text) && scan.secretKey(in: (inner.open + 1)..<inner.close)
                 if readsSecretName || readsSecretKey {

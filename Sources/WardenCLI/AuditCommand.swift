@@ -26,7 +26,9 @@ struct AuditCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         if arguments.has("rules") {
             for rule in Catalogue.all {
-                io.out("\(rule.id) [\(rule.severity.rawValue)] \(rule.name) — \((rule.masvs + rule.maswe).joined(separator: ", "))")
+                io.out(
+                    "\(rule.id) [\(rule.severity.rawValue)] \(rule.name) — \((rule.masvs + rule.maswe).joined(separator: ", "))"
+                )
             }
             return ExitCode.success
         }
@@ -79,9 +81,14 @@ struct AuditCommand: CLICommand {
         let rootURI = URL(fileURLWithPath: root).standardizedFileURL.absoluteString
         let text: String =
             switch format {
-            case .text: Reporter.text(report, colour: io.stdoutIsTerminal && !arguments.has("no-color") && io.environment["NO_COLOR"] == nil)
+            case .text:
+                Reporter.text(
+                    report,
+                    colour: io.stdoutIsTerminal && !arguments.has("no-color") && io.environment["NO_COLOR"] == nil)
             case .json: Reporter.json(report, version: WardenCLI.version)
-            case .sarif: Reporter.sarif(report, version: WardenCLI.version, rootURI: rootURI.hasSuffix("/") ? rootURI : rootURI + "/")
+            case .sarif:
+                Reporter.sarif(
+                    report, version: WardenCLI.version, rootURI: rootURI.hasSuffix("/") ? rootURI : rootURI + "/")
             }
         if let path = arguments.value("output") {
             try write(text, to: path)

@@ -17,10 +17,11 @@ struct LexerTests {
 
     @Test func stringsKeepTheirValueAndInterpolationsAreTokens() {
         let tokens = Lexer.lex(Array(#"print("a \(token.count) b", "q\"x")"#.utf8)).tokens
-        #expect(tokens.map(\.kind) == [
-            .identifier, .punctuation, .string, .interpolationStart, .identifier, .punctuation, .identifier,
-            .interpolationEnd, .punctuation, .string, .punctuation,
-        ])
+        #expect(
+            tokens.map(\.kind) == [
+                .identifier, .punctuation, .string, .interpolationStart, .identifier, .punctuation, .identifier,
+                .interpolationEnd, .punctuation, .string, .punctuation,
+            ])
         #expect(tokens[2].text == "a \u{FFFC} b" && tokens[2].isInterpolated)
         #expect(tokens[9].text == "q\"x")
     }
@@ -96,10 +97,16 @@ struct LexerTests {
     }
 
     @Test func secretNames() {
-        for secret in ["token", "accessToken", "APIKey", "api_key", "refresh_token", "userPassword", "sessionId", "pin", "otpCode", "privateKey", "clientSecret", "jwt"] {
+        for secret in [
+            "token", "accessToken", "APIKey", "api_key", "refresh_token", "userPassword", "sessionId", "pin", "otpCode",
+            "privateKey", "clientSecret", "jwt",
+        ] {
             #expect(SecretNames.isSecret(secret), "\(secret)")
         }
-        for plain in ["tokenizer", "spinner", "tokenKey", "hasToken", "passwordField", "pinnedHeader", "shipping", "tokenURL", "isPasswordValid", "sessionManager", "mapping"] {
+        for plain in [
+            "tokenizer", "spinner", "tokenKey", "hasToken", "passwordField", "pinnedHeader", "shipping", "tokenURL",
+            "isPasswordValid", "sessionManager", "mapping",
+        ] {
             #expect(!SecretNames.isSecret(plain), "\(plain)")
         }
     }

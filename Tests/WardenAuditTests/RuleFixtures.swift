@@ -152,13 +152,16 @@ let ruleFixtures: [RuleFixture] = [
         rule: "oauth-in-webview",
         positives: [
             swift("webView.load(URLRequest(url: authorizationURL))"),
-            swift("webView.load(URLRequest(url: URL(string: \"https://id.example.com/oauth2/authorize?client_id=x\")!))"),
+            swift(
+                "webView.load(URLRequest(url: URL(string: \"https://id.example.com/oauth2/authorize?client_id=x\")!))"),
             swift("let safari = SFSafariViewController(url: loginURL)"),
             objc("[self.webView loadRequest:[NSURLRequest requestWithURL:oauthURL]];"),
         ],
         negatives: [
             swift("webView.load(URLRequest(url: helpURL))"),
-            swift("let session = ASWebAuthenticationSession(url: authorizationURL, callback: .customScheme(\"app\")) { _, _ in }"),
+            swift(
+                "let session = ASWebAuthenticationSession(url: authorizationURL, callback: .customScheme(\"app\")) { _, _ in }"
+            ),
             swift("@Environment(\\.webAuthenticationSession) private var webAuthenticationSession"),
             swift("webView.load(URLRequest(url: redirectURL))"),
         ]),
@@ -177,37 +180,64 @@ let ruleFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "oauth-without-pkce",
         positives: [
-            swift("func url() -> URL { URL(string: \"https://id.example.com/authorize?response_type=code&client_id=a&state=\\(state)\")! }"),
-            swift("func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"state\", value: state)] }"),
-            swift("func params() -> [String: String] { [\"response_type\": \"code\", \"client_id\": id, \"state\": state] }"),
+            swift(
+                "func url() -> URL { URL(string: \"https://id.example.com/authorize?response_type=code&client_id=a&state=\\(state)\")! }"
+            ),
+            swift(
+                "func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"state\", value: state)] }"
+            ),
+            swift(
+                "func params() -> [String: String] { [\"response_type\": \"code\", \"client_id\": id, \"state\": state] }"
+            ),
         ],
         negatives: [
-            swift("func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c), URLQueryItem(name: \"code_challenge_method\", value: \"S256\"), URLQueryItem(name: \"state\", value: s)] }"),
-            swift("func url() -> String { \"https://id.example.com/authorize?response_type=code&code_challenge=\\(c)&code_challenge_method=S256&state=\\(s)\" }"),
+            swift(
+                "func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c), URLQueryItem(name: \"code_challenge_method\", value: \"S256\"), URLQueryItem(name: \"state\", value: s)] }"
+            ),
+            swift(
+                "func url() -> String { \"https://id.example.com/authorize?response_type=code&code_challenge=\\(c)&code_challenge_method=S256&state=\\(s)\" }"
+            ),
             swift("let request = try AuthorizationRequest(metadata: metadata, clientID: id, redirectURI: uri)"),
         ]),
     RuleFixture(
         rule: "oauth-pkce-plain",
         positives: [
-            swift("func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: v), URLQueryItem(name: \"code_challenge_method\", value: \"plain\")] }"),
-            swift("func url() -> String { \"https://x/authorize?response_type=code&code_challenge=\\(v)&code_challenge_method=plain&state=\\(s)\" }"),
-            swift("func params() -> [String: String] { [\"response_type\": \"code\", \"code_challenge\": v, \"code_challenge_method\": \"plain\"] }"),
+            swift(
+                "func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: v), URLQueryItem(name: \"code_challenge_method\", value: \"plain\")] }"
+            ),
+            swift(
+                "func url() -> String { \"https://x/authorize?response_type=code&code_challenge=\\(v)&code_challenge_method=plain&state=\\(s)\" }"
+            ),
+            swift(
+                "func params() -> [String: String] { [\"response_type\": \"code\", \"code_challenge\": v, \"code_challenge_method\": \"plain\"] }"
+            ),
         ],
         negatives: [
-            swift("func url() -> String { \"https://x/authorize?response_type=code&code_challenge=\\(c)&code_challenge_method=S256&state=\\(s)\" }"),
+            swift(
+                "func url() -> String { \"https://x/authorize?response_type=code&code_challenge=\\(c)&code_challenge_method=S256&state=\\(s)\" }"
+            ),
             swift("let method = \"plain\""),
-            swift("func params() -> [String: String] { [\"response_type\": \"code\", \"code_challenge\": c, \"code_challenge_method\": \"S256\", \"state\": s] }"),
+            swift(
+                "func params() -> [String: String] { [\"response_type\": \"code\", \"code_challenge\": c, \"code_challenge_method\": \"S256\", \"state\": s] }"
+            ),
         ]),
     RuleFixture(
         rule: "oauth-without-state",
         positives: [
-            swift("func url() -> String { \"https://x/authorize?response_type=code&code_challenge=\\(c)&code_challenge_method=S256\" }"),
-            swift("func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c)] }"),
+            swift(
+                "func url() -> String { \"https://x/authorize?response_type=code&code_challenge=\\(c)&code_challenge_method=S256\" }"
+            ),
+            swift(
+                "func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c)] }"
+            ),
             swift("func params() -> [String: String] { [\"response_type\": \"code\", \"code_challenge\": c] }"),
         ],
         negatives: [
-            swift("func url() -> String { \"https://x/authorize?response_type=code&code_challenge=\\(c)&state=\\(s)\" }"),
-            swift("func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c), URLQueryItem(name: \"state\", value: s)] }"),
+            swift(
+                "func url() -> String { \"https://x/authorize?response_type=code&code_challenge=\\(c)&state=\\(s)\" }"),
+            swift(
+                "func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c), URLQueryItem(name: \"state\", value: s)] }"
+            ),
             swift("let stateless = \"no oauth here\""),
         ]),
     RuleFixture(
@@ -219,7 +249,9 @@ let ruleFixtures: [RuleFixture] = [
         ],
         negatives: [
             swift("func url() -> String { \"https://x/authorize?response_type=code&code_challenge=c&state=s\" }"),
-            swift("func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c), URLQueryItem(name: \"state\", value: s)] }"),
+            swift(
+                "func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c), URLQueryItem(name: \"state\", value: s)] }"
+            ),
             swift("let type = \"token\""),
         ]),
     RuleFixture(
@@ -243,20 +275,31 @@ let ruleFixtures: [RuleFixture] = [
         ],
         negatives: [
             swift("request.setValue(\"Bearer \\(token)\", forHTTPHeaderField: \"Authorization\")"),
-            swift("func f() { components.queryItems = [URLQueryItem(name: \"refresh_token\", value: t)]\n request.httpBody = components.query?.data(using: .utf8) }"),
+            swift(
+                "func f() { components.queryItems = [URLQueryItem(name: \"refresh_token\", value: t)]\n request.httpBody = components.query?.data(using: .utf8) }"
+            ),
             swift("let body = \"grant_type=refresh_token&refresh_token=\\(t)\""),
             swift("let url = URL(string: \"https://x.example/search?q=token\")"),
         ]),
     RuleFixture(
         rule: "jwt-unverified-decision",
         positives: [
-            swift("func isAdmin(_ token: String) throws -> Bool {\n let jwt = try decode(jwt: token)\n if jwt.claim(name: \"admin\").boolean == true { return true }\n return false }"),
-            swift("func check(_ token: String) throws {\n let claims = try decode(jwt: token)\n guard claims.expired == false else { logout() }\n}"),
-            swift("func role(of idToken: String) -> String? {\n let parts = idToken.split(separator: \".\")\n let data = Data(base64Encoded: String(parts[1]))\n let json = try? JSONSerialization.jsonObject(with: data!) as? [String: Any]\n return json?[\"role\"] as? String }"),
+            swift(
+                "func isAdmin(_ token: String) throws -> Bool {\n let jwt = try decode(jwt: token)\n if jwt.claim(name: \"admin\").boolean == true { return true }\n return false }"
+            ),
+            swift(
+                "func check(_ token: String) throws {\n let claims = try decode(jwt: token)\n guard claims.expired == false else { logout() }\n}"
+            ),
+            swift(
+                "func role(of idToken: String) -> String? {\n let parts = idToken.split(separator: \".\")\n let data = Data(base64Encoded: String(parts[1]))\n let json = try? JSONSerialization.jsonObject(with: data!) as? [String: Any]\n return json?[\"role\"] as? String }"
+            ),
         ],
         negatives: [
-            swift("func show(_ token: String) throws {\n let jwt = try decode(jwt: token)\n label.text = jwt.subject }"),
-            swift("func check(_ token: String) throws {\n let claims = try verifier.verify(token)\n if claims.subject == me { } }"),
+            swift(
+                "func show(_ token: String) throws {\n let jwt = try decode(jwt: token)\n label.text = jwt.subject }"),
+            swift(
+                "func check(_ token: String) throws {\n let claims = try verifier.verify(token)\n if claims.subject == me { } }"
+            ),
             swift("func version(_ v: String) -> [Substring] { v.split(separator: \".\") }"),
         ]),
     RuleFixture(
@@ -275,8 +318,12 @@ let ruleFixtures: [RuleFixture] = [
         rule: "ats-arbitrary-loads",
         positives: [
             plist("<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict>"),
-            plist("<key>NSAppTransportSecurity</key><dict>\n<key>NSAllowsArbitraryLoads</key>\n<string>YES</string></dict>"),
-            plist("<key>CFBundleName</key><string>X</string><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><true/></dict>"),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict>\n<key>NSAllowsArbitraryLoads</key>\n<string>YES</string></dict>"
+            ),
+            plist(
+                "<key>CFBundleName</key><string>X</string><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><true/></dict>"
+            ),
         ],
         negatives: [
             plist("<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><false/></dict>"),
@@ -288,7 +335,9 @@ let ruleFixtures: [RuleFixture] = [
         positives: [
             plist("<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoadsForMedia</key><true/></dict>"),
             plist("<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoadsInWebContent</key><true/></dict>"),
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoadsForMedia</key><string>true</string></dict>"),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoadsForMedia</key><string>true</string></dict>"
+            ),
         ],
         negatives: [
             plist("<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoadsForMedia</key><false/></dict>"),
@@ -298,39 +347,67 @@ let ruleFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "ats-insecure-exception",
         positives: [
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>legacy.example.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"),
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>old.example.com</key><dict><key>NSTemporaryExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"),
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>a.example</key><dict/><key>b.example</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>legacy.example.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"
+            ),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>old.example.com</key><dict><key>NSTemporaryExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"
+            ),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>a.example</key><dict/><key>b.example</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"
+            ),
         ],
         negatives: [
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSIncludesSubdomains</key><true/></dict></dict></dict>"),
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/></dict></dict></dict>"),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSIncludesSubdomains</key><true/></dict></dict></dict>"
+            ),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/></dict></dict></dict>"
+            ),
             plist("<key>NSExceptionAllowsInsecureHTTPLoads</key><true/>"),
         ]),
     RuleFixture(
         rule: "ats-weak-tls",
         positives: [
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict></dict>"),
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.1</string></dict></dict></dict>"),
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSTemporaryExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict></dict>"),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict></dict>"
+            ),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.1</string></dict></dict></dict>"
+            ),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSTemporaryExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict></dict>"
+            ),
         ],
         negatives: [
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.2</string></dict></dict></dict>"),
-            plist("<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string></dict></dict></dict>"),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.2</string></dict></dict></dict>"
+            ),
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>x.example</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string></dict></dict></dict>"
+            ),
             plist("<key>MinimumOSVersion</key><string>TLSv1.0</string>"),
         ]),
     RuleFixture(
         rule: "trust-all-certificates",
         positives: [
-            swift("func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!)) }"),
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!)) }"
+            ),
             swift("let manager = ServerTrustManager(evaluators: [\"api.example.com\": DisabledTrustEvaluator()])"),
             swift("func setUp() { manager.securityPolicy.allowInvalidCertificates = true }"),
             objc("manager.securityPolicy.validatesDomainName = NO;"),
         ],
         negatives: [
-            swift("func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n guard let trust = challenge.protectionSpace.serverTrust, SecTrustEvaluateWithError(trust, nil) else { return completionHandler(.cancelAuthenticationChallenge, nil) }\n completionHandler(.useCredential, URLCredential(trust: trust)) }"),
-            swift("func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n completionHandler(.performDefaultHandling, nil) }"),
-            swift("let manager = ServerTrustManager(evaluators: [\"api.example.com\": PinnedCertificatesTrustEvaluator()])"),
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n guard let trust = challenge.protectionSpace.serverTrust, SecTrustEvaluateWithError(trust, nil) else { return completionHandler(.cancelAuthenticationChallenge, nil) }\n completionHandler(.useCredential, URLCredential(trust: trust)) }"
+            ),
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n completionHandler(.performDefaultHandling, nil) }"
+            ),
+            swift(
+                "let manager = ServerTrustManager(evaluators: [\"api.example.com\": PinnedCertificatesTrustEvaluator()])"
+            ),
             swift("func f() { manager.securityPolicy.allowInvalidCertificates = false }"),
         ]),
     RuleFixture(
@@ -349,22 +426,38 @@ let ruleFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "biometric-event-gate",
         positives: [
-            swift("func unlock() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Unlock\") { success, _ in\n if success { self.isUnlocked = true } } }"),
-            swift("func reveal() {\n context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"r\") { ok, _ in\n guard ok else { return }\n let token = self.keychain.get(\"token\") } }"),
-            swift("func pay() {\n ctx.evaluatePolicy(policy, localizedReason: \"Pay\") { success, _ in\n if success { self.loadToken() } } }"),
+            swift(
+                "func unlock() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Unlock\") { success, _ in\n if success { self.isUnlocked = true } } }"
+            ),
+            swift(
+                "func reveal() {\n context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"r\") { ok, _ in\n guard ok else { return }\n let token = self.keychain.get(\"token\") } }"
+            ),
+            swift(
+                "func pay() {\n ctx.evaluatePolicy(policy, localizedReason: \"Pay\") { success, _ in\n if success { self.loadToken() } } }"
+            ),
         ],
         negatives: [
-            swift("func unlock() {\n let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\") { success, _ in\n if success { self.read(using: context) } } }"),
-            swift("func confirm() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Confirm\") { success, _ in\n if success { self.showConfirmation() } } }"),
-            swift("func read() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\") { success, _ in\n let query: [String: Any] = [kSecUseAuthenticationContext as String: context]\n SecItemCopyMatching(query as CFDictionary, nil) } }"),
+            swift(
+                "func unlock() {\n let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\") { success, _ in\n if success { self.read(using: context) } } }"
+            ),
+            swift(
+                "func confirm() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Confirm\") { success, _ in\n if success { self.showConfirmation() } } }"
+            ),
+            swift(
+                "func read() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\") { success, _ in\n let query: [String: Any] = [kSecUseAuthenticationContext as String: context]\n SecItemCopyMatching(query as CFDictionary, nil) } }"
+            ),
         ]),
     RuleFixture(
         rule: "faceid-usage-description-missing",
         positives: [
             swift("import LocalAuthentication\nlet context = LAContext()"),
-            swift("func gate() { let c = LAContext(); _ = c.canEvaluatePolicy(.deviceOwnerAuthentication, error: nil) }")
-                .merging(plist("<key>CFBundleName</key><string>X</string>")) { $1 },
-            swift("let context = LAContext()").merging(plist("<key>NSFaceIDUsageDescription</key><string></string>")) { $1 },
+            swift(
+                "func gate() { let c = LAContext(); _ = c.canEvaluatePolicy(.deviceOwnerAuthentication, error: nil) }"
+            )
+            .merging(plist("<key>CFBundleName</key><string>X</string>")) { $1 },
+            swift("let context = LAContext()").merging(plist("<key>NSFaceIDUsageDescription</key><string></string>")) {
+                $1
+            },
         ],
         negatives: [
             swift("let context = LAContext()").merging(faceIDPlist) { $1 },
@@ -374,37 +467,63 @@ let ruleFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "keychain-weak-access-control",
         positives: [
-            swift("let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryAny, nil)"),
-            swift("let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)"),
-            objc("SecAccessControlRef a = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, kSecAccessControlBiometryAny, NULL);"),
+            swift(
+                "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryAny, nil)"
+            ),
+            swift(
+                "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)"
+            ),
+            objc(
+                "SecAccessControlRef a = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, kSecAccessControlBiometryAny, NULL);"
+            ),
         ],
         negatives: [
-            swift("let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)"),
-            swift("let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.biometryCurrentSet, .or, .devicePasscode], nil)"),
+            swift(
+                "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)"
+            ),
+            swift(
+                "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.biometryCurrentSet, .or, .devicePasscode], nil)"
+            ),
             swift("// .biometryAny is too weak for refresh tokens"),
         ]),
     RuleFixture(
         rule: "siwa-without-credential-state",
         positives: [
             swift("let request = ASAuthorizationAppleIDProvider().createRequest()"),
-            swift("let provider = ASAuthorizationAppleIDProvider()\nprovider.getCredentialState(forUserID: id) { _, _ in }"),
-            swift("let request = ASAuthorizationAppleIDProvider().createRequest()\nNotificationCenter.default.addObserver(forName: ASAuthorizationAppleIDProvider.credentialRevokedNotification, object: nil, queue: nil) { _ in }"),
+            swift(
+                "let provider = ASAuthorizationAppleIDProvider()\nprovider.getCredentialState(forUserID: id) { _, _ in }"
+            ),
+            swift(
+                "let request = ASAuthorizationAppleIDProvider().createRequest()\nNotificationCenter.default.addObserver(forName: ASAuthorizationAppleIDProvider.credentialRevokedNotification, object: nil, queue: nil) { _ in }"
+            ),
         ],
         negatives: [
-            swift("let provider = ASAuthorizationAppleIDProvider()\nprovider.getCredentialState(forUserID: id) { _, _ in }\nNotificationCenter.default.addObserver(forName: ASAuthorizationAppleIDProvider.credentialRevokedNotification, object: nil, queue: nil) { _ in }"),
-            swift("let request = ASAuthorizationAppleIDProvider().createRequest()\nlet monitor = AppleIDCredentialMonitor(userID: id, session: session)"),
+            swift(
+                "let provider = ASAuthorizationAppleIDProvider()\nprovider.getCredentialState(forUserID: id) { _, _ in }\nNotificationCenter.default.addObserver(forName: ASAuthorizationAppleIDProvider.credentialRevokedNotification, object: nil, queue: nil) { _ in }"
+            ),
+            swift(
+                "let request = ASAuthorizationAppleIDProvider().createRequest()\nlet monitor = AppleIDCredentialMonitor(userID: id, session: session)"
+            ),
             swift("// ASAuthorizationAppleIDProvider later"),
         ]),
     RuleFixture(
         rule: "passkeys-without-webcredentials",
         positives: [
-            swift("let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: \"example.com\")"),
+            swift(
+                "let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: \"example.com\")"
+            ),
             swift("let request = PasskeyRequests.assertion(options)"),
             swift("let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: rp)")
-                .merging(plist("<key>com.apple.developer.associated-domains</key><array><string>applinks:example.com</string></array>", name: "App/App.entitlements")) { $1 },
+                .merging(
+                    plist(
+                        "<key>com.apple.developer.associated-domains</key><array><string>applinks:example.com</string></array>",
+                        name: "App/App.entitlements")
+                ) { $1 },
         ],
         negatives: [
-            swift("let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: \"example.com\")").merging(webCredentials) { $1 },
+            swift(
+                "let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: \"example.com\")"
+            ).merging(webCredentials) { $1 },
             swift("let request = PasskeyRequests.registration(options)").merging(webCredentials) { $1 },
             swift("let text = \"ASAuthorizationPlatformPublicKeyCredentialProvider\""),
         ]),
@@ -418,7 +537,8 @@ let ruleFixtures: [RuleFixture] = [
         negatives: [
             swift("var body: some View { SecureField(\"Password\", text: $password).textContentType(.password) }"),
             swift("var body: some View { SecureField(\"New\", text: $p).padding().textContentType(.newPassword) }"),
-            swift("func setUp() { passwordField.isSecureTextEntry = true\n passwordField.textContentType = .password }"),
+            swift(
+                "func setUp() { passwordField.isSecureTextEntry = true\n passwordField.textContentType = .password }"),
         ]),
     RuleFixture(
         rule: "non-constant-time-compare",
@@ -446,7 +566,9 @@ let ruleFixtures: [RuleFixture] = [
         negatives: [
             swift("let color = colors.randomElement()"),
             swift("let delay = Double.random(in: 0...1)"),
-            swift("var state = [UInt8](repeating: 0, count: 32)\nlet status = SecRandomCopyBytes(kSecRandomDefault, 32, &state)"),
+            swift(
+                "var state = [UInt8](repeating: 0, count: 32)\nlet status = SecRandomCopyBytes(kSecRandomDefault, 32, &state)"
+            ),
             swift("let nonce = try SecureRandom().bytes(count: 32)"),
         ]),
     RuleFixture(

@@ -12,7 +12,9 @@ struct SampleAppTests {
 
     @Test func findingsEqualTheExpectedFile() throws {
         let report = try Auditor().audit(root: Self.root)
-        let actual = report.findings.map { "\($0.file):\($0.line):\($0.column): \($0.severity.rawValue): \($0.rule.id)" }
+        let actual = report.findings.map {
+            "\($0.file):\($0.line):\($0.column): \($0.severity.rawValue): \($0.rule.id)"
+        }
         let expectedURL = Bundle.module.url(forResource: "Fixtures/SampleApp.expected", withExtension: nil)!
         let expected = try String(contentsOf: expectedURL, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(actual == expected)
@@ -38,7 +40,9 @@ struct SampleAppTests {
             }
         }
         let found = Set(report.findings.map { "\($0.file):\($0.line):\($0.rule.id)" })
-        #expect(found == labelled, "unlabelled: \(found.subtracting(labelled).sorted()), missed: \(labelled.subtracting(found).sorted())")
+        #expect(
+            found == labelled,
+            "unlabelled: \(found.subtracting(labelled).sorted()), missed: \(labelled.subtracting(found).sorted())")
     }
 
     @Test func vendoredFoldersAreReadOnlyWhenAsked() throws {

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+@testable import WardenAudit
+
+@Suite("Audit output, suppressions and baselines")
+struct ReporterTests {
+    static let files = [
+        "App/A.swift": "print(\"t \\(token)\")\nlet u = \"http://api.example.com\"\n",
+        "App/B c.swift": "let web = UIWebView()\n",
+    ]
+
+    @Test func textFormat() {
+        let report = Auditor().audit(files: Self.files)
+        let plain = Reporter.text(report, colour: false)
+        #expect(
+            plain.hasPrefix(
+                """
+                App/A.swift:1:12: error: 'token' is written to the logs [secret-in-log]
+                App/A.swift:2:9: warning: A cleartext http:// URL to a non-loopback host [cleartext-http]
+
+                App/B c.swift:1:11: error: UIWebView is deprecated
+                """))
+        #expect(plain.contains("3 finding(s): 2 error(s), 1 warning(s), 0 note(s) in 2 file(s)"))
+        #expect(!plain.contains("\u{1B}["))
+        let coloured = Reporter.text(report, colour: true)
+        #expect(coloured.contains("\u{1B}[1;31merror\u{1B}[0m") && coloured.contains("fix: "))
+    }
+
+    @Test func jsonHasTheDesignShape() throws {
+        let report = Auditor().audit(files: Self.files)
+        let object =
+            try JSONSerialization.jsonObject(with: Data(Reporter.json(report, version: "9.9").utf8)) as! [String: Any]
+        #expect((object["tool"] as? [String: String]) == ["name": "warden", "version": "9.9"])
+        let findings = object["findings"] as! [[String: Any]]
+        #expect(findings.count == 3)
+        let first = findings[0]
+        #expect(Set(first.keys).isSuperset(of: ["rule", "severity", "file", "line", "column", "message", "masvs"]))
+        #expect(first["file"] as? String == "App/A.swift" && first["line"] as? Int == 1)
+        #expect(first["masvs"] as? [String] == ["MASVS-STORAGE-2"])
+        let summary = object["summary"] as! [String: Any]
+        #expect(summary["errors"] as? Int == 2 && summary["warnings"] as? Int == 1 && summary["files"] as? Int == 2)
+    }
+
+    @Test func sarifHasWhatCodeScanningNeeds() throws {
+        let report = Auditor().audit(files: Self.files)
+        let text = Reporter.sarif(report, version: "9.9", rootURI: "file:///src/app/")
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        #expect(object["version"] as? String == "2.1.0")
+        let run = (object["runs"] as! [[String: Any]])[0]
+        let driver = (run["tool"] as! [String: Any])["driver"] as! [String: Any]
+        let rules = driver["rules"] as! [[String: Any]]
+        #expect(rules.count == Catalogue.all.count)
+        for rule in rules {
+            #expect((rule["shortDescription"] as? [String: String])?["text"]?.isEmpty == false)
+            #expect((rule["fullDescription"] as? [String: String])?["text"]?.isEmpty == false)
+            #expect((rule["help"] as? [String: String])?["markdown"]?.contains("**Fix:**") == true)
+            let properties = rule["properties"] as! [String: Any]
+            #expect(["8.0", "5.5", "2.0"].contains(properties["security-severity"] as? String))
+            #expect((properties["tags"] as? [String])?.first == "security")
+        }
+        let results = run["results"] as! [[String: Any]]
+        #expect(results.count == 3)
+        let location = ((results[2]["locations"] as! [[String: Any]])[0]["physicalLocation"] as! [String: Any])
+        let artifact = location["artifactLocation"] as! [String: String]
+        #expect(artifact == ["uri": "App/B%20c.swift", "uriBaseId": "%SRCROOT%"])
+        #expect((location["region"] as? [String: Int]) == ["startLine": 1, "startColumn": 11])
+        #expect(
+            results.allSatisfy {
+                ($0["partialFingerprints"] as? [String: String])?["wardenFingerprint/v1"]?.count == 16
+            })
+        let ruleIndex = results[0]["ruleIndex"] as! Int
+        #expect(rules[ruleIndex]["id"] as? String == results[0]["ruleId"] as? String)
+        #expect(
+            ((run["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] as? [String: String])?["uri"]
+                == "file:///src/app/")
+    }
+
+    @Test func fingerprintsSurviveUnrelatedEdits() {
+        let before = Auditor().audit(files: ["A.swift": "print(token)\n"]).findings
+        let after = Auditor().audit(files: ["A.swift": "import Foundation\n\n// a new comment\nprint(token)\n"])
+            .findings
+        #expect(before.map(\.fingerprint) == after.map(\.fingerprint))
+        #expect(before[0].line == 1 && after[0].line == 4)
+        let twice = Auditor().audit(files: ["A.swift": "print(token)\nprint(token)\n"]).findings
+        #expect(Set(twice.map(\.fingerprint)).count == 2)
+    }
+
+    @Test func baselineAcceptsExistingFindingsOnly() throws {
+        let first = Auditor().audit(files: ["A.swift": "print(token)\n"])
+        var options = AuditOptions()
+        options.baseline = try Reporter.fingerprints(baseline: Data(Reporter.baseline(first).utf8))
+        let later = Auditor(options: options).audit(files: ["A.swift": "print(token)\nNSLog(\"%@\", password)\n"])
+        #expect(later.findings.map(\.line) == [2])
+        #expect(later.baselined == 1)
+        #expect(throws: (any Error).self) { try Reporter.fingerprints(baseline: Data("[]".utf8)) }
+    }
+
+    @Test func suppressionsNeedARuleAndAReason() {
+        let cases: [(String, [String])] = [
+            ("print(token) // warden:ignore secret-in-log demo value\n", []),
+            ("// warden:ignore secret-in-log demo value\nprint(token)\n", []),
+            ("/* warden:ignore secret-in-log,uiwebview demo */\nprint(token)\n", []),
+            ("// warden:ignore secret-in-log\nprint(token)\n", ["invalid-suppression", "secret-in-log"]),
+            ("// warden:ignore uiwebview wrong rule\nprint(token)\n", ["secret-in-log"]),
+            ("// warden:ignore secret-in-log too far away\n\nprint(token)\n", ["secret-in-log"]),
+            ("let s = \"// warden:ignore secret-in-log in a string\"; print(token)\n", ["secret-in-log"]),
+        ]
+        for (source, expected) in cases {
+            let found = Auditor().audit(files: ["A.swift": source]).findings.map(\.rule.id).sorted()
+            #expect(found == expected, "\(source)")
+        }
+        let plist = """
+            <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict>
+            <!-- warden:ignore ats-arbitrary-loads the kiosk build talks to a LAN device -->
+            <key>NSAllowsArbitraryLoads</key><true/></dict></dict></plist>
+            """
+        let report = Auditor().audit(files: ["Info.plist": plist])
+        #expect(report.findings.isEmpty && report.suppressed == 1)
+    }
+
+    @Test func treeWalkSkipsVendoredBinaryAndUnreadableFiles() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("warden-audit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (path, contents) in [
+            "App/A.swift": Data("print(token)\n".utf8), "Pods/X/B.swift": Data("print(token)\n".utf8),
+            "vendor/C.swift": Data("print(token)\n".utf8), "App/Bin.swift": Data([0x6C, 0, 0, 1]),
+            "App/Latin1.swift": Data([0x6C, 0x65, 0x74, 0xE9]), "App/Info.plist": Data("not a plist".utf8),
+            "App/Locked.swift": Data("print(password)\n".utf8),
+        ] {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try contents.write(to: url)
+        }
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0], ofItemAtPath: root.appendingPathComponent("App/Locked.swift").path)
+        let report = try Auditor().audit(root: root.path)
+        #expect(report.findings.map(\.file).contains("App/A.swift"))
+        #expect(!report.findings.contains { $0.file.hasPrefix("Pods") || $0.file.hasPrefix("vendor") })
+        let skipped = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.path, $0.reason) })
+        #expect(skipped["App/Bin.swift"] == "binary")
+        #expect(skipped["App/Latin1.swift"] == "not UTF-8")
+        #expect(skipped["App/Info.plist"] != nil)
+        if getuid() != 0 { #expect(skipped["App/Locked.swift"] == "unreadable") }
+        #expect(throws: Auditor.Failure.self) { try Auditor().audit(root: root.path + "/missing") }
+    }
+
+    @Test func binaryPropertyLists() throws {
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: ["NSAppTransportSecurity": ["NSAllowsArbitraryLoads": true]], format: .binary, options: 0)
+        let plist = try #require(PropertyListFile(path: "Info.plist", bytes: Array(data)))
+        #expect(plist.isBinary)
+        var rules: [String] = []
+        _ = PropertyListRules.run(plist) { rule, line, _ in
+            rules.append(rule.id)
+            #expect(line == 1)
+        }
+        #expect(rules == ["ats-arbitrary-loads"])
+    }
+
+    @Test func parallelAuditIsDeterministic() {
+        var files: [String: String] = [:]
+        for index in 0..<200 { files["F\(index).swift"] = "print(token)\nlet u = \"http://a\(index).example\"\n" }
+        let first = Auditor().audit(files: files).findings.map(\.fingerprint)
+        for _ in 0..<3 { #expect(Auditor().audit(files: files).findings.map(\.fingerprint) == first) }
+        #expect(first.count == 400)
+    }
+}

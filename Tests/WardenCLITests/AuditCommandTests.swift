@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@Suite("warden audit")
+struct AuditCommandTests {
+    static func tree(_ files: [String: String]) throws -> String {
+        let root = NSTemporaryDirectory() + "warden-audit-cli-\(UUID().uuidString)"
+        for (path, contents) in files {
+            let url = URL(fileURLWithPath: root + "/" + path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try contents.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    static var sampleApp: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("WardenAuditTests/Fixtures/SampleApp").path
+    }
+
+    @Test func exitCodesFollowFailOn() async throws {
+        let clean = try Self.tree(["A.swift": "let url = URL(string: \"https://example.com\")\n"])
+        let run = await CLI.run(["audit", clean])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("0 finding(s)"))
+
+        let warnings = try Self.tree(["A.swift": "let url = \"http://example.com\"\n"])
+        #expect(await CLI.run(["audit", warnings]).status == 1)
+        #expect(await CLI.run(["audit", warnings, "--fail-on", "error"]).status == 0)
+        #expect(await CLI.run(["audit", warnings, "--fail-on", "note"]).status == 1)
+    }
+
+    @Test func formatsAndOutputFile() async throws {
+        let json = await CLI.run(["audit", Self.sampleApp, "--format", "json"])
+        #expect(json.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect((object["findings"] as! [[String: Any]]).count == 23)
+        #expect(json.stderr.contains("skipped Sources/Generated/Blob.swift: binary"))
+
+        let output = NSTemporaryDirectory() + "warden-\(UUID().uuidString).sarif"
+        let sarif = await CLI.run(["audit", Self.sampleApp, "--format", "sarif", "--output", output])
+        #expect(sarif.status == 1 && sarif.stdout.isEmpty)
+        let document =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as! [String: Any]
+        #expect(document["version"] as? String == "2.1.0")
+    }
+
+    @Test func baselineWorkflow() async throws {
+        let root = try Self.tree(["A.swift": "print(token)\n"])
+        let baseline = root + "/.warden-baseline.json"
+        let write = await CLI.run(["audit", root, "--write-baseline", baseline])
+        #expect(write.status == 0)
+        #expect(await CLI.run(["audit", root, "--baseline", baseline]).status == 0)
+        try "print(token)\nprint(password)\n".write(toFile: root + "/A.swift", atomically: true, encoding: .utf8)
+        let later = await CLI.run(["audit", root, "--baseline", baseline])
+        #expect(later.status == 1)
+        #expect(later.stdout.contains("A.swift:2:7: error:") && !later.stdout.contains("A.swift:1:"))
+    }
+
+    @Test(arguments: [
+        (["audit", "/nonexistent/app"], "warden: unreadable_path:"),
+        (["audit", ".", "--format", "xml"], "warden: usage: '--format' must be text, json or sarif"),
+        (["audit", ".", "--fail-on", "fatal"], "warden: usage: '--fail-on' must be note, warning or error"),
+        (["audit", ".", "--baseline", "/nonexistent/baseline.json"], "warden: unreadable_file:"),
+        (["audit", "a", "b"], "warden: usage: give at most one PATH"),
+    ])
+    func errorsAreExitTwo(arguments: [String], message: String) async {
+        let run = await CLI.run(arguments)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
+    }
+
+    @Test func listsRules() async {
+        let run = await CLI.run(["audit", "--rules"])
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").count == 34)
+        #expect(run.stdout.contains("keychain-accessible-always [error]"))
+    }
+}
