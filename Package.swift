@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "WardenAudit", targets: ["WardenAudit"]),
         .library(name: "WardenApple", targets: ["WardenApple"]),
         .executable(name: "warden", targets: ["warden"]),
+        .plugin(name: "WardenAuditPlugin", targets: ["WardenAuditPlugin"]),
     ],
     targets: [
         .target(name: "WardenCore", swiftSettings: strict),
@@ -92,6 +93,11 @@ let package = Package(
             swiftSettings: strict + backendDefines
         ),
         .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
+        .plugin(
+            name: "WardenAuditPlugin",
+            capability: .command(
+                intent: .custom(verb: "warden-audit", description: "Audit the package with warden audit")),
+            dependencies: ["warden"]),
         .testTarget(
             name: "WardenAuditTests", dependencies: ["WardenAudit"], resources: [.copy("Fixtures")],
             swiftSettings: strict),

@@ -5,6 +5,7 @@
     /// Passkey requests from a server challenge (`ASAuthorizationPlatformPublicKeyCredentialProvider`). The app
     /// needs the `webcredentials:<rp-id>` associated domain; the results go to the server for verification.
     @available(iOS 15.0, macOS 12.0, visionOS 1.0, *)
+    // warden:ignore passkeys-without-webcredentials a library: the app declares the webcredentials: domain
     public enum PasskeyRequests {
         /// A registration request for `userID` with the server's challenge.
         public static func registration(relyingParty: String, challenge: Data, userName: String, userID: Data)

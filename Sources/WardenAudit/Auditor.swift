@@ -218,7 +218,7 @@ public struct Auditor: Sendable {
             outcome.skipped = "binary"
             return outcome
         }
-        guard UTF8Validation.isValid(bytes) else {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             outcome.skipped = "not UTF-8"
             return outcome
         }
@@ -263,7 +263,12 @@ extension Auditor.FileOutcome {
     /// Parses `warden:ignore RULE[,RULE] reason`; a suppression without a known rule or a reason is itself a
     /// finding and suppresses nothing.
     mutating func addSuppression(_ text: String, line: Int, endLine: Int) {
-        guard let range = text.range(of: "warden:ignore") else { return }
+        // The directive starts the comment (`// warden:ignore ...`, `/* warden:ignore ... */`, `<!-- ... -->`), as
+        // swiftlint:disable does; prose that mentions it is not a directive.
+        let content = text.drop {
+            $0 == "/" || $0 == "*" || $0 == "<" || $0 == "!" || $0 == "-" || $0 == " " || $0 == "\t"
+        }
+        guard content.hasPrefix("warden:ignore"), let range = text.range(of: "warden:ignore") else { return }
         let rest = text[range.upperBound...].trimmingCharacters(in: .whitespaces)
         let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
         let ids = Set((parts.first ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })

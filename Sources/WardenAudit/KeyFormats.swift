@@ -7,6 +7,7 @@ enum KeyFormats {
         let minimumBody: Int
         let maximumBody: Int
         let body: @Sendable (Character) -> Bool
+        var prefixBytes: [UInt8] { Array(prefix.utf8) }
     }
 
     private static func alphanumeric(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber) }
@@ -39,22 +40,37 @@ enum KeyFormats {
 
     /// The name of the credential format `text` contains, if any.
     static func match(_ text: String) -> String? {
-        if text.contains("-----BEGIN"), text.contains("PRIVATE KEY-----") { return "private key (PEM)" }
-        guard text.count >= 20 else { return nil }
-        for format in formats {
-            var search = text[...]
-            while let range = search.range(of: format.prefix) {
-                let body = text[range.upperBound...].prefix(format.maximumBody + 1).prefix(while: format.body)
-                let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
-                if body.count >= format.minimumBody, body.count <= format.maximumBody,
-                    before.map({ !urlSafe($0) }) ?? true
-                {
-                    return format.name
-                }
-                search = text[range.upperBound...]
-            }
+        if FastText.contains(text, "-----BEGIN"), FastText.contains(text, "PRIVATE KEY-----") {
+            return "private key (PEM)"
         }
-        return nil
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard bytes.count >= 20 else { return nil }
+            for format in formats {
+                var start = 0
+                while start < bytes.count {
+                    let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+                    guard
+                        let found = format.prefixBytes.withUnsafeBufferPointer({
+                            FastText.find(rest, $0, caseInsensitive: false)
+                        })
+                    else { break }
+                    let position = start + found
+                    let bodyStart = position + format.prefixBytes.count
+                    var bodyEnd = bodyStart
+                    while bodyEnd < bytes.count, bodyEnd - bodyStart <= format.maximumBody,
+                        format.body(Character(UnicodeScalar(bytes[bodyEnd])))
+                    {
+                        bodyEnd += 1
+                    }
+                    let length = bodyEnd - bodyStart
+                    let boundary = position == 0 || !urlSafe(Character(UnicodeScalar(bytes[position - 1])))
+                    if length >= format.minimumBody, length <= format.maximumBody, boundary { return format.name }
+                    start = position + 1
+                }
+            }
+            return nil
+        }
     }
 
     /// Whether a literal assigned to a secret-named variable looks like a real secret rather than a key name,

@@ -50,8 +50,16 @@ public enum SecretNames {
         return words
     }
 
+    /// Word stems without which no name can be a secret (a byte-level filter before splitting into words).
+    static let secretStems = [
+        "token", "pass", "secret", "pin", "otp", "jwt", "cred", "key", "cookie", "bearer", "session", "cvv", "pwd",
+        "auth",
+    ]
+    static let randomStems = secretStems + ["state", "nonce", "verifier", "salt", "iv", "seed", "challenge"]
+
     /// Whether `name` (a variable, property or storage key) names a secret.
     public static func isSecret(_ name: String) -> Bool {
+        guard secretStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
         let words = words(name)
         guard let last = words.last else { return false }
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
@@ -63,6 +71,7 @@ public enum SecretNames {
 
     /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.
     public static func needsSecureRandom(_ name: String) -> Bool {
+        guard randomStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
         let words = words(name)
         guard let last = words.last else { return false }
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }

@@ -41,82 +41,144 @@ enum SourceRules {
         "debug", "info", "notice", "error", "warning", "fault", "critical", "trace", "log",
     ]
 
+    /// What an identifier can trigger; one dictionary lookup per identifier keeps the scan fast.
+    enum Trigger {
+        case alwaysClass, alwaysWrapper, migratingClass, whenUnlocked, weakAccessControl, noFileProtection,
+            fileProtectionNone, uiWebView, defaultsWrite, fileWrite, objcDefaults, webLoad, queryItem, jwtDecode,
+            split, useCredential, disabledEvaluator, insecureFlag, evaluatePolicy, localAuthentication,
+            signInWithApple, credentialState, revocationObserver, passkeys, secureField, secureTextEntry, logFunction,
+            loggerMethod
+    }
+
+    static let triggers: [String: Trigger] = {
+        var table: [String: Trigger] = [:]
+        for name in alwaysClasses { table[name] = .alwaysClass }
+        for name in migratingClasses { table[name] = .migratingClass }
+        for name in weakAccessControl { table[name] = .weakAccessControl }
+        for name in logFunctions { table[name] = .logFunction }
+        for name in loggerMethods { table[name] = .loggerMethod }
+        for name in ["always", "alwaysThisDeviceOnly"] { table[name] = .alwaysWrapper }
+        for name in ["set", "setValue", "setObject", "setString", "setData"] { table[name] = .defaultsWrite }
+        for name in [
+            "write", "writeToFile", "writeToURL", "createFile", "archiveRootObject", "sqlite3_bind_text",
+            "sqlite3_bind_blob",
+        ] {
+            table[name] = .fileWrite
+        }
+        for name in ["load", "loadRequest", "SFSafariViewController"] { table[name] = .webLoad }
+        for name in ["components", "split"] { table[name] = .split }
+        for name in ["DisabledTrustEvaluator", "DisabledEvaluator", "disableEvaluation"] {
+            table[name] = .disabledEvaluator
+        }
+        for name in ["allowInvalidCertificates", "validatesDomainName"] { table[name] = .insecureFlag }
+        for name in ["getCredentialState", "AppleIDCredentialMonitor"] { table[name] = .credentialState }
+        for name in ["ASAuthorizationPlatformPublicKeyCredentialProvider", "PasskeyRequests"] {
+            table[name] = .passkeys
+        }
+        for name in ["isSecureTextEntry", "secureTextEntry"] { table[name] = .secureTextEntry }
+        table["whenUnlocked"] = .whenUnlocked
+        table["noFileProtection"] = .noFileProtection
+        table["NSFileProtectionNone"] = .noFileProtection
+        table["none"] = .fileProtectionNone
+        table["UIWebView"] = .uiWebView
+        table["UIWebViewDelegate"] = .uiWebView
+        table["NSUserDefaults"] = .objcDefaults
+        table["URLQueryItem"] = .queryItem
+        table["decode"] = .jwtDecode
+        table["useCredential"] = .useCredential
+        table["evaluatePolicy"] = .evaluatePolicy
+        table["LAContext"] = .localAuthentication
+        table["ASAuthorizationAppleIDProvider"] = .signInWithApple
+        table["credentialRevokedNotification"] = .revocationObserver
+        table["SecureField"] = .secureField
+        return table
+    }()
+
     static func identifier(_ scan: FileScan, _ index: Int, _ name: String, _ oauthChecked: inout Set<Int>) {
+        guard let trigger = triggers[name] else {
+            if FastText.contains(name, "leeway", caseInsensitive: true)
+                || FastText.contains(name, "skew", caseInsensitive: true)
+            {
+                leeway(scan, index)
+            }
+            return
+        }
         let tokens = scan.tokens
-        switch name {
-        case _ where alwaysClasses.contains(name):
+        let position = (Int(tokens[index].line), Int(tokens[index].column))
+        switch trigger {
+        case .alwaysClass:
             if name.hasPrefix("kSec") || scan.isSymbol(index - 1, ".") {
                 scan.report(Catalogue.keychainAccessibleAlways, at: index)
             }
-        case "always", "alwaysThisDeviceOnly":
+        case .alwaysWrapper:
             if keychainContext(scan, index) { scan.report(Catalogue.keychainAccessibleAlways, at: index) }
-        case _ where migratingClasses.contains(name):
+        case .migratingClass:
             if name.hasPrefix("kSec") || scan.isSymbol(index - 1, ".") {
                 scan.report(Catalogue.keychainNotThisDeviceOnly, at: index)
             }
-        case "whenUnlocked":
+        case .whenUnlocked:
             if keychainContext(scan, index) { scan.report(Catalogue.keychainNotThisDeviceOnly, at: index) }
-        case _ where weakAccessControl.contains(name):
+        case .weakAccessControl:
             if name.hasPrefix("kSec") || scan.isSymbol(index - 1, ".") {
                 scan.report(Catalogue.keychainWeakAccessControl, at: index)
             }
-        case "noFileProtection", "NSFileProtectionNone":
+        case .noFileProtection:
             scan.report(Catalogue.fileWithoutProtection, at: index)
-        case "none" where scan.isSymbol(index - 1, ".") && scan.text(index - 2) == "FileProtectionType":
-            scan.report(Catalogue.fileWithoutProtection, at: index)
-        case "UIWebView", "UIWebViewDelegate":
+        case .fileProtectionNone:
+            if scan.isSymbol(index - 1, "."), scan.text(index - 2) == "FileProtectionType" {
+                scan.report(Catalogue.fileWithoutProtection, at: index)
+            }
+        case .uiWebView:
             scan.report(Catalogue.uiWebView, at: index)
-        case "set", "setValue", "setObject", "setString", "setData":
+        case .defaultsWrite:
             defaultsWrite(scan, index)
-        case "write", "writeToFile", "writeToURL", "createFile", "archiveRootObject", "sqlite3_bind_text",
-            "sqlite3_bind_blob":
+        case .fileWrite:
             fileWrite(scan, index)
-        case "NSUserDefaults" where scan.file.language == .objectiveC:
-            objcDefaultsWrite(scan, index)
-        case "load", "loadRequest", "SFSafariViewController":
+        case .objcDefaults:
+            if scan.file.language == .objectiveC { objcDefaultsWrite(scan, index) }
+        case .webLoad:
             webViewLoad(scan, index)
-        case "URLQueryItem":
+        case .queryItem:
             queryItem(scan, index, &oauthChecked)
-        case "decode" where scan.isSymbol(index + 1, "(") && scan.text(index + 2) == "jwt":
-            jwtDecision(scan, index)
-        case "components", "split":
+        case .jwtDecode:
+            if scan.isSymbol(index + 1, "("), scan.text(index + 2) == "jwt" { jwtDecision(scan, index) }
+        case .split:
             jwtSplit(scan, index)
-        case "useCredential":
+        case .useCredential:
             trustAll(scan, index)
-        case "DisabledTrustEvaluator", "DisabledEvaluator", "disableEvaluation":
+        case .disabledEvaluator:
             scan.report(Catalogue.trustAllCertificates, at: index)
-        case "allowInvalidCertificates", "validatesDomainName":
+        case .insecureFlag:
             let value = scan.text(index + 2)
             let disabled = name == "allowInvalidCertificates" ? ["true", "YES"] : ["false", "NO"]
             if scan.isSymbol(index + 1, "="), disabled.contains(value) {
                 scan.report(Catalogue.trustAllCertificates, at: index)
             }
-        case "evaluatePolicy":
+        case .evaluatePolicy:
             biometricGate(scan, index)
-        case "LAContext":
-            scan.facts.localAuthentication.append((Int(tokens[index].line), Int(tokens[index].column)))
-        case "ASAuthorizationAppleIDProvider":
-            scan.facts.signInWithApple.append((Int(tokens[index].line), Int(tokens[index].column)))
-        case "getCredentialState", "AppleIDCredentialMonitor":
+        case .localAuthentication:
+            scan.facts.localAuthentication.append(position)
+        case .signInWithApple:
+            scan.facts.signInWithApple.append(position)
+        case .credentialState:
             scan.facts.checksCredentialState = true
             if name == "AppleIDCredentialMonitor" { scan.facts.observesRevocation = true }
-        case "credentialRevokedNotification":
+        case .revocationObserver:
             scan.facts.observesRevocation = true
-        case "ASAuthorizationPlatformPublicKeyCredentialProvider", "PasskeyRequests":
-            scan.facts.passkeys.append((Int(tokens[index].line), Int(tokens[index].column)))
-        case "SecureField":
+        case .passkeys:
+            scan.facts.passkeys.append(position)
+        case .secureField:
             if let call = scan.file.call(at: index), !scan.file.chain(after: call.close).contains("textContentType") {
                 scan.report(Catalogue.passwordFieldWithoutContentType, at: index)
             }
-        case "isSecureTextEntry", "secureTextEntry":
+        case .secureTextEntry:
             secureTextEntry(scan, index)
-        case _ where logFunctions.contains(name):
+        case .logFunction:
             log(scan, index, logger: false)
-        case _ where loggerMethods.contains(name) && scan.isSymbol(index - 1, "."):
-            let receiver = scan.file.receiver(of: index).last?.lowercased() ?? ""
-            if receiver.contains("log") { log(scan, index, logger: true) }
-        default:
-            if name.lowercased().contains("leeway") || name.lowercased().contains("skew") { leeway(scan, index) }
+        case .loggerMethod:
+            guard scan.isSymbol(index - 1, ".") else { return }
+            let receiver = scan.file.receiver(of: index).last ?? ""
+            if FastText.contains(receiver, "log", caseInsensitive: true) { log(scan, index, logger: true) }
         }
     }
 
@@ -266,12 +328,12 @@ enum SourceRules {
         var items: [(String, String?, Int)] = []
         for position in body {
             let token = scan.tokens[position]
-            if token.kind == .string, token.text.contains("=") {
+            if token.kind == .string, token.text.contains("="), !token.text.contains(" ") {
+                // A query string or URL (no spaces): name=value pairs with a value.
                 for pair in token.text.split(whereSeparator: { $0 == "&" || $0 == "?" }) {
                     let parts = pair.split(separator: "=", maxSplits: 1)
-                    guard parts.count == 2 || (parts.count == 1 && pair.hasSuffix("=")) else { continue }
-                    let name = String(parts[0]).trimmingCharacters(in: .whitespaces)
-                    items.append((name, parts.count == 2 ? String(parts[1]) : nil, position))
+                    guard parts.count == 2, !parts[1].isEmpty else { continue }
+                    items.append((String(parts[0]), String(parts[1]), position))
                 }
             } else if token.kind == .identifier, token.text == "URLQueryItem", let call = scan.file.call(at: position),
                 let name = call.argument("name").flatMap(scan.firstString(in:))
@@ -287,16 +349,26 @@ enum SourceRules {
 
     static func string(_ scan: FileScan, _ index: Int, _ token: Token, _ oauthChecked: inout Set<Int>) {
         let text = token.text
-        let lower = text.lowercased()
-        if lower.contains("response_type") || lower.contains("grant_type") { oauthRequest(scan, index, &oauthChecked) }
-        if lower.hasPrefix("http://") { cleartext(scan, index, lower) }
-        if lower.contains("access_token=") || lower.contains("id_token=") || lower.contains("token=")
-            || lower.contains("api_key=") || lower.contains("apikey=") || lower.contains("password=")
-            || lower.contains("client_secret=")
+        let utf8 = text.utf8
+        let hasEquals = utf8.contains(UInt8(ascii: "="))
+        let hasSpace = utf8.contains(UInt8(ascii: " "))
+        if hasEquals, !hasSpace,
+            FastText.contains(text, "response_type=", caseInsensitive: true)
+                || FastText.contains(text, "grant_type=", caseInsensitive: true)
         {
-            tokenInURL(scan, index, lower)
+            oauthRequest(scan, index, &oauthChecked)
+        } else if text == "response_type" || text == "grant_type", scan.isSymbol(index + 1, ":") {
+            oauthRequest(scan, index, &oauthChecked)  // a ["response_type": "code"] dictionary
         }
-        if let format = KeyFormats.match(text) {
+        if FastText.hasPrefix(text, "http://", caseInsensitive: true) { cleartext(scan, index, text.lowercased()) }
+        if hasEquals, utf8.contains(UInt8(ascii: "?")),
+            ["token=", "api_key=", "apikey=", "password=", "client_secret=", "jwt="].contains(where: {
+                FastText.contains(text, $0, caseInsensitive: true)
+            })
+        {
+            tokenInURL(scan, index, text.lowercased())
+        }
+        if utf8.count >= 20, let format = KeyFormats.match(text) {
             scan.report(Catalogue.hardcodedSecret, at: index, "A \(format) is written into the source")
         }
     }
@@ -572,7 +644,12 @@ enum SourceRules {
             }
         }
         guard let left = operand(index - 1, backwards: true), let right = operand(index + 1, backwards: false),
-            !left.literal, !right.literal
+            !left.literal, !right.literal,
+            [left.name, right.name].contains(where: { name in
+                ["state", "mac", "sig", "digest", "csrf", "nonce"].contains {
+                    FastText.contains(name, $0, caseInsensitive: true)
+                }
+            })
         else { return }
         let leftWords = SecretNames.words(left.name)
         let rightWords = SecretNames.words(right.name)
@@ -615,10 +692,12 @@ enum SourceRules {
         if SecretNames.needsSecureRandom(name) {
             let weak = value.first { position in
                 let token = scan.tokens[position]
-                return token.kind == .identifier
-                    && (weakRandom.contains(token.text)
-                        || (token.text == "random" && scan.isSymbol(position - 1, "."))
-                        || (token.text == "seed" && scan.isSymbol(position + 1, ":")))
+                guard token.kind == .identifier else { return false }
+                // Calls only: `random.bytes(count:)` is a parameter named random, not random().
+                if weakRandom.contains(token.text) {
+                    return scan.isSymbol(position + 1, "(") || token.text.hasPrefix("GK")
+                }
+                return token.text == "seed" && scan.isSymbol(position + 1, ":")
             }
             if let weak { scan.report(Catalogue.insecureRandomForSecret, at: weak) }
         }

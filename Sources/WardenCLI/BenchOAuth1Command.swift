@@ -13,6 +13,7 @@ struct BenchOAuth1Command: CLICommand {
             "POST", "https://api.example.com/1.1/statuses/update.json",
             "status=Hello%20Ladies%20%2B%20Gentlemen&include_entities=true"
         ),
+        // warden:ignore cleartext-http RFC 5849 example request: signed for the benchmark, never fetched
         ("GET", "http://photos.example.net/photos?file=vacation.jpg&size=original", nil),
     ]
 

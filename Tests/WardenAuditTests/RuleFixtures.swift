@@ -253,6 +253,7 @@ let ruleFixtures: [RuleFixture] = [
                 "func items() -> [URLQueryItem] { [URLQueryItem(name: \"response_type\", value: \"code\"), URLQueryItem(name: \"code_challenge\", value: c), URLQueryItem(name: \"state\", value: s)] }"
             ),
             swift("let type = \"token\""),
+            swift("let message = \"response_type=token returns tokens in the redirect URL\""),
         ]),
     RuleFixture(
         rule: "oauth-password-grant",
@@ -570,6 +571,9 @@ let ruleFixtures: [RuleFixture] = [
                 "var state = [UInt8](repeating: 0, count: 32)\nlet status = SecRandomCopyBytes(kSecRandomDefault, 32, &state)"
             ),
             swift("let nonce = try SecureRandom().bytes(count: 32)"),
+            swift(
+                "func make(random: some RandomSource) throws { let state = Base64URL.encode(try random.bytes(count: 32)) }"
+            ),
         ]),
     RuleFixture(
         rule: "secret-in-log",
@@ -599,5 +603,6 @@ let ruleFixtures: [RuleFixture] = [
             swift("// warden:ignore secret-in-log the value is a public demo token\nprint(token)"),
             swift("print(token) // warden:ignore secret-in-log fixture data, not a real token"),
             swift("// a normal comment"),
+            swift("/// Write warden:ignore RULE-ID reason on the line above a finding."),
         ]),
 ]

@@ -20,6 +20,7 @@
         public init(
             accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly,
             accessControl: KeychainAccessControl = .none,
+            // warden:ignore faceid-usage-description-missing a library: the app supplies Info.plist
             accessGroup: String? = nil, context: LAContext? = nil
         ) {
             var configuration = KeychainQuery.Configuration()

@@ -1,0 +1,60 @@
+/// Byte-level substring checks for the scanner's hot paths (Foundation's `contains`/`range(of:)` go through
+/// NSString on Linux and dominated the profile).
+enum FastText {
+    /// Whether `text` contains `needle` (ASCII), ignoring ASCII case when `caseInsensitive`.
+    @inline(__always)
+    static func contains(_ text: String, _ needle: String, caseInsensitive: Bool = false) -> Bool {
+        var text = text
+        var needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { pattern in find(haystack, pattern, caseInsensitive: caseInsensitive) != nil }
+        }
+    }
+
+    /// Whether `text` starts with `prefix` (ASCII), ignoring ASCII case when `caseInsensitive`.
+    static func hasPrefix(_ text: String, _ prefix: String, caseInsensitive: Bool = false) -> Bool {
+        var text = text
+        var prefix = prefix
+        return text.withUTF8 { haystack in
+            prefix.withUTF8 { pattern in
+                guard haystack.count >= pattern.count else { return false }
+                for index in 0..<pattern.count where !same(haystack[index], pattern[index], caseInsensitive) {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
+    /// The offset of the first occurrence of `pattern` in `haystack`.
+    static func find(
+        _ haystack: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>, caseInsensitive: Bool
+    )
+        -> Int?
+    {
+        guard !pattern.isEmpty else { return 0 }
+        guard haystack.count >= pattern.count else { return nil }
+        let first = pattern[0]
+        var index = 0
+        let last = haystack.count - pattern.count
+        while index <= last {
+            if same(haystack[index], first, caseInsensitive) {
+                var offset = 1
+                while offset < pattern.count, same(haystack[index + offset], pattern[offset], caseInsensitive) {
+                    offset += 1
+                }
+                if offset == pattern.count { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    static func same(_ a: UInt8, _ b: UInt8, _ caseInsensitive: Bool) -> Bool {
+        if a == b { return true }
+        guard caseInsensitive else { return false }
+        let lower = a | 0x20
+        return lower == (b | 0x20) && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+    }
+}
