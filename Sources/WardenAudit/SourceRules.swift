@@ -43,7 +43,7 @@ enum SourceRules {
 
     /// What an identifier can trigger; one dictionary lookup per identifier keeps the scan fast.
     enum Trigger {
-        case alwaysClass, alwaysWrapper, migratingClass, whenUnlocked, weakAccessControl, noFileProtection,
+        case alwaysClass, alwaysWrapper, migratingClass, whenUnlocked, weakAccessControl, unprotectedFile,
             fileProtectionNone, uiWebView, defaultsWrite, fileWrite, objcDefaults, webLoad, queryItem, jwtDecode,
             split, useCredential, disabledEvaluator, insecureFlag, evaluatePolicy, localAuthentication,
             signInWithApple, credentialState, revocationObserver, passkeys, secureField, secureTextEntry, logFunction,
@@ -77,8 +77,8 @@ enum SourceRules {
         }
         for name in ["isSecureTextEntry", "secureTextEntry"] { table[name] = .secureTextEntry }
         table["whenUnlocked"] = .whenUnlocked
-        table["noFileProtection"] = .noFileProtection
-        table["NSFileProtectionNone"] = .noFileProtection
+        table["noFileProtection"] = .unprotectedFile
+        table["NSFileProtectionNone"] = .unprotectedFile
         table["none"] = .fileProtectionNone
         table["UIWebView"] = .uiWebView
         table["UIWebViewDelegate"] = .uiWebView
@@ -122,8 +122,11 @@ enum SourceRules {
             if name.hasPrefix("kSec") || scan.isSymbol(index - 1, ".") {
                 scan.report(Catalogue.keychainWeakAccessControl, at: index)
             }
-        case .noFileProtection:
-            scan.report(Catalogue.fileWithoutProtection, at: index)
+        case .unprotectedFile:
+            // Data.WritingOptions.noFileProtection is used as a member (`.noFileProtection`); NSFileProtectionNone as is.
+            if name == "NSFileProtectionNone" || scan.isSymbol(index - 1, ".") {
+                scan.report(Catalogue.fileWithoutProtection, at: index)
+            }
         case .fileProtectionNone:
             if scan.isSymbol(index - 1, "."), scan.text(index - 2) == "FileProtectionType" {
                 scan.report(Catalogue.fileWithoutProtection, at: index)

@@ -129,6 +129,7 @@ let ruleFixtures: [RuleFixture] = [
             swift("let attributes = [FileAttributeKey.protectionKey: FileProtectionType.complete]"),
             swift("let value: Int? = .none"),
             swift("// .noFileProtection would be wrong here"),
+            swift("enum WriteMode { case noFileProtection, complete }"),
         ]),
     RuleFixture(
         rule: "hardcoded-secret",
