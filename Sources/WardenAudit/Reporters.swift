@@ -112,8 +112,7 @@ public enum Reporter {
         var run: [String: Any] = [
             "tool": [
                 "driver": [
-                    "name": "warden", "version": version, "semanticVersion": version,
-                    "informationUri": "https://github.com/warden-swift/warden", "rules": ruleObjects,
+                    "name": "warden", "version": version, "semanticVersion": version, "rules": ruleObjects,
                 ]
             ],
             "results": results, "columnKind": "utf16CodeUnits",
