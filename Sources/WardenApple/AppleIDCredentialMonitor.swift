@@ -10,7 +10,7 @@
     public final class AppleIDCredentialMonitor: @unchecked Sendable {  // mutable state only on the main actor
         private let session: AuthSession
         private let userID: String
-        private var observer: NSObjectProtocol?
+        private var observer: (any NSObjectProtocol)?
 
         public init(session: AuthSession, userID: String) {
             self.session = session

@@ -15,8 +15,11 @@
         public enum Failure: Error, Equatable { case missingUsageDescription, unavailable, cancelled, failed }
 
         /// Asks the user; throws ``Failure/missingUsageDescription`` when Info.plist lacks `NSFaceIDUsageDescription`.
-        // warden:ignore faceid-usage-description-missing a library: the app supplies Info.plist, checked at run time below
-        public func authenticate(reason: String, context: LAContext = LAContext()) async throws {
+        public func authenticate(
+            reason: String,
+            // warden:ignore faceid-usage-description-missing a library: the app's Info.plist, checked at run time below
+            context: LAContext = LAContext()
+        ) async throws {
             guard UsageDescriptionCheck.faceIDUsageDescription(in: Bundle.main.infoDictionary ?? [:]) != nil else {
                 throw Failure.missingUsageDescription
             }

@@ -1,4 +1,4 @@
-#if canImport(Security) && canImport(Darwin)
+#if canImport(Security)
     import Foundation
     import Security
     import WardenCrypto

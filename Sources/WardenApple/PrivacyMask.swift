@@ -40,7 +40,7 @@
     public final class PrivacyMaskController {
         private weak var window: UIWindow?
         private var cover: UIView?
-        private var observers: [NSObjectProtocol] = []
+        private var observers: [any NSObjectProtocol] = []
 
         public init(window: UIWindow) {
             self.window = window

@@ -78,18 +78,36 @@
         @available(iOS 16.4, macOS 13.3, tvOS 16.4, visionOS 1.0, *)
         public enum WebAuthenticationSwiftUI {
             /// Runs the request with the environment's session; `ephemeral` as documented on ``WebAuthenticationAgent``.
+            ///
+            /// APIs: `authenticate(using:callback:preferredBrowserSession:additionalHeaderFields:)` (iOS 17.4,
+            /// macOS 14.4; custom-scheme and https callbacks) or `authenticate(using:callbackURLScheme:
+            /// preferredBrowserSession:)` (custom schemes only) before that.
             @MainActor
             public static func authorize(
                 _ session: WebAuthenticationSession, url: URL, pending: PendingAuthorization, ephemeral: Bool = false
             ) async throws -> AuthorizationCode {
-                guard case .customScheme(let scheme)? = WebAuthenticationCallback(pending.redirectURI) else {
-                    throw OAuthError(.invalidRedirectURI, "the SwiftUI session matches on a custom scheme")
+                guard let callback = WebAuthenticationCallback(pending.redirectURI) else {
+                    throw OAuthError(.invalidRedirectURI, "a web authentication session cannot use a loopback redirect")
                 }
+                let browser: WebAuthenticationSession.BrowserSession = ephemeral ? .ephemeral : .shared
                 do {
-                    let callback = try await session.authenticate(
-                        using: url, callbackURLScheme: scheme, preferredBrowserSession: ephemeral ? .ephemeral : .shared
-                    )
-                    return try pending.validate(callback.absoluteString)
+                    let callbackURL: URL
+                    if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *) {
+                        let match: ASWebAuthenticationSession.Callback =
+                            switch callback {
+                            case .customScheme(let scheme): .customScheme(scheme)
+                            case .https(let host, let path): .https(host: host, path: path)
+                            }
+                        callbackURL = try await session.authenticate(
+                            using: url, callback: match, preferredBrowserSession: browser, additionalHeaderFields: [:])
+                    } else {
+                        guard case .customScheme(let scheme) = callback else {
+                            throw OAuthError(.invalidRedirectURI, "https callbacks need iOS 17.4 / macOS 14.4")
+                        }
+                        callbackURL = try await session.authenticate(
+                            using: url, callbackURLScheme: scheme, preferredBrowserSession: browser)
+                    }
+                    return try pending.validate(callbackURL.absoluteString)
                 } catch let error as ASWebAuthenticationSessionError where error.code == .canceledLogin {
                     throw OAuthError(.cancelled, "the user cancelled the sign-in")
                 }
