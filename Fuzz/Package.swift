@@ -13,17 +13,19 @@ let package = Package(
     name: "WardenFuzz",
     dependencies: [.package(path: "..")],
     targets: [
+        .target(name: "FuzzSupport", path: "Sources/FuzzSupport"),
         .executableTarget(
-            name: "FuzzCertificate", dependencies: [.product(name: "WardenCrypto", package: root)],
+            name: "FuzzCertificate", dependencies: ["FuzzSupport", .product(name: "WardenCrypto", package: root)],
             swiftSettings: fuzz, linkerSettings: link),
         .executableTarget(
-            name: "FuzzCBOR", dependencies: [.product(name: "WardenPasskeys", package: root)],
+            name: "FuzzCBOR", dependencies: ["FuzzSupport", .product(name: "WardenPasskeys", package: root)],
             swiftSettings: fuzz, linkerSettings: link),
         .executableTarget(
-            name: "FuzzAuthenticatorData", dependencies: [.product(name: "WardenPasskeys", package: root)],
+            name: "FuzzAuthenticatorData",
+            dependencies: ["FuzzSupport", .product(name: "WardenPasskeys", package: root)],
             swiftSettings: fuzz, linkerSettings: link),
         .executableTarget(
-            name: "FuzzJSON", dependencies: [.product(name: "WardenJOSE", package: root)],
+            name: "FuzzJSON", dependencies: ["FuzzSupport", .product(name: "WardenJOSE", package: root)],
             swiftSettings: fuzz, linkerSettings: link),
     ]
 )

@@ -43,12 +43,8 @@
                 }
                 let session: ASWebAuthenticationSession
                 if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *) {
-                    let match: ASWebAuthenticationSession.Callback =
-                        switch callback {
-                        case .customScheme(let scheme): .customScheme(scheme)
-                        case .https(let host, let path): .https(host: host, path: path)
-                        }
-                    session = ASWebAuthenticationSession(url: url, callback: match, completionHandler: completion)
+                    session = ASWebAuthenticationSession(
+                        url: url, callback: callback.sessionCallback, completionHandler: completion)
                 } else {
                     guard case .customScheme(let scheme) = callback else {
                         continuation.resume(
@@ -68,6 +64,18 @@
             }
             session = nil
             return try pending.validate(callbackURL.absoluteString)
+        }
+    }
+
+    extension WebAuthenticationCallback {
+        /// The matching `ASWebAuthenticationSession.Callback` (iOS 17.4, macOS 14.4): `customScheme(_:)` or
+        /// `https(host:path:)`.
+        @available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *)
+        var sessionCallback: ASWebAuthenticationSession.Callback {
+            switch self {
+            case .customScheme(let scheme): .customScheme(scheme)
+            case .https(let host, let path): .https(host: host, path: path)
+            }
         }
     }
 
@@ -93,13 +101,9 @@
                 do {
                     let callbackURL: URL
                     if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *) {
-                        let match: ASWebAuthenticationSession.Callback =
-                            switch callback {
-                            case .customScheme(let scheme): .customScheme(scheme)
-                            case .https(let host, let path): .https(host: host, path: path)
-                            }
                         callbackURL = try await session.authenticate(
-                            using: url, callback: match, preferredBrowserSession: browser, additionalHeaderFields: [:])
+                            using: url, callback: callback.sessionCallback, preferredBrowserSession: browser,
+                            additionalHeaderFields: [:])
                     } else {
                         guard case .customScheme(let scheme) = callback else {
                             throw OAuthError(.invalidRedirectURI, "https callbacks need iOS 17.4 / macOS 14.4")

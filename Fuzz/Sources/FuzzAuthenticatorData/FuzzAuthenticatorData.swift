@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import WardenPasskeys
 
 /// Arbitrary bytes as authenticator data (alone, and inside a sign-in with a fixed key), and as a response JSON
@@ -31,19 +32,7 @@ enum Fixture {
         algorithm: .es256, signCount: 0)
 }
 
-// SwiftPM links executables with `main` aliased to `<Target>_main`; hand control to libFuzzer's driver there.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzAuthenticatorData_main")
-public func fuzzMain(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzz(data, size) }
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { data, size in fuzz(data, size) }
 }
