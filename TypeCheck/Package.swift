@@ -2,7 +2,8 @@
 // Type-checks Sources/WardenApple on Linux against stand-ins of the Apple framework declarations it uses
 // (StandIns/<Framework>): `scripts/typecheck-apple`. The stand-ins copy the signatures from Apple's documentation;
 // they never ship and never run. What they prove: every call in the Apple files names a real API with the right
-// labels, types, optionality, async/throws and availability, and the files compile in Swift 6 language mode.
+// labels, types, optionality and async/throws, and the files compile in Swift 6 language mode (availability is
+// not checked: on Linux the compiler ignores iOS/macOS availability).
 import Foundation
 import PackageDescription
 

@@ -2,8 +2,9 @@
     import SwiftUI
 
     /// Covers sensitive UI with an opaque placeholder whenever the scene is not active, so App Switcher snapshots
-    /// never show it. API: `@Environment(\.scenePhase)` and an overlay.
-    @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
+    /// never show it. APIs: `@Environment(\.scenePhase)`, `overlay(alignment:content:)` and `ShapeStyle.background`
+    /// (iOS 15, macOS 12).
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public struct PrivacyMask<Placeholder: View>: ViewModifier {
         @Environment(\.scenePhase) private var scenePhase
         let placeholder: Placeholder
@@ -17,7 +18,7 @@
         }
     }
 
-    @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     extension View {
         /// Masks this view while the app is inactive or in the background (App Switcher).
         public func privacyMasked() -> some View {
