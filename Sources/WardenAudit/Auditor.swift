@@ -12,6 +12,7 @@ import WardenCore
 public struct Auditor: Sendable {
     public let options: AuditOptions
 
+    /// An auditor with `options` (vendored folders skipped, no baseline, no progress by default).
     public init(options: AuditOptions = AuditOptions()) { self.options = options }
 
     /// Why an audit could not run.
@@ -299,6 +300,7 @@ public struct AuditOptions: Sendable {
     /// Called after each file with (done, total); used for the TTY progress line.
     public var progress: (@Sendable (Int, Int) -> Void)?
 
+    /// The folders skipped by default.
     public static let vendored: Set<String> = [
         "Pods", "Carthage", ".build", "DerivedData", "vendor", "node_modules", ".git", "build", "SourcePackages",
     ]
@@ -308,8 +310,10 @@ public struct AuditOptions: Sendable {
 
 /// The result of an audit.
 public struct AuditReport: Sendable {
+/// The findings after suppressions and the baseline, sorted by file, line, column and rule.
     public let findings: [Finding]
     public let filesScanned: Int
+/// Lines read in the files scanned.
     public let linesScanned: Int
     /// Findings silenced by `warden:ignore` comments.
     public let suppressed: Int

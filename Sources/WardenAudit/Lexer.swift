@@ -17,12 +17,14 @@ public enum SourceLanguage: String, Sendable {
 /// for token in result.tokens where token.kind == .identifier { ... }
 /// ```
 public struct Lexer {
+    /// The tokens (comments excluded), the comments, and notes about malformed input.
     public struct Result: Sendable {
         public var tokens: [Token] = []
         public var comments: [Comment] = []
         public var notes: [LexerNote] = []
     }
 
+    /// Lexes UTF-8 `bytes` as `language`; never fails.
     public static func lex(_ bytes: [UInt8], language: SourceLanguage = .swift) -> Result {
         bytes.withUnsafeBufferPointer { buffer in
             var lexer = Lexer(buffer: buffer, language: language)

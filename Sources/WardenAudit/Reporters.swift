@@ -5,6 +5,8 @@ public enum AuditFormat: String, Sendable, CaseIterable {
     case text, json, sarif
 }
 
+/// Renders reports: ``text(_:colour:)``, ``json(_:version:)``, ``sarif(_:version:rootURI:)``, and reads and
+/// writes baseline documents.
 public enum Reporter {
     /// `path:line:col: severity: message [RULE-ID]`, grouped by file; ANSI colours when `colour` is set.
     public static func text(_ report: AuditReport, colour: Bool) -> String {
