@@ -310,10 +310,10 @@ public struct AuditOptions: Sendable {
 
 /// The result of an audit.
 public struct AuditReport: Sendable {
-/// The findings after suppressions and the baseline, sorted by file, line, column and rule.
+    /// The findings after suppressions and the baseline, sorted by file, line, column and rule.
     public let findings: [Finding]
     public let filesScanned: Int
-/// Lines read in the files scanned.
+    /// Lines read in the files scanned.
     public let linesScanned: Int
     /// Findings silenced by `warden:ignore` comments.
     public let suppressed: Int

@@ -35,7 +35,7 @@ public struct Rule: Sendable, Hashable {
     public let masvs: [String]
     public let maswe: [String]
 
-/// Creates a rule (the catalogue is ``Catalogue/all``).
+    /// Creates a rule (the catalogue is ``Catalogue/all``).
     public init(
         id: String, severity: Severity, name: String, message: String, fix: String, masvs: [String],
         maswe: [String] = []

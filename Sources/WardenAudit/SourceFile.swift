@@ -28,7 +28,7 @@ public struct SourceFile: Sendable {
     public let bodies: [ClosedRange<Int>]
     let bytes: [UInt8]
 
-/// Lexes `bytes` and matches brackets and bodies.
+    /// Lexes `bytes` and matches brackets and bodies.
     public init(path: String, bytes: [UInt8], language: SourceLanguage) {
         let lexed = Lexer.lex(bytes, language: language)
         self.path = path

@@ -46,7 +46,7 @@ public struct AttestationPolicy: Sendable {
     /// The time at which certificate validity is judged (`nil`: the ceremony's `now`).
     public var certificateValidationDate: Date?
 
-/// The default trusts Apple's WebAuthn root for `apple` and requires no trusted attestation.
+    /// The default trusts Apple's WebAuthn root for `apple` and requires no trusted attestation.
     public init(
         trustAnchors: [AttestationFormat: [X509Certificate]] = [.apple: AttestationPolicy.appleWebAuthnRoots],
         requireTrustedAttestation: Bool = false, acceptsUnknownFormatsAsNone: Bool = false,

@@ -67,7 +67,7 @@ public struct CBORDecoder: Sendable {
     public var maximumDepth: Int
     public var maximumItems: Int
 
-/// A decoder with caps on input size, nesting depth and item count.
+    /// A decoder with caps on input size, nesting depth and item count.
     public init(maximumBytes: Int = 1 << 20, maximumDepth: Int = 16, maximumItems: Int = 65_536) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth

@@ -34,7 +34,7 @@ public struct CredentialRecord: Sendable, Equatable {
     public var attestationFormat: AttestationFormat
     public var attestationType: AttestationType
 
-/// A record from its parts (normally made by ``RelyingParty/verifyRegistration(_:challenge:requireUserVerification:userHandle:now:)``).
+    /// A record from its parts (normally made by ``RelyingParty/verifyRegistration(_:challenge:requireUserVerification:userHandle:now:)``).
     public init(
         id: [UInt8], publicKey: [UInt8], algorithm: COSEAlgorithm, signCount: UInt32, transports: [String] = [],
         backupEligible: Bool = false, backedUp: Bool = false, uvInitialized: Bool = false,

@@ -51,7 +51,7 @@ public struct PasskeyCreationOptions: Sendable {
     /// `none` (the default: no attestation needed), `indirect`, `direct` or `enterprise`.
     public var attestation: String
 
-/// Options for registering a passkey for `userID` with an issued challenge (the timeout follows its expiry).
+    /// Options for registering a passkey for `userID` with an issued challenge (the timeout follows its expiry).
     public init(
         relyingParty: RelyingParty, rpName: String, userID: [UInt8], userName: String, userDisplayName: String? = nil,
         challenge: PasskeyChallenge, excludeCredentials: [PasskeyCredentialDescriptor] = [],
@@ -101,7 +101,7 @@ public struct PasskeyRequestOptions: Sendable {
     public var allowCredentials: [PasskeyCredentialDescriptor]
     public var userVerification: PasskeyRequirement
 
-/// Options for a sign-in with an issued challenge; `allowCredentials` empty for a username-less sign-in.
+    /// Options for a sign-in with an issued challenge; `allowCredentials` empty for a username-less sign-in.
     public init(
         relyingParty: RelyingParty, challenge: PasskeyChallenge, allowCredentials: [PasskeyCredentialDescriptor] = [],
         userVerification: PasskeyRequirement = .preferred

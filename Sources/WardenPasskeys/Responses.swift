@@ -20,7 +20,7 @@ public struct RegistrationResponse: Sendable {
     /// The largest response document accepted.
     public static let maximumBytes = 256 * 1024
 
-/// A response from already-decoded parts (native iOS clients hand these over as `Data`).
+    /// A response from already-decoded parts (native iOS clients hand these over as `Data`).
     public init(
         credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8], transports: [String] = [],
         authenticatorAttachment: String? = nil
@@ -55,7 +55,7 @@ public struct AssertionResponse: Sendable {
     /// The user handle a discoverable credential returns.
     public let userHandle: [UInt8]?
 
-/// A response from already-decoded parts (native iOS clients hand these over as `Data`).
+    /// A response from already-decoded parts (native iOS clients hand these over as `Data`).
     public init(
         credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
         userHandle: [UInt8]? = nil
