@@ -25,6 +25,9 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "WardenPasskeys", package: root)],
             swiftSettings: fuzz, linkerSettings: link),
         .executableTarget(
+            name: "FuzzAudit", dependencies: ["FuzzSupport", .product(name: "WardenAudit", package: root)],
+            swiftSettings: fuzz, linkerSettings: link),
+        .executableTarget(
             name: "FuzzJSON", dependencies: ["FuzzSupport", .product(name: "WardenJOSE", package: root)],
             swiftSettings: fuzz, linkerSettings: link),
     ]

@@ -36,7 +36,13 @@ public struct Auditor: Sendable {
 
     /// Audits in-memory files (`path` → contents); used by tests.
     public func audit(files: [String: String]) -> AuditReport {
-        let inputs = files.sorted { $0.key < $1.key }.map { ($0.key, Array($0.value.utf8)) }
+        audit(contents: files.mapValues { Array($0.utf8) })
+    }
+
+    /// Audits in-memory files given as bytes (`path` → contents): binary, non-UTF-8 and malformed inputs take the
+    /// same paths as on disk. Used by tests and the fuzz target.
+    public func audit(contents: [String: [UInt8]]) -> AuditReport {
+        let inputs: [(String, [UInt8]?)] = contents.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return run(inputs.map { input in { input } }, count: inputs.count)
     }
 
@@ -203,7 +209,10 @@ public struct Auditor: Sendable {
                         outcome.addSuppression(String(comment), line: number + 1, endLine: number + 1)
                     }
                 }
-                for finding in outcome.findings { outcome.lineTexts[finding.line] = Self.line(finding.line, of: bytes) }
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                for finding in outcome.findings where finding.line <= lines.count {
+                    outcome.lineTexts[finding.line] = String(lines[finding.line - 1])
+                }
             }
             return outcome
         }
@@ -235,17 +244,6 @@ public struct Auditor: Sendable {
         }
         for finding in outcome.findings { outcome.lineTexts[finding.line] = file.lineText(Int32(finding.line)) }
         return outcome
-    }
-
-    static func line(_ number: Int, of bytes: [UInt8]) -> String {
-        var line = 1
-        var start = 0
-        for (index, byte) in bytes.enumerated() where byte == 10 {
-            if line == number { return String(decoding: bytes[start..<index], as: UTF8.self) }
-            line += 1
-            start = index + 1
-        }
-        return line == number ? String(decoding: bytes[start...], as: UTF8.self) : ""
     }
 
     /// FNV-1a 64 (fingerprints only: stable and fast, not a security function).

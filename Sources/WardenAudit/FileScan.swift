@@ -48,6 +48,29 @@ final class FileScan {
         return result
     }()
 
+    /// Owners that get a `textContentType` somewhere in the file (`field.textContentType = ...`), computed once.
+    private(set) lazy var contentTypeOwners: Set<String> = {
+        var owners = Set<String>()
+        for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == "textContentType" {
+            owners.insert(file.receiver(of: index).last ?? "")
+        }
+        return owners
+    }()
+
+    /// The innermost `(` or `[` around `index`, looking back at most `limit` tokens.
+    func enclosingOpener(of index: Int, _ opener: String, limit: Int = 512) -> Int? {
+        var position = index - 1
+        var steps = 0
+        while position >= 0, steps < limit {
+            if tokens[position].kind == .punctuation, tokens[position].text == opener, file.partner[position] > index {
+                return position
+            }
+            position -= 1
+            steps += 1
+        }
+        return nil
+    }
+
     /// The receiver chain of the call at `index`, with a leading local alias expanded.
     func resolvedReceiver(of index: Int) -> [String] {
         var chain = file.receiver(of: index)

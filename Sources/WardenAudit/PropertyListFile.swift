@@ -11,6 +11,12 @@ public struct PropertyListFile: @unchecked Sendable {
 
     /// Parses `bytes`; `nil` when they are not a property list with a dictionary at the top.
     public init?(path: String, bytes: [UInt8]) {
+        // Only what starts like a property list reaches Foundation's parser (it leaks an error object per rejected
+        // input on Linux): a binary plist, or XML (optionally after a BOM and whitespace).
+        let start = bytes.drop {
+            $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D
+        }
+        guard bytes.starts(with: Array("bplist".utf8)) || start.first == UInt8(ascii: "<") else { return nil }
         guard
             let value = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil),
             let root = value as? [String: Any]

@@ -26,6 +26,11 @@ public struct SourceFile: Sendable {
     public let partner: [Int32]
     /// Function and closure bodies as `{`...`}` token index pairs, innermost last among nested ones.
     public let bodies: [ClosedRange<Int>]
+    /// For each token, the index of the innermost `{` that contains it (-1 at the top level). For a `{` itself,
+    /// the brace around it. Lookups of enclosing bodies are O(depth), never O(file).
+    let enclosingBrace: [Int32]
+    /// Byte offsets where lines start (line N starts at `lineStarts[N - 1]`).
+    let lineStarts: [Int32]
     let bytes: [UInt8]
 
     /// Lexes `bytes` and matches brackets and bodies.
@@ -38,9 +43,20 @@ public struct SourceFile: Sendable {
         comments = lexed.comments
         notes = lexed.notes
         var partner = [Int32](repeating: -1, count: lexed.tokens.count)
+        var enclosing = [Int32](repeating: -1, count: lexed.tokens.count)
+        var braces: [Int32] = []
         var stack: [Int] = []
         var bodies: [ClosedRange<Int>] = []
         for (index, token) in lexed.tokens.enumerated() {
+            enclosing[index] = braces.last ?? -1
+            if token.kind == .punctuation {
+                if token.text == "{" {
+                    braces.append(Int32(index))
+                } else if token.text == "}", !braces.isEmpty {
+                    braces.removeLast()
+                    enclosing[index] = braces.last ?? -1
+                }
+            }
             switch token.kind {
             case .punctuation where token.text == "(" || token.text == "[" || token.text == "{":
                 stack.append(index)
@@ -67,26 +83,20 @@ public struct SourceFile: Sendable {
         }
         self.partner = partner
         self.bodies = bodies.sorted { $0.lowerBound < $1.lowerBound }
+        enclosingBrace = enclosing
+        var starts: [Int32] = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(Int32(offset + 1)) }
+        lineStarts = starts
     }
 
     // MARK: - Queries
 
     /// The text of line `number` (1-based), without its newline.
     public func lineText(_ number: Int32) -> String {
-        var line: Int32 = 1
-        var start = 0
-        var index = 0
-        while index < bytes.count, line < number {
-            if bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-                start = index + 1
-            }
-            index += 1
-        }
-        guard line == number else { return "" }
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        guard number >= 1, Int(number) <= lineStarts.count else { return "" }
+        let start = Int(lineStarts[Int(number) - 1])
+        let end = Int(number) < lineStarts.count ? Int(lineStarts[Int(number)]) - 1 : bytes.count
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
     }
 
     /// The call whose name is at `index` (`name(` or `name {`-less), if any.
@@ -169,39 +179,50 @@ public struct SourceFile: Sendable {
 
     /// The innermost function or closure body containing `index`.
     public func enclosingBody(of index: Int) -> ClosedRange<Int>? {
-        var best: ClosedRange<Int>?
-        for body in bodies {
-            if body.lowerBound > index { break }
-            if body.contains(index), best == nil || body.lowerBound >= best!.lowerBound { best = body }
-        }
-        return best
+        guard tokens.indices.contains(index) else { return nil }
+        let open = Int(enclosingBrace[index])
+        guard open >= 0, partner[open] > open else { return nil }
+        return open...Int(partner[open])
     }
 
-    /// The outermost `func` body containing `index` (the whole handler, closures included).
+    /// The outermost `func` body containing `index` (the whole handler, closures included); the innermost brace
+    /// when no `func` encloses it.
     public func enclosingFunction(of index: Int) -> ClosedRange<Int>? {
+        guard tokens.indices.contains(index) else { return nil }
+        var open = Int(enclosingBrace[index])
+        var innermost: ClosedRange<Int>?
         var result: ClosedRange<Int>?
-        for body in bodies {
-            if body.lowerBound > index { break }
-            guard body.contains(index) else { continue }
-            // Is this brace the body of a `func` / `init` declaration?
-            var position = body.lowerBound - 1
-            var depth = 0
-            while position >= 0 {
-                let token = tokens[position]
-                if token.kind == .punctuation, token.text == ")" || token.text == "]" || token.text == ">" {
-                    depth += 1
-                } else if token.kind == .punctuation, token.text == "(" || token.text == "[" {
-                    depth -= 1
-                } else if depth == 0, token.text == "{" || token.text == "}" || token.text == ";" {
-                    break
-                } else if depth == 0, token.kind == .keyword, token.text == "func" || token.text == "init" {
-                    return body
-                }
-                position -= 1
+        while open >= 0 {
+            if partner[open] > open {
+                let body = open...Int(partner[open])
+                if innermost == nil { innermost = body }
+                if isFunctionBody(open) { result = body }
             }
-            result = body
+            open = Int(enclosingBrace[open])
         }
-        return result
+        return result ?? innermost
+    }
+
+    /// Whether the `{` at `open` starts the body of a `func` or `init` declaration.
+    func isFunctionBody(_ open: Int) -> Bool {
+        var position = open - 1
+        var depth = 0
+        var steps = 0
+        while position >= 0, steps < 4096 {
+            let token = tokens[position]
+            if token.kind == .punctuation, token.text == ")" || token.text == "]" {
+                depth += 1
+            } else if token.kind == .punctuation, token.text == "(" || token.text == "[" {
+                depth -= 1
+            } else if depth == 0, token.kind == .punctuation, token.text == "{" || token.text == "}" || token.text == ";" {
+                return false
+            } else if depth == 0, token.kind == .keyword, token.text == "func" || token.text == "init" {
+                return true
+            }
+            position -= 1
+            steps += 1
+        }
+        return false
     }
 
     /// Identifiers and keywords in a token range, interpolations included.

@@ -297,7 +297,7 @@ enum SourceRules {
         if scan.file.language == .objectiveC {
             // [self.webView loadRequest:[NSURLRequest requestWithURL:oauthURL]]
             guard scan.text(index - 1).lowercased().contains("webview"),
-                let open = (0..<index).last(where: { scan.isSymbol($0, "[") && scan.file.partner[$0] > index })
+                let open = scan.enclosingOpener(of: index, "[")
             else { return }
             let range = index..<Int(scan.file.partner[open])
             if range.contains(where: {
@@ -499,8 +499,8 @@ enum SourceRules {
         let words = SecretNames.words(name)
         var issuedAt = words.contains("iat") || (words.contains("issued") && words.contains("at"))
         // .issuedAt(leeway: 60)
-        if !issuedAt, scan.isSymbol(index + 1, ":"), let open = (0..<index).last(where: { scan.isSymbol($0, "(") }),
-            Int(scan.file.partner[open]) > index, ["issuedAt", "iat"].contains(scan.text(open - 1))
+        if !issuedAt, scan.isSymbol(index + 1, ":"), let open = scan.enclosingOpener(of: index, "(", limit: 64),
+            ["issuedAt", "iat"].contains(scan.text(open - 1))
         {
             issuedAt = true
         }
@@ -605,12 +605,8 @@ enum SourceRules {
     static func secureTextEntry(_ scan: FileScan, _ index: Int) {
         // field.isSecureTextEntry = true  (UIKit) — the same owner needs a textContentType in the file.
         guard scan.isSymbol(index + 1, "="), ["true", "YES"].contains(scan.text(index + 2)) else { return }
-        let owner = scan.file.receiver(of: index).last
-        let hasContentType = scan.tokens.indices.contains { position in
-            scan.tokens[position].text == "textContentType"
-                && (owner == nil || scan.file.receiver(of: position).last == owner)
-        }
-        if !hasContentType { scan.report(Catalogue.passwordFieldWithoutContentType, at: index) }
+        let owner = scan.file.receiver(of: index).last ?? ""
+        if !scan.contentTypeOwners.contains(owner) { scan.report(Catalogue.passwordFieldWithoutContentType, at: index) }
     }
 
     // MARK: Crypto and diagnostics

@@ -159,6 +159,23 @@ struct ReporterTests {
         #expect(rules == ["ats-arbitrary-loads"])
     }
 
+    /// Megabyte inputs with tens of thousands of findings stay linear (the bench and the fuzz target cover speed;
+    /// this proves the paths complete and count right).
+    @Test func megabyteFilesWithManyFindings() {
+        let lines = 20_000
+        let source = String(repeating: "if returnedState == expectedState { print(token) }\n", count: lines)
+        let report = Auditor().audit(files: ["Big.swift": source])
+        #expect(report.findings.count == 2 * lines)
+        #expect(report.linesScanned == lines)
+        #expect(Set(report.findings.map(\.fingerprint)).count == 2 * lines)
+        let json = Reporter.json(report, version: "1")
+        #expect(json.utf8.count > 1_000_000)
+        let nested = String(repeating: "{(", count: 300_000)
+        #expect(Auditor().audit(files: ["Deep.swift": nested]).findings.isEmpty)
+        let plist = Array("<plist><dict>".utf8) + Array(repeating: UInt8(ascii: "<"), count: 1_000_000)
+        #expect(Auditor().audit(contents: ["Info.plist": plist]).skipped.count == 1)
+    }
+
     @Test func parallelAuditIsDeterministic() {
         var files: [String: String] = [:]
         for index in 0..<200 { files["F\(index).swift"] = "print(token)\nlet u = \"http://a\(index).example\"\n" }
