@@ -214,7 +214,9 @@ public struct SourceFile: Sendable {
                 depth += 1
             } else if token.kind == .punctuation, token.text == "(" || token.text == "[" {
                 depth -= 1
-            } else if depth == 0, token.kind == .punctuation, token.text == "{" || token.text == "}" || token.text == ";" {
+            } else if depth == 0, token.kind == .punctuation,
+                token.text == "{" || token.text == "}" || token.text == ";"
+            {
                 return false
             } else if depth == 0, token.kind == .keyword, token.text == "func" || token.text == "init" {
                 return true
