@@ -611,7 +611,7 @@ enum SourceRules {
 
     // MARK: Crypto and diagnostics
 
-    static let macWords: Set<String> = ["mac", "hmac", "signature", "sig", "digest", "csrf", "nonce"]
+    static let macWords: Set<String> = ["mac", "hmac", "signature", "sig", "digest", "csrf"]
     static let stateQualifiers: Set<String> = [
         "expected", "returned", "received", "stored", "saved", "sent", "pending", "oauth", "auth", "callback",
         "original", "csrf", "response", "query", "request",
@@ -645,7 +645,7 @@ enum SourceRules {
         guard let left = operand(index - 1, backwards: true), let right = operand(index + 1, backwards: false),
             !left.literal, !right.literal,
             [left.name, right.name].contains(where: { name in
-                ["state", "mac", "sig", "digest", "csrf", "nonce"].contains {
+                ["state", "mac", "sig", "digest", "csrf"].contains {
                     FastText.contains(name, $0, caseInsensitive: true)
                 }
             })
@@ -696,7 +696,13 @@ enum SourceRules {
                 if weakRandom.contains(token.text) {
                     return scan.isSymbol(position + 1, "(") || token.text.hasPrefix("GK")
                 }
-                return token.text == "seed" && scan.isSymbol(position + 1, ":")
+                // `seed:` of a random generator (GKMersenneTwisterRandomSource(seed:), SeededGenerator(seed:)), not of
+                // a key derivation such as Ed25519PrivateKey(seed:).
+                guard token.text == "seed", scan.isSymbol(position + 1, ":"),
+                    let open = scan.enclosingOpener(of: position, "(", limit: 64)
+                else { return false }
+                let callee = scan.text(open - 1)
+                return ["random", "generator", "rng"].contains { FastText.contains(callee, $0, caseInsensitive: true) }
             }
             if let weak { scan.report(Catalogue.insecureRandomForSecret, at: weak) }
         }

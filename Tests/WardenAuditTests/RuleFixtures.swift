@@ -556,6 +556,7 @@ let ruleFixtures: [RuleFixture] = [
             swift("if ConstantTime.equals(returnedState, expectedState) { }"),
             swift("if oldState == newState { }"),
             swift("if signature.count == 64 { }"),
+            swift("guard claims.nonce == expectedNonce else { throw E.nonce }"),
         ]),
     RuleFixture(
         rule: "insecure-random-for-secret",
@@ -563,6 +564,7 @@ let ruleFixtures: [RuleFixture] = [
             swift("let state = String(arc4random())"),
             swift("let nonce = (0..<32).map { _ in alphabet.randomElement()! }"),
             swift("var generator = GKMersenneTwisterRandomSource(seed: 42)\nlet salt = generator.nextInt()"),
+            swift("let iv = SeededGenerator(seed: 7).next()"),
             swift("let codeVerifier = String((0..<64).map { _ in chars.randomElement()! })"),
         ],
         negatives: [
@@ -572,6 +574,7 @@ let ruleFixtures: [RuleFixture] = [
                 "var state = [UInt8](repeating: 0, count: 32)\nlet status = SecRandomCopyBytes(kSecRandomDefault, 32, &state)"
             ),
             swift("let nonce = try SecureRandom().bytes(count: 32)"),
+            swift("let key = try Ed25519PrivateKey(seed: Hex.decode(rfc8032Seed))"),
             swift(
                 "func make(random: some RandomSource) throws { let state = Base64URL.encode(try random.bytes(count: 32)) }"
             ),
