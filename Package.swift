@@ -69,7 +69,8 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "WardenAudit", dependencies: ["WardenCore"], swiftSettings: strict),
         .target(
-            name: "WardenLocalProvider", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
+            name: "WardenLocalProvider",
+            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenPasskeys"],
             swiftSettings: strict),
         .target(
             name: "WardenSession", dependencies: ["WardenCore", "WardenOAuth", "WardenJOSE", "WardenStorage"],

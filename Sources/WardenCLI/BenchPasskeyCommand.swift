@@ -1,6 +1,7 @@
 import Foundation
 import WardenCrypto
 import WardenJOSE
+import WardenLocalProvider
 import WardenPasskeys
 
 struct BenchPasskeyCommand: CLICommand {
@@ -22,19 +23,16 @@ struct BenchPasskeyCommand: CLICommand {
         let seconds = Double(try arguments.integer("seconds", range: 1...60) ?? 1)
         if let warning = Bench.buildWarning { io.err(warning) }
         let rp = try RelyingParty(id: "example.com", origins: ["https://example.com"])
-        let key = try ECPrivateKey()
-        let cose = try COSEKey(publicKey: key.publicKey, algorithm: .es256)
-        let credentialID = try SecureRandom().bytes(count: 32)
+        let authenticator = try LocalPasskeyAuthenticator()
+        let cose = try authenticator.publicKey
+        let credentialID = authenticator.credentialID
         let challenge = try SecureRandom().bytes(count: 32)
-        let clientData = Array(
-            #"{"type":"webauthn.get","challenge":"\#(Base64URL.encode(challenge))","origin":"https://example.com","crossOrigin":false}"#
-                .utf8)
-        let authenticatorData = HashFunction.sha256.hash(Array("example.com".utf8)) + [0x05, 0, 0, 0, 8]
-        let message = authenticatorData + HashFunction.sha256.hash(clientData)
-        let raw = try key.signature(for: message)
-        let response = AssertionResponse(
-            credentialID: credentialID, clientDataJSON: clientData, authenticatorData: authenticatorData,
-            signature: try ECDSASignature.der(fromRaw: raw))
+        let response = try authenticator.assertion(
+            rpID: "example.com", origin: "https://example.com", challenge: challenge, count: 8)
+        let message = response.authenticatorData + HashFunction.sha256.hash(response.clientDataJSON)
+        let raw = try ECDSASignature.raw(fromDER: response.signature, curve: .p256)
+        let clientData = response.clientDataJSON
+        let authenticatorData = response.authenticatorData
         let json = Array(
             #"{"id":"\#(Base64URL.encode(credentialID))","rawId":"\#(Base64URL.encode(credentialID))","type":"public-key","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(clientData))","authenticatorData":"\#(Base64URL.encode(authenticatorData))","signature":"\#(Base64URL.encode(response.signature))"}}"#
                 .utf8)
@@ -51,7 +49,7 @@ struct BenchPasskeyCommand: CLICommand {
                 requireUserVerification: true)
         }
         func rawVerify() throws {
-            guard try key.publicKey.isValidSignature(raw, for: message, algorithm: .ecdsa(.sha256)) else {
+            guard try cose.publicKey.isValidSignature(raw, for: message, algorithm: .ecdsa(.sha256)) else {
                 throw CLIError.usage("raw verification failed", code: "internal")
             }
         }
