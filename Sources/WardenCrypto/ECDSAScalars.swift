@@ -13,15 +13,6 @@ enum ECDSAScalars {
         }
     }
 
-    /// The hash each curve is paired with in JOSE and COSE (ES256, ES384, ES512).
-    static func hash(for curve: EllipticCurve) -> HashFunction {
-        switch curve {
-        case .p256: .sha256
-        case .p384: .sha384
-        case .p521: .sha512
-        }
-    }
-
     private static let orders: [EllipticCurve: [UInt8]] = Dictionary(
         uniqueKeysWithValues: EllipticCurve.allCases.map { ($0, order(of: $0)) })
 

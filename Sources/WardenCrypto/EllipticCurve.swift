@@ -16,6 +16,15 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The hash ECDSA pairs with this curve in JOSE and COSE (ES256, ES384, ES512).
+    public var signatureHash: HashFunction {
+        switch self {
+        case .p256: .sha256
+        case .p384: .sha384
+        case .p521: .sha512
+        }
+    }
+
     /// The curve named by a JWK `crv` value (`P-256`, `P-384`, `P-521`).
     public init?(jwkName: String) { self.init(rawValue: jwkName) }
 }

@@ -83,7 +83,7 @@ public struct ECPrivateKey: Sendable, CustomStringConvertible, CustomReflectable
 
     /// A raw `r||s` ECDSA signature over `message` with the curve's hash (SHA-256 for P-256).
     public func signature(for message: some ContiguousBytes) throws -> [UInt8] {
-        try message.withUnsafeBytes { try backing.sign($0, algorithm: .ecdsa(ECDSAScalars.hash(for: curve))) }
+        try message.withUnsafeBytes { try backing.sign($0, algorithm: .ecdsa(curve.signatureHash)) }
     }
 
     /// The key as an unencrypted PKCS#8 PEM. Handle the result as a secret.

@@ -149,7 +149,7 @@ public struct PublicKey: Sendable {
     public func checkCompatible(_ algorithm: SignatureAlgorithm) throws {
         switch (kind, algorithm) {
         case (.rsa, .rsaPKCS1v15), (.rsa, .rsaPSS), (.ed25519, .ed25519): return
-        case (.ec(let curve), .ecdsa(let hash)) where ECDSAScalars.hash(for: curve) == hash: return
+        case (.ec(let curve), .ecdsa(let hash)) where curve.signatureHash == hash: return
         default: throw CryptoError(.algorithmMismatch, "\(algorithm) cannot be used with a \(kind) key")
         }
     }

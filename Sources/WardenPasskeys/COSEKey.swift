@@ -65,6 +65,15 @@ public struct COSEKey: Sendable {
     /// The COSE_Key encoding it was read from (what a credential record stores).
     public let encoded: [UInt8]
 
+    /// The COSE `crv` of a NIST curve (RFC 9053 §7.1: P-256 1, P-384 2, P-521 3).
+    static func crv(_ curve: EllipticCurve) -> Int64 {
+        switch curve {
+        case .p256: 1
+        case .p384: 2
+        case .p521: 3
+        }
+    }
+
     private enum Label {
         static let kty: Int64 = 1
         static let alg: Int64 = 3
@@ -127,13 +136,7 @@ public struct COSEKey: Sendable {
                 guard let curve = algorithm.curve else {
                     throw PasskeyError(.invalidKey, "\(algorithm) does not use an EC2 key")
                 }
-                let expected: Int64 =
-                    switch curve {
-                    case .p256: 1
-                    case .p384: 2
-                    case .p521: 3
-                    }
-                guard value[Label.crvOrN]?.integer == expected else {
+                guard value[Label.crvOrN]?.integer == Self.crv(curve) else {
                     throw PasskeyError(.invalidKey, "\(algorithm) requires curve \(curve.rawValue)")
                 }
                 guard value[Label.d] == nil else { throw PasskeyError(.invalidKey, "COSE_Key holds a private key") }
@@ -180,14 +183,9 @@ public struct COSEKey: Sendable {
         switch publicKey.kind {
         case .ec(let curve):
             guard algorithm.curve == curve else { throw PasskeyError(.invalidKey, "\(algorithm) does not fit the key") }
-            let crv: UInt64 =
-                switch curve {
-                case .p256: 1
-                case .p384: 2
-                case .p521: 3
-                }
             pairs += [
-                (.unsigned(1), .unsigned(2)), (.negative(-1), .unsigned(crv)), (.negative(-2), .bytes(parts.first)),
+                (.unsigned(1), .unsigned(2)), (.negative(-1), CBOREncoder.int(Self.crv(curve))),
+                (.negative(-2), .bytes(parts.first)),
                 (.negative(-3), .bytes(parts.second)),
             ]
         case .ed25519:
@@ -230,7 +228,7 @@ public struct COSEKey: Sendable {
                 guard case .ec(let curve) = key.kind, curve == algorithm.curve else {
                     throw PasskeyError(.invalidKey, "\(algorithm) needs a \(algorithm.curve!.rawValue) key")
                 }
-                return try key.isValidSignature(derECDSA: signature, for: message, hash: hash(for: curve))
+                return try key.isValidSignature(derECDSA: signature, for: message, hash: curve.signatureHash)
             case .edDSA, .ed25519:
                 return try key.isValidSignature(signature, for: message, algorithm: .ed25519)
             case .rs256:
@@ -246,14 +244,6 @@ public struct COSEKey: Sendable {
             throw PasskeyError(.invalidKey, "\(algorithm) does not fit the key")
         } catch {
             throw PasskeyError(.invalidSignature, "signature is malformed")
-        }
-    }
-
-    private static func hash(for curve: EllipticCurve) -> HashFunction {
-        switch curve {
-        case .p256: .sha256
-        case .p384: .sha384
-        case .p521: .sha512
         }
     }
 }
