@@ -51,23 +51,31 @@ public struct CertificatePin: Hashable, Sendable, CustomStringConvertible {
         guard input.count <= maximumInputBytes else {
             throw CryptoError(.inputTooLarge, "certificate input over 1 MiB")
         }
+        let certificates = try CertificateInput.derCertificates(input)
+        guard !certificates.isEmpty else {
+            throw CryptoError(.noCertificate, "input is neither PEM nor a DER certificate")
+        }
+        return try certificates.map { try CertificateBackend.spki(fromDER: $0) }
+    }
+}
+
+/// Splits certificate input into DER certificates: a PEM bundle (its `CERTIFICATE` blocks) or one DER certificate.
+enum CertificateInput {
+    /// The DER certificates in `input`; empty for input that is neither PEM nor DER-shaped (a SEQUENCE).
+    ///
+    /// - Throws: ``CryptoError/Code/malformedInput`` for PEM that is not UTF-8 or not well formed,
+    ///   ``CryptoError/Code/noCertificate`` for PEM without a `CERTIFICATE` block.
+    static func derCertificates(_ input: [UInt8]) throws -> [[UInt8]] {
         let marker = Array("-----BEGIN ".utf8)
         let isPEM =
             input.count >= marker.count
             && (0...(input.count - marker.count)).contains { input[$0..<($0 + marker.count)].elementsEqual(marker) }
-        if isPEM {
-            guard let text = String(bytes: input, encoding: .utf8) else {
-                throw CryptoError(.malformedInput, "PEM input is not UTF-8")
-            }
-            let certificates = try PEM.blocks(text).filter { $0.label == "CERTIFICATE" }
-            guard !certificates.isEmpty else {
-                throw CryptoError(.noCertificate, "no CERTIFICATE block in the PEM input")
-            }
-            return try certificates.map { try CertificateBackend.spki(fromDER: $0.der) }
+        guard isPEM else { return input.first == 0x30 ? [input] : [] }
+        guard let text = String(bytes: input, encoding: .utf8) else {
+            throw CryptoError(.malformedInput, "PEM input is not UTF-8")
         }
-        guard input.first == 0x30 else {
-            throw CryptoError(.noCertificate, "input is neither PEM nor a DER certificate")
-        }
-        return [try CertificateBackend.spki(fromDER: input)]
+        let blocks = try PEM.blocks(text).filter { $0.label == "CERTIFICATE" }
+        guard !blocks.isEmpty else { throw CryptoError(.noCertificate, "no CERTIFICATE block in the PEM input") }
+        return blocks.map(\.der)
     }
 }

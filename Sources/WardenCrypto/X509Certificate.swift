@@ -136,19 +136,9 @@ public struct X509Certificate: Sendable, Hashable {
 
     /// Every certificate in `input`: a PEM bundle (any number of `CERTIFICATE` blocks) or one DER certificate.
     public static func certificates(pemOrDER input: [UInt8]) throws -> [X509Certificate] {
-        let marker = Array("-----BEGIN ".utf8)
-        if input.count >= marker.count,
-            (0...(input.count - marker.count)).contains(where: { input[$0..<($0 + marker.count)].elementsEqual(marker) }
-            )
-        {
-            guard let text = String(bytes: input, encoding: .utf8) else {
-                throw CryptoError(.malformedInput, "PEM input is not UTF-8")
-            }
-            let blocks = try PEM.blocks(text).filter { $0.label == "CERTIFICATE" }
-            guard !blocks.isEmpty else { throw CryptoError(.noCertificate, "no CERTIFICATE block") }
-            return try blocks.map { try X509Certificate(der: $0.der) }
-        }
-        return [try X509Certificate(der: input)]
+        let certificates = try CertificateInput.derCertificates(input)
+        // Input that is not PEM goes to the DER parser as is, which says why it is not a certificate.
+        return try (certificates.isEmpty ? [input] : certificates).map { try X509Certificate(der: $0) }
     }
 
     /// Verifies that `chain` (leaf first, then intermediates in any order) leads to one of `roots`: signatures,
