@@ -31,11 +31,7 @@ struct BenchPasskeyCommand: CLICommand {
             rpID: "example.com", origin: "https://example.com", challenge: challenge, count: 8)
         let message = response.authenticatorData + HashFunction.sha256.hash(response.clientDataJSON)
         let raw = try ECDSASignature.raw(fromDER: response.signature, curve: .p256)
-        let clientData = response.clientDataJSON
-        let authenticatorData = response.authenticatorData
-        let json = Array(
-            #"{"id":"\#(Base64URL.encode(credentialID))","rawId":"\#(Base64URL.encode(credentialID))","type":"public-key","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(clientData))","authenticatorData":"\#(Base64URL.encode(authenticatorData))","signature":"\#(Base64URL.encode(response.signature))"}}"#
-                .utf8)
+        let json = Array(response.json().utf8)
         let record = CredentialRecord(id: credentialID, publicKey: cose.encoded, algorithm: .es256, signCount: 7)
 
         func full() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import WardenJOSE
 
 /// A registration response in the shape `PublicKeyCredential.toJSON()` produces (WebAuthn Level 3
@@ -30,6 +31,19 @@ public struct RegistrationResponse: Sendable {
         self.attestationObject = attestationObject
         self.transports = transports
         self.authenticatorAttachment = authenticatorAttachment
+    }
+
+    /// The `PublicKeyCredential.toJSON()` document (what ``init(json:)`` reads; software authenticators and tests
+    /// send it).
+    public func json() -> String {
+        var response: [String: Any] = [
+            "clientDataJSON": Base64URL.encode(clientDataJSON),
+            "attestationObject": Base64URL.encode(attestationObject),
+        ]
+        if !transports.isEmpty { response["transports"] = transports }
+        var document = ResponseDocument.envelope(credentialID, response: response)
+        if let authenticatorAttachment { document["authenticatorAttachment"] = authenticatorAttachment }
+        return PasskeyJSON.encode(document)
     }
 
     /// Parses the JSON document.
@@ -65,6 +79,16 @@ public struct AssertionResponse: Sendable {
         self.authenticatorData = authenticatorData
         self.signature = signature
         self.userHandle = userHandle
+    }
+
+    /// The `PublicKeyCredential.toJSON()` document (what ``init(json:)`` reads).
+    public func json() -> String {
+        var response: [String: Any] = [
+            "clientDataJSON": Base64URL.encode(clientDataJSON),
+            "authenticatorData": Base64URL.encode(authenticatorData), "signature": Base64URL.encode(signature),
+        ]
+        if let userHandle { response["userHandle"] = Base64URL.encode(userHandle) }
+        return PasskeyJSON.encode(ResponseDocument.envelope(credentialID, response: response))
     }
 
     /// Parses the JSON document.
@@ -107,6 +131,15 @@ struct ResponseDocument {
         let rawID = try Self.bytes(root["rawId"], "rawId")
         guard id == rawID else { throw PasskeyError(.credentialIDMismatch, "id and rawId differ") }
         credentialID = rawID
+    }
+
+    /// The members every credential document has around its `response`.
+    static func envelope(_ credentialID: [UInt8], response: [String: Any]) -> [String: Any] {
+        let id = Base64URL.encode(credentialID)
+        return [
+            "id": id, "rawId": id, "type": "public-key", "clientExtensionResults": [String: Any](),
+            "response": response,
+        ]
     }
 
     static func bytes(_ value: JSONValue?, _ name: String) throws(PasskeyError) -> [UInt8] {

@@ -179,6 +179,20 @@ struct AuthenticatorDataTests {
         #expect(throws: PasskeyError(.malformed)) { try RegistrationResponse(json: Array(deep.prefix(200_000))) }
     }
 
+    @Test func responseDocumentsRoundTrip() throws {
+        let registration = RegistrationResponse(
+            credentialID: [1, 2, 3], clientDataJSON: [4], attestationObject: [5, 6], transports: ["hybrid"],
+            authenticatorAttachment: "cross-platform")
+        let read = try RegistrationResponse(json: Array(registration.json().utf8))
+        #expect(read.credentialID == [1, 2, 3] && read.clientDataJSON == [4] && read.attestationObject == [5, 6])
+        #expect(read.transports == ["hybrid"] && read.authenticatorAttachment == "cross-platform")
+        let assertion = AssertionResponse(
+            credentialID: [9], clientDataJSON: [8], authenticatorData: [7], signature: [6], userHandle: [5])
+        let again = try AssertionResponse(json: Array(assertion.json().utf8))
+        #expect(again.credentialID == [9] && again.authenticatorData == [7] && again.signature == [6])
+        #expect(again.userHandle == [5] && again.clientDataJSON == [8])
+    }
+
     @Test func responseDocumentsAreStrict() {
         let good =
             #"{"id":"AQID","rawId":"AQID","type":"public-key","response":{"clientDataJSON":"AA","authenticatorData":"AA","signature":"AA"}}"#

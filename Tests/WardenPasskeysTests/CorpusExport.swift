@@ -62,7 +62,7 @@ struct CorpusExport {
             var entry: [String: Any] = [
                 "name": name, "ceremony": "registration",
                 "challenge": Base64URL.encode([UInt8](repeating: 42, count: 32)),
-                "response": SoftwareAuthenticator.json(response),
+                "response": response.json(),
                 "expected": Self.verdict {
                     _ = try party.verifyRegistration(
                         response, challenge: [UInt8](repeating: 42, count: 32), requireUserVerification: true)
@@ -78,7 +78,7 @@ struct CorpusExport {
             let response = try authenticator.assert(ceremony)
             var entry: [String: Any] = [
                 "name": name, "ceremony": "assertion", "challenge": Base64URL.encode([UInt8](repeating: 42, count: 32)),
-                "response": SoftwareAuthenticator.json(response), "record": record.json(),
+                "response": response.json(), "record": record.json(),
                 "publicKey": Base64URL.encode(record.publicKey), "signCount": record.signCount,
             ]
             var newCount: UInt32 = 0

@@ -172,19 +172,4 @@ struct SoftwareAuthenticator {
             credentialID: ceremony.reportedCredentialID ?? credentialID, clientDataJSON: clientDataJSON,
             authenticatorData: authData, signature: signature, userHandle: ceremony.userHandle)
     }
-
-    /// The `PublicKeyCredential.toJSON()` document of a registration.
-    static func json(_ response: RegistrationResponse) -> String {
-        let id = Base64URL.encode(response.credentialID)
-        return
-            #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","authenticatorAttachment":"platform","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(response.clientDataJSON))","attestationObject":"\#(Base64URL.encode(response.attestationObject))","transports":["internal","hybrid"]}}"#
-    }
-
-    /// The `PublicKeyCredential.toJSON()` document of an assertion.
-    static func json(_ response: AssertionResponse) -> String {
-        let id = Base64URL.encode(response.credentialID)
-        let handle = response.userHandle.map { #","userHandle":"\#(Base64URL.encode($0))""# } ?? ""
-        return
-            #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","clientExtensionResults":{},"response":{"clientDataJSON":"\#(Base64URL.encode(response.clientDataJSON))","authenticatorData":"\#(Base64URL.encode(response.authenticatorData))","signature":"\#(Base64URL.encode(response.signature))"\#(handle)}}"#
-    }
 }
