@@ -82,10 +82,6 @@ final class FileScan {
 
     // MARK: Token helpers
 
-    func isIdentifier(_ index: Int, _ names: Set<String>) -> Bool {
-        index >= 0 && index < tokens.count && tokens[index].kind == .identifier && names.contains(tokens[index].text)
-    }
-
     func text(_ index: Int) -> String { index >= 0 && index < tokens.count ? tokens[index].text : "" }
 
     func isSymbol(_ index: Int, _ symbol: String) -> Bool {

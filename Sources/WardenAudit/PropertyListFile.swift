@@ -27,25 +27,10 @@ public struct PropertyListFile: @unchecked Sendable {
         text = isBinary ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The 1-based line of `<key>name</key>` (its first occurrence after `after`), or 1.
-    public func line(ofKey name: String, after: Int = 0) -> Int {
-        guard let text else { return 1 }
-        var line = 1
-        var lineNumberAfter = 0
-        let needle = "<key>\(name)</key>"
-        guard let range = text.range(of: needle) else { return 1 }
-        for character in text[..<range.lowerBound] where character == "\n" { line += 1 }
-        lineNumberAfter = line
-        if after > 0, lineNumberAfter <= after {
-            var searchStart = range.upperBound
-            var currentLine = line
-            while let next = text.range(of: needle, range: searchStart..<text.endIndex) {
-                for character in text[searchStart..<next.lowerBound] where character == "\n" { currentLine += 1 }
-                if currentLine > after { return currentLine }
-                searchStart = next.upperBound
-            }
-        }
-        return line
+    /// The 1-based line of the first `<key>name</key>`, or 1 (binary lists have no lines).
+    public func line(ofKey name: String) -> Int {
+        guard let text, let range = text.range(of: "<key>\(name)</key>") else { return 1 }
+        return text[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 
     /// A boolean value (`<true/>`, or a string "YES"/"true").

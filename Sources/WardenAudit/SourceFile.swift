@@ -24,8 +24,6 @@ public struct SourceFile: Sendable {
     public let notes: [LexerNote]
     /// For each `(`, `[`, `{` and interpolation start, the index of its partner (and the reverse); -1 elsewhere.
     public let partner: [Int32]
-    /// Function and closure bodies as `{`...`}` token index pairs, innermost last among nested ones.
-    public let bodies: [ClosedRange<Int>]
     /// For each token, the index of the innermost `{` that contains it (-1 at the top level). For a `{` itself,
     /// the brace around it. Lookups of enclosing bodies are O(depth), never O(file).
     let enclosingBrace: [Int32]
@@ -46,7 +44,6 @@ public struct SourceFile: Sendable {
         var enclosing = [Int32](repeating: -1, count: lexed.tokens.count)
         var braces: [Int32] = []
         var stack: [Int] = []
-        var bodies: [ClosedRange<Int>] = []
         for (index, token) in lexed.tokens.enumerated() {
             enclosing[index] = braces.last ?? -1
             if token.kind == .punctuation {
@@ -76,13 +73,11 @@ public struct SourceFile: Sendable {
                     stack.removeSubrange(position...)
                     partner[open] = Int32(index)
                     partner[index] = Int32(open)
-                    if opener == "{" { bodies.append(open...index) }
                 }
             default: break
             }
         }
         self.partner = partner
-        self.bodies = bodies.sorted { $0.lowerBound < $1.lowerBound }
         enclosingBrace = enclosing
         var starts: [Int32] = [0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(Int32(offset + 1)) }
@@ -177,14 +172,6 @@ public struct SourceFile: Sendable {
         return names
     }
 
-    /// The innermost function or closure body containing `index`.
-    public func enclosingBody(of index: Int) -> ClosedRange<Int>? {
-        guard tokens.indices.contains(index) else { return nil }
-        let open = Int(enclosingBrace[index])
-        guard open >= 0, partner[open] > open else { return nil }
-        return open...Int(partner[open])
-    }
-
     /// The outermost `func` body containing `index` (the whole handler, closures included); the innermost brace
     /// when no `func` encloses it.
     public func enclosingFunction(of index: Int) -> ClosedRange<Int>? {
@@ -225,11 +212,6 @@ public struct SourceFile: Sendable {
             steps += 1
         }
         return false
-    }
-
-    /// Identifiers and keywords in a token range, interpolations included.
-    public func identifiers(in range: Range<Int>) -> [String] {
-        range.compactMap { tokens[$0].kind == .identifier ? tokens[$0].text : nil }
     }
 
     /// Whether any identifier in `range` is spelled `name`.

@@ -39,11 +39,6 @@ public struct Token: Sendable, Equatable {
         self.isInterpolated = isInterpolated
     }
 
-    /// `true` for an identifier or keyword spelled `name`.
-    @inlinable public func `is`(_ name: String) -> Bool {
-        (kind == .identifier || kind == .keyword) && text == name
-    }
-
     /// `true` for punctuation or an operator spelled `symbol`.
     @inlinable public func isSymbol(_ symbol: String) -> Bool {
         (kind == .punctuation || kind == .operator) && text == symbol
