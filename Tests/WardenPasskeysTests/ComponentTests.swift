@@ -393,6 +393,71 @@ struct CertificateTests {
         }
     }
 
+    @Test func rejectsMalformedExtensions() throws {
+        let pki = try PasskeyFixtures.PKI()
+        func certificate(_ configure: (inout CertificateBuilder) -> Void) throws -> [UInt8] {
+            try pki.leaf(configure).1
+        }
+        /// `der` with the first occurrence of `old` replaced by `new` (same length, so no length field changes).
+        func patched(_ der: [UInt8], _ old: [UInt8], _ new: [UInt8]) throws -> [UInt8] {
+            let start = try #require(
+                der.indices.first { der[$0...].starts(with: old) }, "pattern \(old) not in the certificate")
+            var copy = der
+            copy.replaceSubrange(start..<start + old.count, with: new)
+            return copy
+        }
+        let basicConstraintsOID: [UInt8] = [0x06, 0x03, 0x55, 0x1D, 0x13]
+        let caDER = pki.intermediateDER
+        #expect(try X509Certificate(der: caDER).basicConstraintsCA == true)
+
+        let duplicate = try certificate { $0.extensions = [("2.5.29.19", false, DER.sequence([]))] }
+        let inV2 = try certificate {
+            $0.version = 2
+            $0.extensions = [CertificateBuilder.aaguidExtension(Array(repeating: 1, count: 16))]
+        }
+        // critical present but FALSE: DER omits a default value, so an explicit FALSE is not DER.
+        let criticalFalse = try patched(
+            caDER, basicConstraintsOID + [0x01, 0x01, 0xFF], basicConstraintsOID + [0x01, 0x01, 0x00])
+        for (name, der) in [
+            ("extension twice", duplicate), ("extensions in v2", inV2), ("critical FALSE", criticalFalse),
+        ] {
+            #expect(throws: CryptoError(.malformedInput), "\(name)") { try X509Certificate(der: der) }
+        }
+        // cA encoded as BOOLEAN 01 rather than FF: the certificate parses, the constraint is refused.
+        let nonDERTrue = try patched(caDER, [0x30, 0x03, 0x01, 0x01, 0xFF], [0x30, 0x03, 0x01, 0x01, 0x01])
+        #expect(throws: CryptoError(.malformedInput)) { try X509Certificate(der: nonDERTrue).basicConstraintsCA }
+        #expect(try X509Certificate(der: pki.leaf().1).basicConstraintsCA == false)
+    }
+
+    @Test func chainVerificationNeedsALeafAndAnAnchor() throws {
+        let pki = try PasskeyFixtures.PKI()
+        let leaf = try X509Certificate(der: pki.leaf().1)
+        let intermediate = try X509Certificate(der: pki.intermediateDER)
+        #expect(throws: CryptoError(.noCertificate)) {
+            try X509Certificate.verifyChain([], roots: pki.roots, at: Date())
+        }
+        #expect(throws: CryptoError(.untrustedCertificate)) {
+            try X509Certificate.verifyChain([leaf, intermediate], roots: [], at: Date())
+        }
+        // Missing intermediate: the leaf alone does not reach the root.
+        #expect(throws: CryptoError(.untrustedCertificate)) {
+            try X509Certificate.verifyChain([leaf], roots: pki.roots, at: Date())
+        }
+        try X509Certificate.verifyChain([leaf, intermediate], roots: pki.roots, at: Date())
+        // A certificate without the CA constraint cannot issue, even with a good signature on a well-formed chain.
+        let (leafKey, leafDER) = try pki.leaf()
+        var child = CertificateBuilder()
+        child.subject = [("2.5.4.3", "Issued by a leaf")]
+        var issuer = CertificateBuilder()
+        issuer.serial = 3
+        let childDER = try child.build(subjectKey: ECPrivateKey().publicKey, issuer: issuer, issuerKey: leafKey)
+        #expect(throws: CryptoError(.untrustedCertificate)) {
+            try X509Certificate.verifyChain(
+                [X509Certificate(der: childDER), X509Certificate(der: leafDER), intermediate], roots: pki.roots,
+                at: Date())
+        }
+    }
+
     @Test func oidText() throws {
         #expect(
             try X509Certificate.oidString(CertificateBuilder.oid("1.3.6.1.4.1.45724.1.1.4"))
@@ -425,6 +490,11 @@ struct CertificateTests {
         ] as [(String, [UInt8])] {
             #expect(throws: CryptoError(.malformedSignature), "\(name)") {
                 try ECDSASignature.raw(fromDER: bad, curve: .p256)
+            }
+        }
+        for raw in [[], [UInt8](repeating: 1, count: 63)] {
+            #expect(throws: CryptoError(.malformedSignature), "\(raw.count) bytes") {
+                try ECDSASignature.der(fromRaw: raw)
             }
         }
     }

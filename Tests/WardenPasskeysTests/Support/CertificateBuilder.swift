@@ -39,7 +39,8 @@ struct CertificateBuilder {
             Self.name((issuer ?? self).subject),
             DER.sequence([Self.time(notBefore), Self.time(notAfter)]), Self.name(subject), subjectKey.spkiDER,
         ]
-        if version == 3 {
+        // A v1/v2 certificate carries extensions only when a test asks for that malformed shape.
+        if version == 3 || !extensions.isEmpty {
             let encoded = allExtensions.map { item -> [UInt8] in
                 var parts = [DER.encode(tag: 0x06, Self.oid(item.oid))]
                 if item.critical { parts.append([0x01, 0x01, 0xFF]) }
