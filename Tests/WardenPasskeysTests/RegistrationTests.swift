@@ -146,8 +146,6 @@ struct RegistrationTests {
             try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge)
         }
         // A nonce for other data: the client data changes after the certificate was made.
-        var replay = Ceremony(challenge: challenge)
-        replay.editStatement = { _ in }
         let other = try authenticator.register(
             Ceremony(challenge: PasskeyFixtures.challenge()), attestation: attestation)
         let swapped = RegistrationResponse(
@@ -164,6 +162,53 @@ struct RegistrationTests {
         }
         let wrongKey = try authenticator.register(mixed, attestation: attestation)
         #expect(throws: PasskeyError(.invalidAttestation)) { try rp.verifyRegistration(wrongKey, challenge: challenge) }
+    }
+
+    @Test func appleStatementShape() throws {
+        let pki = try PasskeyFixtures.PKI(name: "Test Apple WebAuthn Root")
+        let authenticator = try SoftwareAuthenticator(.es256)
+        var rp = PasskeyFixtures.rp
+        rp.attestation.trustAnchors[.apple] = pki.roots
+        let challenge = PasskeyFixtures.challenge()
+        let attestation = SoftwareAuthenticator.Attestation.apple(
+            caKey: pki.intermediateKey, ca: pki.intermediate, intermediates: [pki.intermediateDER])
+        // A well-formed packed leaf in place of the credential certificate: no nonce extension.
+        let (_, packedLeaf) = try pki.leaf()
+        let edits: [(String, (inout [CBORMapEntry]) -> Void)] = [
+            ("no x5c", { $0.removeAll { $0.key == .text("x5c") } }),
+            ("an alg member", { $0.append(CBORMapEntry(key: .text("alg"), value: .negative(-7))) }),
+            ("x5c empty", { $0 = [CBORMapEntry(key: .text("x5c"), value: .array([]))] }),
+            (
+                "leaf without a nonce",
+                {
+                    $0 = [
+                        CBORMapEntry(
+                            key: .text("x5c"), value: .array([.bytes(packedLeaf), .bytes(pki.intermediateDER)]))
+                    ]
+                }
+            ),
+        ]
+        for (name, edit) in edits {
+            var ceremony = Ceremony(challenge: challenge)
+            ceremony.editStatement = edit
+            let response = try authenticator.register(ceremony, attestation: attestation)
+            #expect(throws: PasskeyError(.invalidAttestation), "\(name)") {
+                try rp.verifyRegistration(response, challenge: challenge)
+            }
+        }
+    }
+
+    @Test(arguments: ["none", "packed", "apple"])
+    func statementMustBeAMap(format: String) throws {
+        let authenticator = try SoftwareAuthenticator(.es256)
+        let challenge = PasskeyFixtures.challenge()
+        for statement in [CBORValue.text("x5c"), .array([]), .bytes([])] {
+            let response = try authenticator.register(
+                Ceremony(challenge: challenge), attestation: .custom(format: format, statement: statement))
+            #expect(throws: PasskeyError(.invalidAttestation)) {
+                try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge)
+            }
+        }
     }
 
     @Test func unknownFormatsAreRejectedUnlessAcceptedAsNone() throws {

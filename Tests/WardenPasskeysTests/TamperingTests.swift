@@ -97,6 +97,37 @@ struct TamperingTests {
         Case(name: "packed without sig", expected: "invalid_attestation") {
             $0.editStatement = { $0.removeAll { $0.key == .text("sig") } }
         },
+        Case(name: "packed without alg", expected: "invalid_attestation") {
+            $0.editStatement = { $0.removeAll { $0.key == .text("alg") } }
+        },
+        Case(name: "packed alg as text", expected: "invalid_attestation") {
+            $0.editStatement = { entries in
+                entries = entries.map { $0.key == .text("alg") ? CBORMapEntry(key: $0.key, value: .text("ES256")) : $0 }
+            }
+        },
+        Case(name: "packed sig as text", expected: "invalid_attestation") {
+            $0.editStatement = { entries in
+                entries = entries.map { $0.key == .text("sig") ? CBORMapEntry(key: $0.key, value: .text("sig")) : $0 }
+            }
+        },
+        Case(name: "packed x5c not an array", expected: "invalid_attestation") {
+            $0.editStatement = { $0.append(CBORMapEntry(key: .text("x5c"), value: .bytes([0x30, 0x00]))) }
+        },
+        Case(name: "packed x5c empty", expected: "invalid_attestation") {
+            $0.editStatement = { $0.append(CBORMapEntry(key: .text("x5c"), value: .array([]))) }
+        },
+        Case(name: "packed x5c of nine", expected: "invalid_attestation") {
+            $0.editStatement = {
+                $0.append(
+                    CBORMapEntry(key: .text("x5c"), value: .array(Array(repeating: .bytes([0x30, 0x00]), count: 9))))
+            }
+        },
+        Case(name: "packed x5c entry as text", expected: "invalid_attestation") {
+            $0.editStatement = { $0.append(CBORMapEntry(key: .text("x5c"), value: .array([.text("certificate")]))) }
+        },
+        Case(name: "packed x5c entry not a certificate", expected: "invalid_attestation") {
+            $0.editStatement = { $0.append(CBORMapEntry(key: .text("x5c"), value: .array([.bytes([0x30, 0x00])]))) }
+        },
         Case(name: "packed ecdaaKeyId", expected: "invalid_attestation") {
             $0.editStatement = { $0.append(CBORMapEntry(key: .text("ecdaaKeyId"), value: .bytes([1]))) }
         },

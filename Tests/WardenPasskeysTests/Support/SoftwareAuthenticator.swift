@@ -126,6 +126,7 @@ struct SoftwareAuthenticator {
         let signed = authData + HashFunction.sha256.hash(clientDataJSON)
         var format = "none"
         var statement: [CBORMapEntry] = []
+        var nonMapStatement: CBORValue?
         func entry(_ key: String, _ value: CBORValue) -> CBORMapEntry { CBORMapEntry(key: .text(key), value: value) }
         switch attestation {
         case .none: break
@@ -152,11 +153,18 @@ struct SoftwareAuthenticator {
             statement = [entry("x5c", .array(([certificate] + intermediates).map { .bytes($0) }))]
         case .custom(let customFormat, let customStatement):
             format = customFormat
-            if case .map(let entries) = customStatement { statement = entries }
+            if case .map(let entries) = customStatement {
+                statement = entries
+            } else {
+                nonMapStatement = customStatement
+            }
         }
         ceremony.editStatement?(&statement)
         let object = CBOREncoder.encode(
-            .map([entry("fmt", .text(format)), entry("attStmt", .map(statement)), entry("authData", .bytes(authData))]))
+            .map([
+                entry("fmt", .text(format)), entry("attStmt", nonMapStatement ?? .map(statement)),
+                entry("authData", .bytes(authData)),
+            ]))
         return RegistrationResponse(
             credentialID: ceremony.reportedCredentialID ?? credentialID, clientDataJSON: clientDataJSON,
             attestationObject: object, transports: ["internal", "hybrid"])
