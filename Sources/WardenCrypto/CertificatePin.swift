@@ -47,10 +47,6 @@ public struct CertificatePin: Hashable, Sendable, CustomStringConvertible {
 
     /// The DER `SubjectPublicKeyInfo` of each certificate in `input` (see ``pins(fromCertificates:)``).
     public static func subjectPublicKeyInfos(fromCertificates input: [UInt8]) throws -> [[UInt8]] {
-        guard !input.isEmpty else { throw CryptoError(.noCertificate, "empty input") }
-        guard input.count <= maximumInputBytes else {
-            throw CryptoError(.inputTooLarge, "certificate input over 1 MiB")
-        }
         let certificates = try CertificateInput.derCertificates(input)
         guard !certificates.isEmpty else {
             throw CryptoError(.noCertificate, "input is neither PEM nor a DER certificate")
@@ -63,9 +59,14 @@ public struct CertificatePin: Hashable, Sendable, CustomStringConvertible {
 enum CertificateInput {
     /// The DER certificates in `input`; empty for input that is neither PEM nor DER-shaped (a SEQUENCE).
     ///
-    /// - Throws: ``CryptoError/Code/malformedInput`` for PEM that is not UTF-8 or not well formed,
-    ///   ``CryptoError/Code/noCertificate`` for PEM without a `CERTIFICATE` block.
+    /// - Throws: ``CryptoError/Code/noCertificate`` for empty input or PEM without a `CERTIFICATE` block,
+    ///   ``CryptoError/Code/inputTooLarge`` over 1 MiB, ``CryptoError/Code/malformedInput`` for PEM that is not
+    ///   UTF-8 or not well formed.
     static func derCertificates(_ input: [UInt8]) throws -> [[UInt8]] {
+        guard !input.isEmpty else { throw CryptoError(.noCertificate, "empty input") }
+        guard input.count <= CertificatePin.maximumInputBytes else {
+            throw CryptoError(.inputTooLarge, "certificate input over 1 MiB")
+        }
         let marker = Array("-----BEGIN ".utf8)
         let isPEM =
             input.count >= marker.count

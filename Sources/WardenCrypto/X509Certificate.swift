@@ -135,6 +135,10 @@ public struct X509Certificate: Sendable, Hashable {
     }
 
     /// Every certificate in `input`: a PEM bundle (any number of `CERTIFICATE` blocks) or one DER certificate.
+    ///
+    /// - Throws: ``CryptoError/Code/noCertificate`` for empty input or PEM without a certificate,
+    ///   ``CryptoError/Code/inputTooLarge`` over 1 MiB, ``CryptoError/Code/malformedInput`` for anything else that
+    ///   is not a certificate.
     public static func certificates(pemOrDER input: [UInt8]) throws -> [X509Certificate] {
         let certificates = try CertificateInput.derCertificates(input)
         // Input that is not PEM goes to the DER parser as is, which says why it is not a certificate.

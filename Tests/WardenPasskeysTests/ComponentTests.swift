@@ -393,6 +393,28 @@ struct CertificateTests {
         }
     }
 
+    @Test func certificateInputShapes() throws {
+        let pem = try PasskeyFixtures.data("yubico-u2f-root.pem")
+        let der = try X509Certificate.certificates(pemOrDER: pem)[0].der
+        #expect(try X509Certificate.certificates(pemOrDER: der).map(\.der) == [der])
+        #expect(try X509Certificate.certificates(pemOrDER: pem + pem).count == 2)
+        for (name, input, code) in [
+            ("empty", [], CryptoError.Code.noCertificate),
+            (
+                "PEM without a certificate", Array("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n".utf8),
+                .noCertificate
+            ),
+            ("text", Array("junk".utf8), .malformedInput),
+            (
+                "PEM holding junk", Array("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8),
+                .malformedInput
+            ),
+            ("over 1 MiB", pem + Array(repeating: 0x0A, count: 1 << 20), .inputTooLarge),
+        ] as [(String, [UInt8], CryptoError.Code)] {
+            #expect(throws: CryptoError(code), "\(name)") { try X509Certificate.certificates(pemOrDER: input) }
+        }
+    }
+
     @Test func rejectsMalformedExtensions() throws {
         let pki = try PasskeyFixtures.PKI()
         func certificate(_ configure: (inout CertificateBuilder) -> Void) throws -> [UInt8] {
