@@ -71,6 +71,20 @@ struct AuditCommandTests {
         #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
     }
 
+    @Test func unusableBaselineAndOutputFilesAreExitTwo() async throws {
+        let root = try Self.tree(["A.swift": "print(token)\n", "not-a-baseline.json": #"{"findings":3}"#])
+        for (arguments, message) in [
+            (["--baseline", root + "/not-a-baseline.json"], "warden: invalid_baseline:"),
+            (["--baseline", root + "/A.swift"], "warden: invalid_baseline:"),
+            (["--write-baseline", root + "/missing/dir/baseline.json"], "warden: unwritable_file:"),
+            (["--output", root + "/missing/dir/report.txt"], "warden: unwritable_file:"),
+        ] {
+            let run = await CLI.run(["audit", root] + arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+    }
+
     @Test func listsRules() async {
         let run = await CLI.run(["audit", "--rules"])
         #expect(run.status == 0)

@@ -154,6 +154,26 @@ struct PasskeyCommandTests {
         #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
     }
 
+    @Test func unusableAttestationRootsAreExitTwo() async throws {
+        let response = try Self.recorded("registrations", "packed_yubikey_firefox").file
+        for (roots, message) in [
+            ("/nonexistent/roots.pem", "warden: unreadable_file:"),
+            (try Self.write("junk"), "warden: malformed_input: '--attestation-roots'"),
+            (try Self.write(""), "warden: no_certificate: '--attestation-roots': empty input"),
+            (
+                try Self.write("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"),
+                "warden: malformed_input: '--attestation-roots'"
+            ),
+        ] {
+            let run = await CLI.run([
+                "passkey", "verify-registration", "--rp-id", "localhost", "--origin", "http://localhost:5000",
+                "--challenge", "AA", "--attestation-roots", roots, response,
+            ])
+            #expect(run.status == 2, "\(roots): \(run.stderr)")
+            #expect(run.stderr.hasPrefix(message), "\(roots): \(run.stderr)")
+        }
+    }
+
     @Test func malformedResponsesAreExitOne() async throws {
         let file = try Self.write(#"{"id":"AA","rawId":"AA","type":"public-key","response":{}}"#)
         let run = await CLI.run([
