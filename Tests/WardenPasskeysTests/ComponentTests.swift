@@ -222,6 +222,28 @@ struct AuthenticatorDataTests {
             }
         }
     }
+
+    @Test func registrationTransportsAreBounded() throws {
+        func document(_ transports: String) -> [UInt8] {
+            Array(
+                #"{"id":"AQID","rawId":"AQID","type":"public-key","response":{"clientDataJSON":"AA","attestationObject":"AA","transports":\#(transports)}}"#
+                    .utf8)
+        }
+        #expect(try RegistrationResponse(json: document(#"["usb","nfc"]"#)).transports == ["usb", "nfc"])
+        let sixteen = "[" + Array(repeating: #""usb""#, count: 16).joined(separator: ",") + "]"
+        #expect(try RegistrationResponse(json: document(sixteen)).transports.count == 16)
+        for (name, transports) in [
+            ("not an array", #""usb""#),
+            ("a number", "[1]"),
+            ("an empty entry", #"[""]"#),
+            ("an entry over 32 bytes", #"[""# + String(repeating: "u", count: 33) + #""]"#),
+            ("seventeen entries", "[" + Array(repeating: #""usb""#, count: 17).joined(separator: ",") + "]"),
+        ] {
+            #expect(throws: PasskeyError(.malformed), "\(name)") {
+                try RegistrationResponse(json: document(transports))
+            }
+        }
+    }
 }
 
 @Suite("Challenges and ChallengeStore")
