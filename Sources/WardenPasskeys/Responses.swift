@@ -154,14 +154,12 @@ struct ResponseDocument {
     static func strings(_ value: JSONValue?, _ name: String) throws(PasskeyError) -> [String] {
         guard let value else { return [] }
         guard let array = value.arrayValue else { throw PasskeyError(.malformed, "\(name) is not an array") }
-        var result: [String] = []
-        for item in array {
+        guard array.count <= 16 else { throw PasskeyError(.malformed, "\(name) has too many entries") }
+        return try array.map { item throws(PasskeyError) in
             guard let text = item.stringValue, (1...32).contains(text.utf8.count) else {
                 throw PasskeyError(.malformed, "\(name) holds a non-string or oversized entry")
             }
-            result.append(text)
+            return text
         }
-        guard result.count <= 16 else { throw PasskeyError(.malformed, "\(name) has too many entries") }
-        return result
     }
 }
