@@ -19,7 +19,7 @@ public enum FailureKind: String, Sendable, Hashable, CaseIterable {
 /// The shape every Warden error has: a stable code, a human reason that never contains a secret, and a
 /// classification.
 ///
-/// Conformers are `struct`s whose `==` compares the code only, so tests compare against a constructed error.
+/// Conformers are `struct`s; those with a typed code conform through ``CodedError``.
 public protocol WardenError: Error, CustomStringConvertible, Sendable {
     /// The stable, machine-readable code, for example `unknown_kid`.
     var codeName: String { get }
@@ -31,4 +31,24 @@ public protocol WardenError: Error, CustomStringConvertible, Sendable {
 
 extension WardenError {
     public var description: String { "\(codeName): \(reason)" }
+}
+
+/// A ``WardenError`` with a typed, stable code: its ``WardenError/codeName`` is the code's text and `==` compares
+/// the code only, so tests write `#expect(throws: CryptoError(.weakKey))` whatever the reason and source location.
+public protocol CodedError: WardenError, Equatable {
+    /// The code type: a struct of static values whose `description` is the stable name (`invalid_key`).
+    associatedtype Code: Hashable, Sendable, CustomStringConvertible
+    /// The stable code.
+    var code: Code { get }
+}
+
+extension CodedError {
+    public var codeName: String { code.description }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+    /// `reason`, or the code in words when it is empty (`invalid_key` gives "invalid key").
+    public static func reason(_ reason: String, or code: Code) -> String {
+        reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+    }
 }

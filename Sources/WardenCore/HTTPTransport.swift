@@ -61,7 +61,7 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// A failure below HTTP, classified for retry decisions.
-public struct TransportError: WardenError, Equatable {
+public struct TransportError: CodedError {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
             case timedOut = "timed_out"
@@ -95,10 +95,8 @@ public struct TransportError: WardenError, Equatable {
 
     public init(_ code: Code, _ reason: String = "") {
         self.code = code
-        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+        self.reason = Self.reason(reason, or: code)
     }
-
-    public var codeName: String { code.description }
 
     public var failureKind: FailureKind {
         switch code {
@@ -108,6 +106,4 @@ public struct TransportError: WardenError, Equatable {
         default: .transient
         }
     }
-
-    public static func == (lhs: TransportError, rhs: TransportError) -> Bool { lhs.code == rhs.code }
 }

@@ -1,5 +1,5 @@
 /// Why user-typed input was refused; ``userMessage`` is safe to show in a UI (it never echoes the input).
-public struct InputError: WardenError, Equatable {
+public struct InputError: CodedError {
     /// A stable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
@@ -37,7 +37,6 @@ public struct InputError: WardenError, Equatable {
     public let code: Code
     /// A sentence a UI can show. It never contains the input.
     public let userMessage: String
-    public var codeName: String { code.description }
     public var reason: String { userMessage }
     public var failureKind: FailureKind { .rejected }
 
@@ -46,6 +45,4 @@ public struct InputError: WardenError, Equatable {
         self.code = code
         self.userMessage = userMessage
     }
-
-    public static func == (lhs: InputError, rhs: InputError) -> Bool { lhs.code == rhs.code }
 }

@@ -4,7 +4,7 @@ import WardenCore
 /// the source location.
 ///
 /// `==` compares the code only, so tests write `#expect(throws: CryptoError(.weakKey))`.
-public struct CryptoError: WardenError, Equatable {
+public struct CryptoError: CodedError {
     /// A stable error code (a struct over a private enum, so new codes are not a breaking change).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
@@ -58,12 +58,10 @@ public struct CryptoError: WardenError, Equatable {
     /// Creates an error; `reason` must not contain secret material.
     public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
         self.code = code
-        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+        self.reason = Self.reason(reason, or: code)
         self.file = file
         self.line = line
     }
-
-    public var codeName: String { code.description }
 
     public var failureKind: FailureKind {
         switch code {
@@ -72,6 +70,4 @@ public struct CryptoError: WardenError, Equatable {
         default: .rejected
         }
     }
-
-    public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
 }

@@ -6,7 +6,7 @@ import WardenCore
 /// Policy failures (an expired token, a wrong audience) are reported with the same type so that one `catch`
 /// covers every rejection; ``failureKind`` says `.rejected` for forged or invalid input and
 /// `.misconfiguration` for problems with the caller's keys or options.
-public struct JOSEError: WardenError, Equatable {
+public struct JOSEError: CodedError {
     /// A stable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
@@ -107,12 +107,10 @@ public struct JOSEError: WardenError, Equatable {
     /// Creates an error; `reason` must not contain token contents or key material.
     public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
         self.code = code
-        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+        self.reason = Self.reason(reason, or: code)
         self.file = file
         self.line = line
     }
-
-    public var codeName: String { code.description }
 
     public var failureKind: FailureKind {
         switch code.backing {
@@ -121,6 +119,4 @@ public struct JOSEError: WardenError, Equatable {
         default: .rejected
         }
     }
-
-    public static func == (lhs: JOSEError, rhs: JOSEError) -> Bool { lhs.code == rhs.code }
 }

@@ -3,7 +3,7 @@ import WardenCore
 /// An error from WardenOAuth with a stable ``Code`` and a ``failureKind`` that tells the session what to do:
 /// `invalid_grant` (and 401 / `invalid_client` from the token endpoint) is terminal; `temporarily_unavailable`,
 /// 5xx, 429 and network failures are transient; forged or malformed responses are rejected.
-public struct OAuthError: WardenError, Equatable {
+public struct OAuthError: CodedError {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             // Configuration
@@ -113,14 +113,12 @@ public struct OAuthError: WardenError, Equatable {
         providerDescription: String? = nil, fromTokenEndpoint: Bool = false
     ) {
         self.code = code
-        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+        self.reason = Self.reason(reason, or: code)
         self.status = status
         self.retryAfter = retryAfter
         self.providerDescription = providerDescription.map(Self.sanitise)
         self.fromTokenEndpoint = fromTokenEndpoint
     }
-
-    public var codeName: String { code.description }
 
     public var failureKind: FailureKind {
         switch code.backing {
@@ -138,8 +136,6 @@ public struct OAuthError: WardenError, Equatable {
         default: return .rejected
         }
     }
-
-    public static func == (lhs: OAuthError, rhs: OAuthError) -> Bool { lhs.code == rhs.code }
 
     /// Provider text is attacker-influenced: keep printable ASCII and bound it.
     static func sanitise(_ text: String) -> String {

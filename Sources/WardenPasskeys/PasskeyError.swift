@@ -3,7 +3,7 @@ import WardenCore
 /// Why a passkey ceremony was refused: a stable ``Code`` (printed by `warden passkey` as the reason code), a
 /// reason that never contains challenges, signatures or key material, and the source location. `==` compares the
 /// code.
-public struct PasskeyError: WardenError, Equatable {
+public struct PasskeyError: CodedError {
     /// A stable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
@@ -103,12 +103,10 @@ public struct PasskeyError: WardenError, Equatable {
     /// Creates an error; `reason` must not contain challenges, signatures or keys.
     public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
         self.code = code
-        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+        self.reason = Self.reason(reason, or: code)
         self.file = file
         self.line = line
     }
-
-    public var codeName: String { code.description }
 
     public var failureKind: FailureKind {
         switch code {
@@ -116,6 +114,4 @@ public struct PasskeyError: WardenError, Equatable {
         default: .rejected
         }
     }
-
-    public static func == (lhs: PasskeyError, rhs: PasskeyError) -> Bool { lhs.code == rhs.code }
 }

@@ -1,7 +1,7 @@
 import WardenCore
 
 /// Why a session could not give a valid access token.
-public struct SessionError: WardenError, Equatable {
+public struct SessionError: CodedError {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             case signedOut = "signed_out"
@@ -37,15 +37,12 @@ public struct SessionError: WardenError, Equatable {
         self.underlying = underlying
     }
 
-    public var codeName: String { code.description }
     public var failureKind: FailureKind {
         switch code.backing {
         case .signedOut, .noRefreshToken: .terminal
         case .degraded, .persistenceFailed, .refreshLoop: .transient
         }
     }
-
-    public static func == (lhs: SessionError, rhs: SessionError) -> Bool { lhs.code == rhs.code }
 }
 
 /// What the UI shows.

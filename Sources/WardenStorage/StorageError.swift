@@ -4,7 +4,7 @@ import WardenCore
 ///
 /// A locked keychain or keyring, or an interaction that is not allowed right now (the device is locked), is
 /// **transient**: the caller must keep the session and try later, never treat it as a sign-out.
-public struct StorageError: WardenError, Equatable {
+public struct StorageError: CodedError {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             case invalidName = "invalid_name"
@@ -49,10 +49,8 @@ public struct StorageError: WardenError, Equatable {
 
     public init(_ code: Code, _ reason: String = "") {
         self.code = code
-        self.reason = reason.isEmpty ? code.description.replacingOccurrences(of: "_", with: " ") : reason
+        self.reason = Self.reason(reason, or: code)
     }
-
-    public var codeName: String { code.description }
 
     public var failureKind: FailureKind {
         switch code.backing {
@@ -62,6 +60,4 @@ public struct StorageError: WardenError, Equatable {
         case .authenticationFailed, .corruptedData, .itemTooLarge: .rejected
         }
     }
-
-    public static func == (lhs: StorageError, rhs: StorageError) -> Bool { lhs.code == rhs.code }
 }
