@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
-// Type-checks Sources/WardenApple on Linux against stand-ins of the Apple framework declarations it uses
-// (StandIns/<Framework>): `scripts/typecheck-apple`. The stand-ins copy the signatures from Apple's documentation;
+// Type-checks Sources/WardenApple (and, through the root package, WardenStorage's KeychainStore) on Linux against
+// stand-ins of the Apple framework declarations they use (StandIns/<Framework>): `scripts/typecheck-apple`. The stand-ins copy the signatures from Apple's documentation;
 // they never ship and never run. What they prove: every call in the Apple files names a real API with the right
 // labels, types, optionality and async/throws, and the files compile in Swift 6 language mode (availability is
 // not checked: on Linux the compiler ignores iOS/macOS availability).
