@@ -1,11 +1,23 @@
 import Foundation
 
+/// Anything with HTTP headers.
+public protocol HTTPMessage: Sendable {
+    var headers: [String: String] { get }
+}
+
+extension HTTPMessage {
+    /// The value of a header, case-insensitively (RFC 9110 §5.1).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
 /// An HTTP request as Warden sends it. Printing it never shows secrets: the URL and headers go through
 /// ``Redactor``.
 ///
 /// The transport seam lives in WardenCore (not WardenOAuth) because WardenJOSE's ``JWKSCache``-style fetchers
 /// need it too and JOSE may not depend on OAuth.
-public struct HTTPRequest: Sendable, CustomStringConvertible {
+public struct HTTPRequest: HTTPMessage, CustomStringConvertible {
     public var method: String
     public var url: URL
     public var headers: [String: String]
@@ -23,18 +35,13 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         self.timeout = timeout
     }
 
-    /// The value of a header, case-insensitively.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
     public var description: String {
         "\(method) \(Redactor.standard.redact(url.absoluteString)) headers: \(Redactor.standard.redact(headers: headers).sorted { $0.key < $1.key })"
     }
 }
 
-/// An HTTP response.
-public struct HTTPResponse: Sendable {
+/// An HTTP response, as a transport returns it or as the loopback server sends it.
+public struct HTTPResponse: HTTPMessage {
     public var status: Int
     public var headers: [String: String]
     public var body: Data
@@ -43,11 +50,6 @@ public struct HTTPResponse: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
-    }
-
-    /// The value of a header, case-insensitively.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
 

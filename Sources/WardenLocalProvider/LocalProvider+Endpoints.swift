@@ -15,7 +15,7 @@ extension LocalProvider {
 
     static func random() -> String { Base64URL.encode((try? SecureRandom().bytes(count: 32)) ?? []) }
 
-    func authorize(_ request: LoopbackRequest) -> LoopbackResponse {
+    func authorize(_ request: LoopbackRequest) -> HTTPResponse {
         bump("authorize")
         let parameters = Self.form(request.query)
         guard parameters["client_id"] == clientID else { return .text(400, "unknown client") }
@@ -37,10 +37,10 @@ extension LocalProvider {
                 scope: parameters["scope"] ?? "openid")
         }
         let location = redirect + "?" + FormEncoding.encode([("code", code), ("state", state), ("iss", issuer)])
-        return LoopbackResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store"])
+        return HTTPResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store"])
     }
 
-    func token(_ request: LoopbackRequest) -> LoopbackResponse {
+    func token(_ request: LoopbackRequest) -> HTTPResponse {
         let form = Self.form(String(decoding: request.body, as: UTF8.self))
         guard form["client_id"] == clientID else { return .json(401, #"{"error":"invalid_client"}"#) }
         switch form["grant_type"] {
@@ -96,7 +96,7 @@ extension LocalProvider {
         }
     }
 
-    func issue(grantID: String, refresh: String, nonce: String?, includeIDToken: Bool) -> LoopbackResponse {
+    func issue(grantID: String, refresh: String, nonce: String?, includeIDToken: Bool) -> HTTPResponse {
         let access = Self.random()
         let lifetime = stateBox.current.accessTokenLifetime
         stateBox.withLock { $0.accessTokens[access] = (grantID, now().addingTimeInterval(lifetime)) }
@@ -120,7 +120,7 @@ extension LocalProvider {
         return input + "." + Base64URL.encode(try signingKey.signature(for: Array(input.utf8)))
     }
 
-    func revoke(_ request: LoopbackRequest) -> LoopbackResponse {
+    func revoke(_ request: LoopbackRequest) -> HTTPResponse {
         bump("revoke")
         let form = Self.form(String(decoding: request.body, as: UTF8.self))
         if let token = form["token"] {
@@ -132,14 +132,14 @@ extension LocalProvider {
         return .json(200, "{}")
     }
 
-    func api(_ request: LoopbackRequest) -> LoopbackResponse {
+    func api(_ request: LoopbackRequest) -> HTTPResponse {
         bump("api")
         if case .rateLimited(let seconds) = stateBox.current.outage {
             stateBox.withLock { $0.outage = .none }  // one 429, then normal service
             return .json(429, #"{"error":"rate_limited"}"#, headers: ["Retry-After": "\(seconds)"])
         }
         guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else {
-            return LoopbackResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
+            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
         }
         let token = String(header.dropFirst(7))
         let valid: Bool = stateBox.withLock { state in
@@ -149,7 +149,7 @@ extension LocalProvider {
             return true
         }
         guard valid else {
-            return LoopbackResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
         }
         return .json(200, #"{"sub":"demo-user-1","name":"Demo User"}"#)
     }

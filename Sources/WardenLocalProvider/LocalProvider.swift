@@ -137,7 +137,7 @@ public final class LocalProvider: Sendable {
 
     func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
 
-    func handle(_ request: LoopbackRequest) -> LoopbackResponse {
+    func handle(_ request: LoopbackRequest) -> HTTPResponse {
         switch stateBox.current.outage {
         case .unavailable(let seconds):
             bump("unavailable")

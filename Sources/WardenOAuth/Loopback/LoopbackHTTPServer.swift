@@ -3,7 +3,7 @@ import Foundation
 import WardenCore
 
 /// One HTTP request as received by ``LoopbackHTTPServer``.
-public struct LoopbackRequest: Sendable {
+public struct LoopbackRequest: HTTPMessage {
     public let method: String
     /// The request target as sent (`/callback?code=...`).
     public let target: String
@@ -17,30 +17,18 @@ public struct LoopbackRequest: Sendable {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         return parts.count > 1 ? String(parts[1]) : nil
     }
-
-    public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
 }
 
-/// A response for ``LoopbackHTTPServer``.
-public struct LoopbackResponse: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: Data
-
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
-        self.status = status
-        self.headers = headers
-        self.body = body
+/// Responses ``LoopbackHTTPServer`` handlers commonly send.
+extension HTTPResponse {
+    /// A `text/plain` UTF-8 response.
+    public static func text(_ status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
     }
 
-    public static func text(_ status: Int, _ text: String) -> LoopbackResponse {
-        LoopbackResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
-    }
-
-    public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> LoopbackResponse {
-        LoopbackResponse(
+    /// An `application/json` response with `Cache-Control: no-store`; `headers` are added and win over both.
+    public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> HTTPResponse {
+        HTTPResponse(
             status: status,
             headers: headers.merging(["Content-Type": "application/json", "Cache-Control": "no-store"]) { a, _ in a },
             body: Data(text.utf8))
@@ -54,7 +42,7 @@ public struct LoopbackResponse: Sendable {
 /// Thread-safety: the accept loop runs on its own dispatch queue; handlers run concurrently on a concurrent
 /// queue and must be thread-safe.
 public final class LoopbackHTTPServer: Sendable {
-    public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
+    public typealias Handler = @Sendable (LoopbackRequest) -> HTTPResponse
 
     /// The bound port.
     public let port: UInt16
@@ -96,7 +84,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     private func serve(_ client: Int32) {
         defer { Sockets.close(client) }
-        let response: LoopbackResponse
+        let response: HTTPResponse
         switch Self.readRequest(client) {
         case .success(let request): response = handler(request)
         case .failure(let status):
@@ -155,7 +143,7 @@ public final class LoopbackHTTPServer: Sendable {
         return nil
     }
 
-    static func encode(_ response: LoopbackResponse) -> [UInt8] {
+    static func encode(_ response: HTTPResponse) -> [UInt8] {
         let reasons = [
             200: "OK", 302: "Found", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
             405: "Method Not Allowed",

@@ -41,7 +41,7 @@ public final class LoopbackRedirectListener: Sendable {
                 }
                 guard let waiters else { return .text(404, "This sign-in was already completed.") }
                 for waiter in waiters { waiter.resume(returning: url) }
-                return LoopbackResponse(
+                return HTTPResponse(
                     status: 200,
                     headers: [
                         "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
