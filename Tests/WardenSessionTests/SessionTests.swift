@@ -55,6 +55,20 @@ enum Fixture {
     }
 }
 
+extension Fixture {
+    /// A session for `svc`/`a` whose access token (at-0, refresh token rt-0) expired ten seconds ago, with its clock,
+    /// fake provider and in-memory store.
+    static func expiredSession(maximumRefreshes: Int = 5) -> (TestClock, FakeProvider, InMemoryStore, AuthSession) {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let store = InMemoryStore()
+        let session = AuthSession(
+            tokens: expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            maximumRefreshes: maximumRefreshes, now: clock.now)
+        return (clock, provider, store, session)
+    }
+}
+
 @Suite("Refresh state machine")
 struct RefreshStateMachineTests {
     @Test func everyEventInEveryState() {
@@ -79,13 +93,8 @@ struct RefreshStateMachineTests {
 @Suite("AuthSession")
 struct AuthSessionTests {
     @Test func concurrentCallersShareOneRefreshPerRound() async throws {
-        let clock = TestClock()
-        let provider = FakeProvider()
+        let (clock, provider, store, session) = Fixture.expiredSession(maximumRefreshes: 100)
         await provider.setDelay(.milliseconds(20))
-        let store = InMemoryStore()
-        let session = AuthSession(
-            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
-            maximumRefreshes: 100, now: clock.now)
         for round in 1...20 {
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<1000 { group.addTask { try await session.validAccessToken(minTTL: 60) } }
@@ -100,25 +109,15 @@ struct AuthSessionTests {
     }
 
     @Test func rotatedTokenIsPersistedBeforeWaitersResume() async throws {
-        let clock = TestClock()
-        let provider = FakeProvider()
-        let store = InMemoryStore()
-        let session = AuthSession(
-            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
-            now: clock.now)
+        let (_, _, store, session) = Fixture.expiredSession()
         _ = try await session.validAccessToken()
         let stored = try TokenSet(encoded: try #require(await store.load(service: "svc", account: "a")))
         #expect(stored.refreshToken?.unredacted() == "rt-1" && stored.accessToken.unredacted() == "at-1")
     }
 
     @Test func responseWithoutRefreshTokenKeepsTheOldOne() async throws {
-        let clock = TestClock()
-        let provider = FakeProvider()
+        let (_, provider, _, session) = Fixture.expiredSession()
         await provider.setOmitRefreshToken(true)
-        let store = InMemoryStore()
-        let session = AuthSession(
-            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
-            now: clock.now)
         _ = try await session.validAccessToken()
         #expect(await session.currentTokens?.refreshToken?.unredacted() == "rt-0")
     }
@@ -131,13 +130,8 @@ struct AuthSessionTests {
             OAuthError(.rateLimited, status: 429, retryAfter: 5, fromTokenEndpoint: true),
             OAuthError(.invalidTokenResponse, "HTML page"),
         ] {
-            let clock = TestClock()
-            let provider = FakeProvider()
+            let (_, provider, store, session) = Fixture.expiredSession()
             await provider.setFailure(error)
-            let store = InMemoryStore()
-            let session = AuthSession(
-                tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
-                now: clock.now)
             try await session.persist()
             await #expect(throws: SessionError(.degraded, "")) { try await session.validAccessToken() }
             #expect(await session.state == .degraded(reason: error.codeName))
@@ -156,13 +150,8 @@ struct AuthSessionTests {
             OAuthError(.invalidClient, status: 401, fromTokenEndpoint: true),
             OAuthError(.httpError, status: 401, fromTokenEndpoint: true),
         ] {
-            let clock = TestClock()
-            let provider = FakeProvider()
+            let (_, provider, store, session) = Fixture.expiredSession()
             await provider.setFailure(error)
-            let store = InMemoryStore()
-            let session = AuthSession(
-                tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
-                now: clock.now)
             try await session.persist()
             await #expect(throws: SessionError(.signedOut, "")) { try await session.validAccessToken() }
             guard case .signedOut = await session.state else {
@@ -175,12 +164,7 @@ struct AuthSessionTests {
     }
 
     @Test func lockedKeychainDuringPersistenceKeepsServingFromMemory() async throws {
-        let clock = TestClock()
-        let provider = FakeProvider()
-        let store = InMemoryStore()
-        let session = AuthSession(
-            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
-            now: clock.now)
+        let (_, provider, store, session) = Fixture.expiredSession()
         try await session.persist()
         await store.injectFailure(StorageError(.locked))
         await #expect(throws: SessionError(.persistenceFailed, "")) { try await session.validAccessToken() }
@@ -223,12 +207,7 @@ struct AuthSessionTests {
     }
 
     @Test func signOutRevokesAndDeletes() async throws {
-        let clock = TestClock()
-        let provider = FakeProvider()
-        let store = InMemoryStore()
-        let session = AuthSession(
-            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
-            now: clock.now)
+        let (_, provider, store, session) = Fixture.expiredSession()
         try await session.persist()
         var iterator = session.states.makeAsyncIterator()
         #expect(await iterator.next() == .signedIn)
