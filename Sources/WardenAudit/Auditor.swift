@@ -86,7 +86,8 @@ public struct Auditor: Sendable {
         var suppressions: [Suppression] = []
         var lines = 0
         var skipped: String?
-        var lineTexts: [Int: String] = [:]
+        /// What each finding line gives its fingerprint (source: ``SourceFile/fingerprintText(_:)``; plist: the line).
+        var fingerprintTexts: [Int: String] = [:]
     }
 
     struct Suppression: Sendable {
@@ -159,7 +160,7 @@ public struct Auditor: Sendable {
                     suppressed += 1
                     continue
                 }
-                let lineText = (file.lineTexts[raw.line] ?? "").trimmingCharacters(in: .whitespaces)
+                let lineText = (file.fingerprintTexts[raw.line] ?? "").trimmingCharacters(in: .whitespaces)
                 let key = "\(raw.rule.id)|\(file.path)|\(lineText)"
                 let occurrence = occurrences[key, default: 0]
                 occurrences[key] = occurrence + 1
@@ -201,17 +202,17 @@ public struct Auditor: Sendable {
             }
             outcome.plistFacts = (facts.hasFaceIDUsageDescription, facts.hasWebCredentialsDomain)
             if !plist.isBinary {
-                let text = String(decoding: bytes, as: UTF8.self)
-                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let lines = String(decoding: bytes, as: UTF8.self).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                for (number, line) in lines.enumerated() {
                     if line.contains("warden:ignore") {
                         let comment = line.replacingOccurrences(of: "<!--", with: "").replacingOccurrences(
                             of: "-->", with: "")
                         outcome.addSuppression(String(comment), line: number + 1, endLine: number + 1)
                     }
                 }
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
                 for finding in outcome.findings where finding.line <= lines.count {
-                    outcome.lineTexts[finding.line] = String(lines[finding.line - 1])
+                    outcome.fingerprintTexts[finding.line] = String(lines[finding.line - 1])
                 }
             }
             return outcome
@@ -242,7 +243,9 @@ public struct Auditor: Sendable {
         for comment in file.comments where comment.text.contains("warden:ignore") {
             outcome.addSuppression(comment.text, line: Int(comment.line), endLine: Int(comment.endLine))
         }
-        for finding in outcome.findings { outcome.lineTexts[finding.line] = file.lineText(Int32(finding.line)) }
+        for finding in outcome.findings {
+            outcome.fingerprintTexts[finding.line] = file.fingerprintText(Int32(finding.line))
+        }
         return outcome
     }
 

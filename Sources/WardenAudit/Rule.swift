@@ -58,7 +58,7 @@ public struct Finding: Sendable, Hashable {
     public let line: Int
     public let column: Int
     public let message: String
-    /// A fingerprint stable across unrelated edits (rule, file, the trimmed line text, occurrence).
+    /// A fingerprint stable across unrelated edits (rule, file, the line's code with string literals emptied, occurrence).
     public internal(set) var fingerprint: String
 
     public var severity: Severity { rule.severity }

@@ -27,16 +27,12 @@ public struct SourceFile: Sendable {
     /// For each token, the index of the innermost `{` that contains it (-1 at the top level). For a `{` itself,
     /// the brace around it. Lookups of enclosing bodies are O(depth), never O(file).
     let enclosingBrace: [Int32]
-    /// Byte offsets where lines start (line N starts at `lineStarts[N - 1]`).
-    let lineStarts: [Int32]
-    let bytes: [UInt8]
 
     /// Lexes `bytes` and matches brackets and bodies.
     public init(path: String, bytes: [UInt8], language: SourceLanguage) {
         let lexed = Lexer.lex(bytes, language: language)
         self.path = path
         self.language = language
-        self.bytes = bytes
         tokens = lexed.tokens
         comments = lexed.comments
         notes = lexed.notes
@@ -79,19 +75,26 @@ public struct SourceFile: Sendable {
         }
         self.partner = partner
         enclosingBrace = enclosing
-        var starts: [Int32] = [0]
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(Int32(offset + 1)) }
-        lineStarts = starts
     }
 
     // MARK: - Queries
 
-    /// The text of line `number` (1-based), without its newline.
-    public func lineText(_ number: Int32) -> String {
-        guard number >= 1, Int(number) <= lineStarts.count else { return "" }
-        let start = Int(lineStarts[Int(number) - 1])
-        let end = Int(number) < lineStarts.count ? Int(lineStarts[Int(number)]) - 1 : bytes.count
-        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    /// Line `number` as its code tokens with every string literal emptied (comments and spacing left out): what a
+    /// finding's fingerprint is made of, so that fingerprints survive comment and layout edits and never carry, or
+    /// let anyone brute-force, the value of a hard-coded secret.
+    public func fingerprintText(_ number: Int32) -> String {
+        var low = 0
+        var high = tokens.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tokens[middle].line < number { low = middle + 1 } else { high = middle }
+        }
+        var parts: [String] = []
+        for token in tokens[low...] {
+            guard token.line == number else { break }
+            parts.append(token.kind == .string ? "\"\"" : token.text)
+        }
+        return parts.joined(separator: " ")
     }
 
     /// The call whose name is at `index` (`name(` or `name {`-less), if any.

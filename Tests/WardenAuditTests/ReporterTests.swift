@@ -86,6 +86,19 @@ struct ReporterTests {
         #expect(Set(twice.map(\.fingerprint)).count == 2)
     }
 
+    @Test func fingerprintsNeverDependOnStringContents() {
+        func fingerprints(_ source: String) -> [String] {
+            Auditor().audit(files: ["A.swift": source]).findings.map(\.fingerprint)
+        }
+        // A hard-coded key: the fingerprint must not be a hash of the key (a short one could be brute-forced from
+        // a baseline or a SARIF upload).
+        let first = fingerprints("let awsKey = \"AKIAIOSFODNN7EXAMPLE\"\n")
+        let other = fingerprints("let awsKey = \"AKIAI44QH8DHBEXAMPLE\"  // rotated\n")
+        #expect(first.count == 1 && first == other)
+        // The code around the literal still tells findings apart.
+        #expect(fingerprints("let awsKey2 = \"AKIAIOSFODNN7EXAMPLE\"\n") != first)
+    }
+
     @Test func baselineAcceptsExistingFindingsOnly() throws {
         let first = Auditor().audit(files: ["A.swift": "print(token)\n"])
         var options = AuditOptions()
