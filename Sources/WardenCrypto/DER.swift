@@ -16,7 +16,7 @@ enum DER {
     static let maximumDepth = 16
 
     /// Reads one element at the start of `bytes`; throws on any non-DER length form or truncation.
-    static func read(_ bytes: ArraySlice<UInt8>) throws -> (Element, rest: ArraySlice<UInt8>) {
+    static func read(_ bytes: ArraySlice<UInt8>) throws(CryptoError) -> (Element, rest: ArraySlice<UInt8>) {
         var index = bytes.startIndex
         guard index < bytes.endIndex else { throw malformed("truncated: no tag") }
         let tag = bytes[index]
@@ -40,7 +40,7 @@ enum DER {
     }
 
     /// The children of a constructed element.
-    static func children(_ element: Element) throws -> [Element] {
+    static func children(_ element: Element) throws(CryptoError) -> [Element] {
         var rest = element.contents
         var result: [Element] = []
         while !rest.isEmpty {
@@ -52,14 +52,14 @@ enum DER {
     }
 
     /// Exactly one element filling `bytes`.
-    static func single(_ bytes: [UInt8]) throws -> Element {
+    static func single(_ bytes: [UInt8]) throws(CryptoError) -> Element {
         let (element, rest) = try read(bytes[...])
         guard rest.isEmpty else { throw malformed("trailing bytes") }
         return element
     }
 
     /// The `subjectPublicKeyInfo` bytes of a DER certificate.
-    static func spki(ofCertificate der: [UInt8]) throws -> [UInt8] {
+    static func spki(ofCertificate der: [UInt8]) throws(CryptoError) -> [UInt8] {
         let certificate = try single(der)
         guard certificate.tag == 0x30 else { throw malformed("a certificate is a SEQUENCE") }
         let parts = try children(certificate)
@@ -72,7 +72,8 @@ enum DER {
     }
 
     /// The algorithm OID, optional parameter OID, and the key bits of a `SubjectPublicKeyInfo`.
-    static func parseSPKI(_ der: [UInt8]) throws -> (algorithm: [UInt8], parameter: [UInt8]?, key: [UInt8]) {
+    static func parseSPKI(_ der: [UInt8]) throws(CryptoError) -> (algorithm: [UInt8], parameter: [UInt8]?, key: [UInt8])
+    {
         let spki = try single(der)
         let parts = try children(spki)
         guard spki.tag == 0x30, parts.count == 2, parts[0].tag == 0x30, parts[1].tag == 0x03 else {
@@ -86,7 +87,7 @@ enum DER {
     }
 
     /// `(n, e)` of a PKCS#1 `RSAPublicKey`.
-    static func parseRSAPublicKey(_ der: [UInt8]) throws -> (modulus: [UInt8], exponent: [UInt8]) {
+    static func parseRSAPublicKey(_ der: [UInt8]) throws(CryptoError) -> (modulus: [UInt8], exponent: [UInt8]) {
         let sequence = try single(der)
         let parts = try children(sequence)
         guard sequence.tag == 0x30, parts.count == 2, parts.allSatisfy({ $0.tag == 0x02 }) else {

@@ -53,50 +53,44 @@ public struct X509Certificate: Sendable, Hashable {
         guard der.count <= Self.maximumBytes else {
             throw CryptoError(.inputTooLarge, "certificate over \(Self.maximumBytes) bytes")
         }
-        do {
-            let certificate = try DER.single(der)
-            let parts = try DER.children(certificate)
-            guard certificate.tag == 0x30, parts.count == 3, parts[0].tag == 0x30, parts[1].tag == 0x30,
-                parts[2].tag == 0x03
-            else { throw Self.malformed("not a Certificate") }
-            var fields = try DER.children(parts[0])[...]
-            var version = 1
-            if let first = fields.first, first.tag == 0xA0 {
-                let inner = try DER.children(first)
-                guard inner.count == 1, inner[0].tag == 0x02, inner[0].contents.count == 1,
-                    (0...2).contains(inner[0].contents.first!)
-                else { throw Self.malformed("bad version") }
-                version = Int(inner[0].contents.first!) + 1
-                fields = fields.dropFirst()
-            }
-            // serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo, then optional parts.
-            guard fields.count >= 6 else { throw Self.malformed("tbsCertificate is too short") }
-            let list = Array(fields)
-            guard list[0].tag == 0x02, list[4].tag == 0x30, list[5].tag == 0x30 else {
-                throw Self.malformed("tbsCertificate fields out of place")
-            }
-            self.der = der
-            self.version = version
-            self.subjectAttributes = try Self.parseName(list[4])
-            self.subjectPublicKeyInfo = Array(list[5].encoded)
-            var extensions: [Extension] = []
-            for optional in list.dropFirst(6) where optional.tag == 0xA3 {
-                guard version == 3 else { throw Self.malformed("extensions in a v\(version) certificate") }
-                let wrapper = try DER.children(optional)
-                guard wrapper.count == 1, wrapper[0].tag == 0x30 else { throw Self.malformed("bad extensions") }
-                for item in try DER.children(wrapper[0]) {
-                    extensions.append(try Self.parseExtension(item))
-                }
-            }
-            guard Set(extensions.map(\.oid)).count == extensions.count else {
-                throw Self.malformed("an extension appears twice")
-            }
-            self.extensions = extensions
-        } catch let error as CryptoError {
-            throw error
-        } catch {
-            throw Self.malformed("\(error)")
+        let certificate = try DER.single(der)
+        let parts = try DER.children(certificate)
+        guard certificate.tag == 0x30, parts.count == 3, parts[0].tag == 0x30, parts[1].tag == 0x30,
+            parts[2].tag == 0x03
+        else { throw Self.malformed("not a Certificate") }
+        var fields = try DER.children(parts[0])[...]
+        var version = 1
+        if let first = fields.first, first.tag == 0xA0 {
+            let inner = try DER.children(first)
+            guard inner.count == 1, inner[0].tag == 0x02, inner[0].contents.count == 1,
+                (0...2).contains(inner[0].contents.first!)
+            else { throw Self.malformed("bad version") }
+            version = Int(inner[0].contents.first!) + 1
+            fields = fields.dropFirst()
         }
+        // serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo, then optional parts.
+        guard fields.count >= 6 else { throw Self.malformed("tbsCertificate is too short") }
+        let list = Array(fields)
+        guard list[0].tag == 0x02, list[4].tag == 0x30, list[5].tag == 0x30 else {
+            throw Self.malformed("tbsCertificate fields out of place")
+        }
+        self.der = der
+        self.version = version
+        self.subjectAttributes = try Self.parseName(list[4])
+        self.subjectPublicKeyInfo = Array(list[5].encoded)
+        var extensions: [Extension] = []
+        for optional in list.dropFirst(6) where optional.tag == 0xA3 {
+            guard version == 3 else { throw Self.malformed("extensions in a v\(version) certificate") }
+            let wrapper = try DER.children(optional)
+            guard wrapper.count == 1, wrapper[0].tag == 0x30 else { throw Self.malformed("bad extensions") }
+            for item in try DER.children(wrapper[0]) {
+                extensions.append(try Self.parseExtension(item))
+            }
+        }
+        guard Set(extensions.map(\.oid)).count == extensions.count else {
+            throw Self.malformed("an extension appears twice")
+        }
+        self.extensions = extensions
     }
 
     /// The first value of a subject attribute.
@@ -111,21 +105,15 @@ public struct X509Certificate: Sendable, Hashable {
     public var basicConstraintsCA: Bool? {
         get throws(CryptoError) {
             guard let constraints = `extension`("2.5.29.19") else { return nil }
-            do {
-                let sequence = try DER.single(constraints.value)
-                guard sequence.tag == 0x30 else { throw Self.malformed("BasicConstraints is a SEQUENCE") }
-                let parts = try DER.children(sequence)
-                guard let first = parts.first, first.tag == 0x01 else { return false }
-                guard first.contents.count == 1, first.contents.first == 0xFF else {
-                    // DER encodes TRUE as FF and omits a FALSE default.
-                    throw Self.malformed("non-DER BOOLEAN in BasicConstraints")
-                }
-                return true
-            } catch let error as CryptoError {
-                throw error
-            } catch {
-                throw Self.malformed("\(error)")
+            let sequence = try DER.single(constraints.value)
+            guard sequence.tag == 0x30 else { throw Self.malformed("BasicConstraints is a SEQUENCE") }
+            let parts = try DER.children(sequence)
+            guard let first = parts.first, first.tag == 0x01 else { return false }
+            guard first.contents.count == 1, first.contents.first == 0xFF else {
+                // DER encodes TRUE as FF and omits a FALSE default.
+                throw Self.malformed("non-DER BOOLEAN in BasicConstraints")
             }
+            return true
         }
     }
 
@@ -170,7 +158,7 @@ public struct X509Certificate: Sendable, Hashable {
 
     // MARK: - Parsing helpers
 
-    private static func parseName(_ name: DER.Element) throws -> [(oid: String, value: String)] {
+    private static func parseName(_ name: DER.Element) throws(CryptoError) -> [(oid: String, value: String)] {
         var result: [(oid: String, value: String)] = []
         for rdn in try DER.children(name) {
             guard rdn.tag == 0x31 else { throw malformed("a Name holds SETs") }
@@ -185,7 +173,7 @@ public struct X509Certificate: Sendable, Hashable {
         return result
     }
 
-    private static func parseExtension(_ item: DER.Element) throws -> Extension {
+    private static func parseExtension(_ item: DER.Element) throws(CryptoError) -> Extension {
         let parts = try DER.children(item)
         guard item.tag == 0x30, (2...3).contains(parts.count), parts[0].tag == 0x06, parts.last!.tag == 0x04 else {
             throw malformed("bad Extension")
@@ -202,7 +190,7 @@ public struct X509Certificate: Sendable, Hashable {
     }
 
     /// Dotted text of an OBJECT IDENTIFIER's contents (X.690 §8.19), with minimal base-128 encoding required.
-    static func oidString(_ bytes: [UInt8]) throws -> String {
+    static func oidString(_ bytes: [UInt8]) throws(CryptoError) -> String {
         guard !bytes.isEmpty, bytes.last! & 0x80 == 0 else { throw malformed("truncated OID") }
         var arcs: [UInt64] = []
         var value: UInt64 = 0
@@ -222,7 +210,7 @@ public struct X509Certificate: Sendable, Hashable {
         return (prefix + arcs.dropFirst()).map(String.init).joined(separator: ".")
     }
 
-    private static func string(_ element: DER.Element) throws -> String {
+    private static func string(_ element: DER.Element) throws(CryptoError) -> String {
         let bytes = Array(element.contents)
         switch element.tag {
         case 0x0C, 0x13, 0x16, 0x14:  // UTF8String, PrintableString, IA5String, T61String
