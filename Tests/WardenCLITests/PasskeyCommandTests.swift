@@ -19,6 +19,12 @@ struct PasskeyCommandTests {
         return (item, file)
     }
 
+    /// A credential record file for a recorded assertion's credential, with the given stored counter.
+    static func credentialRecord(_ item: [String: Any], signCount: Int) throws -> String {
+        let id = (item["response"] as! [String: Any])["id"]!
+        return try write(#"{"id":"\#(id)","publicKey":"\#(item["publicKey"]!)","signCount":\#(signCount)}"#)
+    }
+
     static func write(_ text: String) throws -> String {
         let file = NSTemporaryDirectory() + "warden-passkey-\(UUID().uuidString).json"
         try text.write(toFile: file, atomically: true, encoding: .utf8)
@@ -66,9 +72,7 @@ struct PasskeyCommandTests {
 
     @Test func verifiesARecordedAssertionAndPrintsTheSignCount() async throws {
         let (item, file) = try Self.recorded("assertions", "ec2_public_key")
-        let response = item["response"] as! [String: Any]
-        let record = try Self.write(
-            #"{"id":"\#(response["id"]!)","publicKey":"\#(item["publicKey"]!)","signCount":77}"#)
+        let record = try Self.credentialRecord(item, signCount: 77)
         let base = [
             "passkey", "verify-assertion", "--rp-id", "localhost", "--origin", "http://localhost:5000",
             "--credential", record,
@@ -87,8 +91,7 @@ struct PasskeyCommandTests {
         #expect(replay.stderr.hasPrefix("warden: challenge_mismatch:"))
         #expect(replay.stdout.isEmpty)
 
-        let regressed = try Self.write(
-            #"{"id":"\#(response["id"]!)","publicKey":"\#(item["publicKey"]!)","signCount":78}"#)
+        let regressed = try Self.credentialRecord(item, signCount: 78)
         let clone = await CLI.run([
             "passkey", "verify-assertion", "--rp-id", "localhost", "--origin", "http://localhost:5000",
             "--credential", regressed, "--challenge", item["challenge"] as! String, file,
@@ -99,9 +102,7 @@ struct PasskeyCommandTests {
 
     @Test func userVerificationRequiredButAbsentIsRejected() async throws {
         let (item, file) = try Self.recorded("assertions", "uv_required_but_false")
-        let response = item["response"] as! [String: Any]
-        let record = try Self.write(
-            #"{"id":"\#(response["id"]!)","publicKey":"\#(item["publicKey"]!)","signCount":32}"#)
+        let record = try Self.credentialRecord(item, signCount: 32)
         let run = await CLI.run([
             "passkey", "verify-assertion", "--rp-id", "localhost", "--origin", "http://localhost:5000",
             "--credential", record, "--challenge", item["challenge"] as! String, "--require-uv", file,
