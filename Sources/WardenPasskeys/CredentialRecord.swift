@@ -57,10 +57,8 @@ public struct CredentialRecord: Sendable, Equatable {
 
     /// The AAGUID in UUID text form.
     public var aaguidString: String {
-        let hex = aaguid.map { String(format: "%02x", $0) }.joined()
-        guard hex.count == 32 else { return hex }
-        let characters = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+        guard aaguid.count == 16 else { return aaguid.map { String(format: "%02x", $0) }.joined() }
+        return UUID(uuid: aaguid.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }).uuidString.lowercased()
     }
 
     /// The record after a verified sign-in: the new counter and backup state.
@@ -109,11 +107,10 @@ public struct CredentialRecord: Sendable, Equatable {
         }
         var aaguid = [UInt8](repeating: 0, count: 16)
         if let text = object["aaguid"]?.stringValue {
-            let hex = text.replacingOccurrences(of: "-", with: "")
-            guard hex.count == 32, let bytes = Self.hexBytes(hex) else {
+            guard let uuid = UUID(uuidString: text) else {
                 throw PasskeyError(.malformed, "credential record aaguid is not a UUID")
             }
-            aaguid = bytes
+            aaguid = withUnsafeBytes(of: uuid.uuid) { Array($0) }
         }
         var userHandle: [UInt8]?
         if object["userHandle"] != nil { userHandle = try ResponseDocument.bytes(object["userHandle"], "userHandle") }
@@ -125,15 +122,5 @@ public struct CredentialRecord: Sendable, Equatable {
             uvInitialized: try flag("uvInitialized"), aaguid: aaguid, userHandle: userHandle,
             attestationFormat: AttestationFormat(rawValue: attestation?["format"]?.stringValue ?? "none"),
             attestationType: AttestationType(rawValue: attestation?["type"]?.stringValue ?? "none") ?? .none)
-    }
-
-    private static func hexBytes(_ hex: String) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var iterator = hex.makeIterator()
-        while let high = iterator.next(), let low = iterator.next() {
-            guard let value = UInt8(String([high, low]), radix: 16) else { return nil }
-            bytes.append(value)
-        }
-        return bytes
     }
 }

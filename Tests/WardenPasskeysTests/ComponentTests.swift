@@ -364,6 +364,11 @@ struct OptionsTests {
             ("negative count", good.replacingOccurrences(of: #""signCount":0"#, with: #""signCount":-1"#)),
             ("algorithm differs", good.replacingOccurrences(of: #""algorithm":-7"#, with: #""algorithm":-8"#)),
             ("aaguid not a UUID", good.replacingOccurrences(of: record.aaguidString, with: "zz")),
+            (
+                "aaguid without hyphens",
+                good.replacingOccurrences(
+                    of: record.aaguidString, with: record.aaguidString.replacingOccurrences(of: "-", with: ""))
+            ),
             ("flag not a bool", good.replacingOccurrences(of: #""backedUp":true"#, with: #""backedUp":1"#)),
             ("not JSON", "{"),
         ] {
