@@ -21,6 +21,7 @@ struct CorpusExport {
             "py_webauthn does not compare rawId with the authenticator data's credential ID or the stored credential",
         "credential ID over 1023 bytes": "py_webauthn does not bound the credential ID length",
         "packed ecdaaKeyId": "py_webauthn ignores unknown attStmt members (ECDAA left WebAuthn in Level 2)",
+        "packed x5c empty": "py_webauthn takes an empty x5c for self attestation; §8.2 requires a non-empty array",
         "packed certificate: isCA": "py_webauthn does not check the §8.2.1 certificate requirements",
         "packed certificate: wrongOU": "py_webauthn does not check the §8.2.1 certificate requirements",
         "packed certificate: otherAAGUID": "py_webauthn does not check the §8.2.1 certificate requirements",
