@@ -17,10 +17,15 @@ let backendDefines: [SwiftSetting] = [
     .define("WARDEN_OPENSSL", .when(platforms: linux)),
     .define("WARDEN_APPLE", .when(platforms: apple)),
 ]
+/// RFC 8252 loopback sign-in (sockets, `Process` to open a browser) exists on desktops only: never on iOS,
+/// Mac Catalyst, visionOS, tvOS or watchOS, where ASWebAuthenticationSession is the browser.
+let loopbackDefines: [SwiftSetting] = [.define("WARDEN_LOOPBACK", .when(platforms: [.macOS, .linux]))]
 
 let package = Package(
     name: "Warden",
-    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    // Declared platforms get every library module (README: platform matrix). tvOS and watchOS are not declared: their
+    // SDKs lack ASWebAuthenticationSession presentation, LAContext biometry and passkey AutoFill.
+    platforms: [.iOS(.v16), .macOS(.v13), .macCatalyst(.v16), .visionOS(.v1)],
     products: [
         .library(name: "Warden", targets: ["Warden"]),
         .library(name: "WardenCore", targets: ["WardenCore"]),
@@ -51,14 +56,11 @@ let package = Package(
             swiftSettings: strict + backendDefines
         ),
         .target(name: "WardenJOSE", dependencies: ["WardenCore", "WardenCrypto"], swiftSettings: strict),
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
+        // libsecret is dlopen'ed at run time: no headers or pkg-config at build time.
+        .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: linux))]),
         .target(
             name: "WardenStorage",
-            dependencies: ["WardenCore", .target(name: "CLibSecret", condition: .when(platforms: linux))],
+            dependencies: ["WardenCore", .target(name: "CSecretService", condition: .when(platforms: linux))],
             swiftSettings: strict + backendDefines
         ),
         .target(
@@ -71,12 +73,13 @@ let package = Package(
         .target(
             name: "WardenLocalProvider",
             dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenPasskeys"],
-            swiftSettings: strict),
+            swiftSettings: strict + loopbackDefines),
         .target(
             name: "WardenSession", dependencies: ["WardenCore", "WardenOAuth", "WardenJOSE", "WardenStorage"],
             swiftSettings: strict),
         .target(
-            name: "WardenOAuth", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"], swiftSettings: strict),
+            name: "WardenOAuth", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"],
+            swiftSettings: strict + loopbackDefines),
         .target(
             name: "Warden",
             dependencies: [
@@ -91,7 +94,7 @@ let package = Package(
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
                 "WardenLocalProvider", "WardenPasskeys", "WardenAudit",
             ],
-            swiftSettings: strict + backendDefines
+            swiftSettings: strict + backendDefines + loopbackDefines
         ),
         .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
         .plugin(
@@ -117,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "WardenOAuthTests",
             dependencies: ["WardenOAuth", "WardenJOSE", "WardenCrypto", "WardenCore"],
-            swiftSettings: strict
+            swiftSettings: strict + loopbackDefines
         ),
         .testTarget(
             name: "WardenStorageTests",
@@ -137,7 +140,7 @@ let package = Package(
             dependencies: [
                 "WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth", "WardenLocalProvider",
             ],
-            swiftSettings: strict
+            swiftSettings: strict + loopbackDefines
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import WardenCore
+
 /// One option a command accepts.
 struct OptionSpec: Sendable {
     let name: String  // without the leading dashes
@@ -13,12 +15,24 @@ struct OptionSpec: Sendable {
     }
 }
 
+/// The option names a command looked at, so a declared option that no code path reads is caught
+/// (`OptionReadTests`): the dispatcher hands the record to ``current`` when a test has set one.
+final class OptionReads: Sendable {
+    private let names = Locked<Set<String>>([])
+    func insert(_ name: String) { names.withLock { _ = $0.insert(name) } }
+    var all: Set<String> { names.current }
+
+    /// Set by tests around an in-process run; nil otherwise (recording then costs one set insertion per read).
+    @TaskLocal static var current: OptionReads?
+}
+
 /// Parsed options and positionals, in the style of swift-argument-parser: unknown flags, missing values and
 /// repeated single-use options are usage errors (exit 2).
 struct ParsedArguments {
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    private let reads = OptionReads.current ?? OptionReads()
 
     init(_ arguments: [String], options: [OptionSpec]) throws {
         let byName = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
@@ -61,9 +75,18 @@ struct ParsedArguments {
         }
     }
 
-    func value(_ name: String) -> String? { values[name]?.first }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    func value(_ name: String) -> String? {
+        reads.insert(name)
+        return values[name]?.first
+    }
+    func all(_ name: String) -> [String] {
+        reads.insert(name)
+        return values[name] ?? []
+    }
+    func has(_ name: String) -> Bool {
+        reads.insert(name)
+        return flags.contains(name)
+    }
 
     func required(_ name: String) throws -> String {
         guard let value = value(name) else { throw CLIError.usage("missing '--\(name)'") }

@@ -30,6 +30,16 @@ public struct CommandIO: Sendable {
             environment: ProcessInfo.processInfo.environment)
     }
 
+    /// `$XDG_<kind>_HOME`, else `$HOME/<fallback>`, both from this IO's environment (never the process's own
+    /// home directory behind the caller's back, so an in-process run with a temporary `HOME` stays inside it).
+    func directory(xdg: String, fallback: String) throws -> String {
+        if let value = environment[xdg], !value.isEmpty { return value }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw CLIError.usage("neither $\(xdg) nor $HOME is set")
+        }
+        return home + "/" + fallback
+    }
+
     func out(_ line: String) { writeOut(line + "\n") }
     func err(_ line: String) { writeErr(line + "\n") }
 }

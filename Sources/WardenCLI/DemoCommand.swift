@@ -45,8 +45,19 @@ struct DemoCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let sink = CollectingLogSink()
         let ledger = SecretLedger()
+        let issuer = arguments.value("issuer")
+        let clientID = arguments.value("client-id")
+        for name in ["client-id", "browser", "revocation-endpoint"] where issuer == nil && arguments.value(name) != nil {
+            throw CLIError.usage("'--\(name)' needs '--issuer'")
+        }
         let links = try await WardenLog.withSink(sink) {
-            try await tour(io: io, ledger: ledger, progress: !arguments.has("json"))
+            if let issuer {
+                guard let clientID else { throw CLIError.usage("'--issuer' needs '--client-id'") }
+                return try await realProviderTour(
+                    issuer: issuer, clientID: clientID, arguments: arguments, io: io, ledger: ledger,
+                    progress: !arguments.has("json"))
+            }
+            return try await tour(io: io, ledger: ledger, progress: !arguments.has("json"))
         }
         // The last link: nothing the demo saw may appear in its logs.
         let canary = SecretCanary(secrets: ledger.all)
@@ -120,14 +131,22 @@ struct DemoCommand: CLICommand {
         let service = "dev.warden.demo.\(UUID().uuidString.prefix(8))"
         let account = "demo-user"
         var store: any CredentialStore = InMemoryStore()
-        var storeName = "in-memory store (no Secret Service reachable on this session bus)"
-        #if os(Linux)
-            if io.environment["DBUS_SESSION_BUS_ADDRESS"] != nil {
+        var storeName = "memory store"
+        #if WARDEN_OPENSSL
+            if let why = SecretServiceStore.libraryLoadError {
+                storeName = "memory store (libsecret not loadable: \(why.prefix(80)))"
+            } else if io.environment["DBUS_SESSION_BUS_ADDRESS"] == nil {
+                storeName = "memory store (no D-Bus session bus for a Secret Service)"
+            } else {
                 let secretService = SecretServiceStore(timeout: .seconds(5))
-                if (try? await secretService.save(Data("probe".utf8), service: service, account: "probe")) != nil {
+                if await secretService.probe(),
+                    (try? await secretService.save(Data("probe".utf8), service: service, account: "probe")) != nil
+                {
                     try? await secretService.delete(service: service, account: "probe")
                     store = secretService
-                    storeName = "Secret Service (libsecret, gnome-keyring or KWallet)"
+                    storeName = "Secret Service (libsecret loaded at run time; gnome-keyring or KWallet)"
+                } else {
+                    storeName = "memory store (no Secret Service answered on the session bus)"
                 }
             }
         #endif
@@ -331,11 +350,14 @@ struct DemoCommand: CLICommand {
 
     /// The links that need no provider switches, against any provider that allows a loopback redirect.
     static func realProviderTour(
-        issuer: String, clientID: String, arguments: ParsedArguments, io: CommandIO, ledger: SecretLedger
+        issuer: String, clientID: String, arguments: ParsedArguments, io: CommandIO, ledger: SecretLedger,
+        progress: Bool
     )
         async throws -> [Link]
     {
         var links: [Link] = []
+        func step(_ text: String) { if progress { io.err("… \(text)") } }
+        step("OpenID provider \(issuer) (no provider switches: sign-in, refresh, attacks, sign-out)")
         let transport = URLSessionTransport()
         var metadata: ProviderMetadata
         do { metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport) } catch {
@@ -361,7 +383,9 @@ struct DemoCommand: CLICommand {
         links.append(
             Link(
                 name: "sign-in (loopback, PKCE S256, state, nonce)", ok: true,
-                evidence: "redirect \(result.redirectURI); code exchanged with the PKCE verifier"))
+                evidence:
+                    "issuer \(metadata.issuer); authorization at \(metadata.authorizationEndpoint.absoluteString); redirect \(result.redirectURI); code exchanged at \(metadata.tokenEndpoint.absoluteString) with the PKCE verifier"
+            ))
         links.append(
             Link(
                 name: "ID token verified", ok: result.idTokenClaims != nil,
@@ -391,7 +415,7 @@ struct DemoCommand: CLICommand {
                 ok: refreshes == 1 && Set(results.compactMap { $0 }).count == 1 && results.allSatisfy { $0 != nil }
                     && stored?.refreshToken == fresh?.refreshToken,
                 evidence:
-                    "50 concurrent callers forced a refresh → \(refreshes) refresh request(s); refresh token \(fresh?.refreshToken?.unredacted() == oldRefresh ? "kept (not rotated by this provider)" : "rotated") and stored"
+                    "50 concurrent callers forced a refresh → \(refreshes) refresh request(s) to \(metadata.tokenEndpoint.absoluteString); refresh token \(fresh?.refreshToken?.unredacted() == oldRefresh ? "kept (not rotated by this provider)" : "rotated") and stored"
             ))
         links.append(await attacks(metadata: metadata, clientID: clientID, transport: transport))
         await session.signOut()
@@ -401,7 +425,7 @@ struct DemoCommand: CLICommand {
                 name: "sign-out revokes and deletes", ok: purged,
                 evidence: metadata.revocationEndpoint == nil
                     ? "no revocation endpoint known; stored tokens deleted"
-                    : "RFC 7009 revocation sent; stored tokens deleted"))
+                    : "RFC 7009 revocation sent to \(metadata.revocationEndpoint!.absoluteString); stored tokens deleted"))
         return links
     }
 

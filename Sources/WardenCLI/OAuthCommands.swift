@@ -73,22 +73,21 @@ enum SessionFiles {
         var revocationEndpoint: String?
     }
 
-    static func url(_ account: String, io: CommandIO) -> URL {
-        let base =
-            io.environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+    static func url(_ account: String, io: CommandIO) throws -> URL {
+        let base = try io.directory(xdg: "XDG_CONFIG_HOME", fallback: ".config")
         return URL(fileURLWithPath: base).appendingPathComponent(
             "warden/accounts/\(PlaintextFileStore.fileName(account)).json")
     }
 
     static func save(_ profile: Profile, account: String, io: CommandIO) throws {
-        let target = url(account, io: io)
+        let target = try url(account, io: io)
         try FileManager.default.createDirectory(
             at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try JSONEncoder().encode(profile).write(to: target, options: .atomic)
     }
 
-    static func load(account: String, io: CommandIO) -> Profile? {
-        guard let data = FileManager.default.contents(atPath: url(account, io: io).path) else { return nil }
+    static func load(account: String, io: CommandIO) throws -> Profile? {
+        guard let data = FileManager.default.contents(atPath: try url(account, io: io).path) else { return nil }
         return try? JSONDecoder().decode(Profile.self, from: data)
     }
 }
@@ -197,7 +196,7 @@ enum SessionLoader {
     static func load(_ arguments: ParsedArguments, io: CommandIO) async throws -> (AuthSession, String) {
         let store = try StoreChoice.store(arguments, io: io)
         let account = try StoreChoice.account(arguments)
-        guard let profile = SessionFiles.load(account: account, io: io) else {
+        guard let profile = try SessionFiles.load(account: account, io: io) else {
             throw CLIError.rejected("signed_out", "no session for account '\(account)'; run 'warden login' first")
         }
         let transport = URLSessionTransport()

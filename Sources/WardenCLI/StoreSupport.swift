@@ -15,7 +15,7 @@ enum StoreChoice {
     static func store(_ arguments: ParsedArguments, io: CommandIO) throws -> any CredentialStore {
         switch arguments.value("store") ?? "secret-service" {
         case "secret-service":
-            #if os(Linux)
+            #if WARDEN_OPENSSL
                 return SecretServiceStore()
             #else
                 throw CLIError.usage("the Secret Service store exists on Linux only")
@@ -27,9 +27,7 @@ enum StoreChoice {
                 throw CLIError.usage(
                     "the file store keeps tokens in plain text; pass --insecure-storage to accept that")
             }
-            let base =
-                io.environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? (NSHomeDirectory() + "/.local/state")
+            let base = try io.directory(xdg: "XDG_STATE_HOME", fallback: ".local/state")
             do {
                 return try PlaintextFileStore.insecure(
                     directory: URL(fileURLWithPath: base).appendingPathComponent("warden/insecure-credentials"))

@@ -52,9 +52,28 @@ AFTER=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_
 [[ $? == 1 ]]; check "nothing is stored after logout" $?
 REUSE=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$OLD_REFRESH")
 [[ $REUSE == *invalid_grant* ]]; check "the pre-rotation refresh token is refused with invalid_grant" $?
+sql() { "$PY" -c "import sqlite3,sys; print(sqlite3.connect('$DOT_DB').execute(sys.argv[1]).fetchone()[0])" "$1"; }
+ID_TOKENS_BEFORE=$(sql 'select count(*) from oauth2_provider_idtoken')
+REFRESH_BEFORE=$(sql 'select count(*) from oauth2_provider_refreshtoken')
+LIVE_REFRESH_BEFORE=$(sql 'select count(*) from oauth2_provider_refreshtoken where revoked is null')
 timeout 90 "$WARDEN" demo --json --issuer "$ISSUER" --client-id warden-cli --browser "$PY $HERE/dot/user_agent.py" \
     --revocation-endpoint "http://127.0.0.1:$PORT/o/revoke_token/" > "$WORK/demo.json" 2> "$WORK/demo.err"
 check "warden demo --issuer against django-oauth-toolkit holds every link" $?
+# The provider's own records prove the demo ran against it, not against the embedded provider.
+[[ $(sql 'select count(*) from oauth2_provider_idtoken') -gt $ID_TOKENS_BEFORE ]]
+check "the provider issued the demo's ID token (oauth2_provider_idtoken grew from $ID_TOKENS_BEFORE)" $?
+[[ $(($(sql 'select count(*) from oauth2_provider_refreshtoken') - REFRESH_BEFORE)) == 2 ]]
+check "the provider saw the demo's sign-in and exactly one refresh (two new refresh tokens)" $?
+[[ $(sql 'select count(*) from oauth2_provider_refreshtoken where revoked is null') == "$LIVE_REFRESH_BEFORE" ]]
+check "the demo's sign-out revoked its refresh token at the provider" $?
+"$PY" - "$WORK/demo.json" "$ISSUER" <<'PYEOF'
+import json, sys
+document = json.load(open(sys.argv[1]))
+names = [link["name"] for link in document["links"]]
+assert document["ok"] and len(names) >= 5, names
+assert any(sys.argv[2] in link["evidence"] for link in document["links"]), "no link names the provider"
+PYEOF
+check "the demo's evidence names the provider's URL ($ISSUER)" $?
 if [[ $FAIL != 0 ]]; then cat "$WORK/demo.json" "$WORK/demo.err"; echo "--- burst stderr"; cat "$WORK/burst.err" 2>/dev/null; echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
 echo "dot suite: $PASS passed, $FAIL failed (django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)'))"
 [[ $FAIL == 0 ]]

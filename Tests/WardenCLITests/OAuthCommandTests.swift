@@ -71,21 +71,36 @@ struct OAuthCommandTests {
     @Test func loginTokenLogoutAgainstTheLocalProvider() async throws {
         let provider = try LocalProvider(clientID: "cli-test")
         defer { provider.stop() }
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("warden-cli-\(UUID())").path
-        // The CLI keeps its account profile under XDG_CONFIG_HOME; in-process runs use the real environment, so
-        // the test uses a dedicated account name.
-        let account = "cli-test-\(UUID().uuidString.prefix(6))"
-        setenv("XDG_CONFIG_HOME", config, 1)
-        let browser = "curl -s -L -o /dev/null"
-        let login = await CLI.run([
-            "login", "--issuer", provider.issuer, "--client-id", "cli-test", "--browser", browser, "--store", "memory",
-            "--account", account, "--timeout", "20",
-        ])
+        let home = CLI.temporaryHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let store = ["--store", "file", "--insecure-storage", "--account", "alice"]
+        let login = await CLI.run(
+            [
+                "login", "--issuer", provider.issuer, "--client-id", "cli-test", "--browser", "curl -s -L -o /dev/null",
+                "--timeout", "20",
+            ] + store, home: home)
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout.contains("Signed in as demo-user-1"))
-        // The memory store lives only in that process: token/logout with memory report signed out cleanly.
-        let token = await CLI.run(["token", "--store", "memory", "--account", account])
-        #expect(token.status == 1 && token.stderr.hasPrefix("warden: signed_out:"), "\(token.stderr)")
+        // Profile and tokens went into the temporary home, nowhere else.
+        let profile = home + "/.config/warden/accounts"
+        let tokens = home + "/.local/state/warden/insecure-credentials"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: profile).count == 1)
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: tokens).isEmpty)
+
+        // A second "process" reads the stored session and refreshes it at the provider.
+        let refreshesBefore = provider.count("token.refresh_token")
+        let token = await CLI.run(["token", "--min-ttl", "999999"] + store, home: home)
+        #expect(token.status == 0, "\(token.stderr)")
+        #expect(provider.count("token.refresh_token") == refreshesBefore + 1)
+        #expect(!token.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+
+        let revocationsBefore = provider.count("revoke")
+        let logout = await CLI.run(["logout"] + store, home: home)
+        #expect(logout.status == 0, "\(logout.stderr)")
+        #expect(provider.count("revoke") > revocationsBefore)
+        let after = await CLI.run(["token"] + store, home: home)
+        #expect(after.status == 1 && after.stderr.hasPrefix("warden: signed_out:"), "\(after.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tokens).isEmpty)
     }
 
     @Test func demoHoldsEveryLink() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// One loader for every Wycheproof file (Apache-2.0 vectors in `../shared/vectors/wycheproof/`, or
+/// One loader for every Wycheproof file (Apache-2.0 vectors vendored in `Tests/Vectors/wycheproof/`, or
 /// `$WARDEN_VECTORS`). Failures name the file and the `tcId`.
 enum Wycheproof {
     struct Case {
@@ -18,10 +18,9 @@ enum Wycheproof {
         if let override = ProcessInfo.processInfo.environment["WARDEN_VECTORS"], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
-        // Tests/WardenCryptoTests/Wycheproof.swift → <checkout>/../shared/vectors/wycheproof
+        // Tests/WardenCryptoTests/Wycheproof.swift → Tests/Vectors/wycheproof
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/vectors/wycheproof")
+            .appendingPathComponent("Vectors/wycheproof")
     }
 
     static let ran = Counter()
@@ -33,7 +32,7 @@ enum Wycheproof {
         let url = directory.appendingPathComponent(file)
         guard FileManager.default.fileExists(atPath: url.path) else {
             Issue.record(
-                "WYCHEPROOF VECTORS MISSING: \(url.path) does not exist. Set WARDEN_VECTORS or check out shared/ beside the repository."
+                "WYCHEPROOF VECTORS MISSING: \(url.path) does not exist. The repository vendors them in Tests/Vectors/wycheproof; WARDEN_VECTORS overrides."
             )
             return 0
         }

@@ -95,7 +95,7 @@ struct WycheproofJWKTests {
         let directory =
             ProcessInfo.processInfo.environment["WARDEN_VECTORS"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/wycheproof")
+            .appendingPathComponent("Vectors/wycheproof")
         return directory.appendingPathComponent("json_web_key_test.json")
     }
 

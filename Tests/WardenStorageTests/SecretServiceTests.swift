@@ -1,4 +1,4 @@
-#if os(Linux)
+#if WARDEN_OPENSSL
     import Foundation
     import Testing
     import WardenCore
@@ -18,9 +18,9 @@
             let outURL = directory.appendingPathComponent("out")
             let errURL = directory.appendingPathComponent("err")
             let inURL = directory.appendingPathComponent("in")
-            FileManager.default.createFile(atPath: outURL.path, contents: nil)
-            FileManager.default.createFile(atPath: errURL.path, contents: nil)
-            FileManager.default.createFile(atPath: inURL.path, contents: Data((input ?? "").utf8))
+            _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((input ?? "").utf8))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = arguments

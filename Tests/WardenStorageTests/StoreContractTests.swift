@@ -17,7 +17,7 @@ enum Stores {
                     directory: FileManager.default.temporaryDirectory.appendingPathComponent("warden-store-\(UUID())"))
             ),
         ]
-        #if os(Linux)
+        #if WARDEN_OPENSSL
             if inSecretServiceSession { stores.append(("secret-service", SecretServiceStore())) }
         #endif
         return stores

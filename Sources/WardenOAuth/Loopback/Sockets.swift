@@ -1,148 +1,151 @@
-// Every socket call Warden makes lives in this file (RFC 8252 §7.3 loopback listener and the local demo
-// provider), so the logic around it stays plain Swift.
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+// RFC 8252 loopback sign-in is for desktops: compiled where Package.swift defines WARDEN_LOOPBACK (macOS, Linux).
+#if WARDEN_LOOPBACK
+    // Every socket call Warden makes lives in this file (RFC 8252 §7.3 loopback listener and the local demo
+    // provider), so the logic around it stays plain Swift.
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
 
-enum Sockets {
-    struct Failure: Error {
-        let call: String
-        let code: Int32
-    }
-
-    /// A new IPv4 TCP socket, or -1.
-    private static func tcpSocket() -> Int32 {
-        #if canImport(Glibc)
-            return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            return socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-    }
-
-    /// 127.0.0.1:`port` — never INADDR_ANY.
-    private static func loopbackAddress(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
-    }
-
-    /// Connects `fd` to 127.0.0.1:`port`; true on success.
-    private static func connectLoopback(_ fd: Int32, port: UInt16) -> Bool {
-        var address = loopbackAddress(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        } == 0
-    }
-
-    /// A listening TCP socket on the IPv4 loopback address (127.0.0.1) with an ephemeral port when `port` is 0.
-    static func listenLoopback(port: UInt16 = 0, backlog: Int32 = 64) throws -> (descriptor: Int32, port: UInt16) {
-        let fd = tcpSocket()
-        guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = loopbackAddress(port: port)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+    enum Sockets {
+        struct Failure: Error {
+            let call: String
+            let code: Int32
         }
-        guard bound == 0 else {
-            let code = errno
-            close(fd)
-            throw Failure(call: "bind", code: code)
-        }
-        guard listen(fd, backlog) == 0 else {
-            let code = errno
-            close(fd)
-            throw Failure(call: "listen", code: code)
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return (fd, UInt16(bigEndian: actual.sin_port))
-    }
 
-    /// Waits up to `timeoutMilliseconds` for a connection; nil on timeout.
-    static func accept(_ fd: Int32, timeoutMilliseconds: Int32) -> Int32? {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return nil }
-        #if canImport(Glibc)
-            let client = Glibc.accept(fd, nil, nil)
-        #else
-            let client = Darwin.accept(fd, nil, nil)
-        #endif
-        guard client >= 0 else { return nil }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        #if canImport(Darwin)
-            var noSigPipe: Int32 = 1
-            setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        return client
-    }
-
-    /// Reads up to `maximum` bytes; empty at end of stream or on error/timeout.
-    static func read(_ fd: Int32, maximum: Int) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: maximum)
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, maximum, 0) }
-        return count > 0 ? Array(buffer.prefix(count)) : []
-    }
-
-    /// Writes everything (best effort).
-    static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
+        /// A new IPv4 TCP socket, or -1.
+        private static func tcpSocket() -> Int32 {
             #if canImport(Glibc)
-                let flags = Int32(MSG_NOSIGNAL)
+                return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             #else
-                let flags: Int32 = 0
+                return socket(AF_INET, SOCK_STREAM, 0)
             #endif
-            let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, flags) }
-            guard written > 0 else { return }
-            offset += written
+        }
+
+        /// 127.0.0.1:`port` — never INADDR_ANY.
+        private static func loopbackAddress(port: UInt16) -> sockaddr_in {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            return address
+        }
+
+        /// Connects `fd` to 127.0.0.1:`port`; true on success.
+        private static func connectLoopback(_ fd: Int32, port: UInt16) -> Bool {
+            var address = loopbackAddress(port: port)
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            } == 0
+        }
+
+        /// A listening TCP socket on the IPv4 loopback address (127.0.0.1) with an ephemeral port when `port` is 0.
+        static func listenLoopback(port: UInt16 = 0, backlog: Int32 = 64) throws -> (descriptor: Int32, port: UInt16) {
+            let fd = tcpSocket()
+            guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+            var address = loopbackAddress(port: port)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw Failure(call: "bind", code: code)
+            }
+            guard listen(fd, backlog) == 0 else {
+                let code = errno
+                close(fd)
+                throw Failure(call: "listen", code: code)
+            }
+            var actual = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &actual) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return (fd, UInt16(bigEndian: actual.sin_port))
+        }
+
+        /// Waits up to `timeoutMilliseconds` for a connection; nil on timeout.
+        static func accept(_ fd: Int32, timeoutMilliseconds: Int32) -> Int32? {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return nil }
+            #if canImport(Glibc)
+                let client = Glibc.accept(fd, nil, nil)
+            #else
+                let client = Darwin.accept(fd, nil, nil)
+            #endif
+            guard client >= 0 else { return nil }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            #if canImport(Darwin)
+                var noSigPipe: Int32 = 1
+                setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            return client
+        }
+
+        /// Reads up to `maximum` bytes; empty at end of stream or on error/timeout.
+        static func read(_ fd: Int32, maximum: Int) -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: maximum)
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, maximum, 0) }
+            return count > 0 ? Array(buffer.prefix(count)) : []
+        }
+
+        /// Writes everything (best effort).
+        static func write(_ fd: Int32, _ bytes: [UInt8]) {
+            var offset = 0
+            while offset < bytes.count {
+                #if canImport(Glibc)
+                    let flags = Int32(MSG_NOSIGNAL)
+                #else
+                    let flags: Int32 = 0
+                #endif
+                let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, flags) }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+
+        static func close(_ fd: Int32) {
+            #if canImport(Glibc)
+                _ = Glibc.close(fd)
+            #else
+                _ = Darwin.close(fd)
+            #endif
+        }
+
+        /// Connects to 127.0.0.1:`port`, sends `bytes`, and returns what comes back until the peer closes (tests).
+        static func exchange(port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
+            let fd = tcpSocket()
+            guard fd >= 0 else { return [] }
+            defer { close(fd) }
+            guard connectLoopback(fd, port: port) else { return [] }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            write(fd, bytes)
+            var response: [UInt8] = []
+            while true {
+                let chunk = read(fd, maximum: 4096)
+                if chunk.isEmpty { break }
+                response += chunk
+            }
+            return response
+        }
+
+        /// Whether something listens on 127.0.0.1:`port` (used by tests of "connection refused").
+        static func canConnect(port: UInt16) -> Bool {
+            let fd = tcpSocket()
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            return connectLoopback(fd, port: port)
         }
     }
-
-    static func close(_ fd: Int32) {
-        #if canImport(Glibc)
-            _ = Glibc.close(fd)
-        #else
-            _ = Darwin.close(fd)
-        #endif
-    }
-
-    /// Connects to 127.0.0.1:`port`, sends `bytes`, and returns what comes back until the peer closes (tests).
-    static func exchange(port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
-        let fd = tcpSocket()
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        guard connectLoopback(fd, port: port) else { return [] }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        write(fd, bytes)
-        var response: [UInt8] = []
-        while true {
-            let chunk = read(fd, maximum: 4096)
-            if chunk.isEmpty { break }
-            response += chunk
-        }
-        return response
-    }
-
-    /// Whether something listens on 127.0.0.1:`port` (used by tests of "connection refused").
-    static func canConnect(port: UInt16) -> Bool {
-        let fd = tcpSocket()
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return connectLoopback(fd, port: port)
-    }
-}
+#endif

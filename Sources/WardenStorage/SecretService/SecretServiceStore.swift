@@ -1,19 +1,26 @@
-#if canImport(CLibSecret)
-    import CLibSecret
+#if WARDEN_OPENSSL
+    import CSecretService
     import Dispatch
     import Foundation
 
     /// A ``CredentialStore`` on the freedesktop Secret Service (GNOME Keyring, KWallet) through libsecret.
     ///
-    /// Items use the schema `dev.warden.Credential` with `service` and `account` attributes; the bytes are stored
-    /// base64-encoded as the secret (libsecret's password API is text). Only libsecret's `*v_sync` calls are used
-    /// (the variadic ones do not import into Swift); they block, so they run on one serial queue, never on Swift's
-    /// cooperative pool. A locked collection is ``StorageError/Code/locked`` (transient); no reachable service is
-    /// ``StorageError/Code/serviceUnavailable``.
+    /// libsecret is loaded at run time (`libsecret-1.so.0`, see `CSecretService`), so building needs no libsecret
+    /// headers; where the library or a Secret Service is missing every call fails with
+    /// ``StorageError/Code/serviceUnavailable`` (``isAvailable`` asks without touching any item).
     ///
-    /// Thread-safety: every libsecret call is serialised on `queue`.
+    /// Items use the schema `dev.warden.Credential` with `service` and `account` attributes; the bytes are stored
+    /// base64-encoded as the secret (libsecret's password API is text). Only libsecret's `*v_sync` calls are used;
+    /// they block, so they run on one serial queue, never on Swift's cooperative pool. A locked collection is
+    /// ``StorageError/Code/locked`` (transient).
+    ///
+    /// ```swift
+    /// let store = SecretServiceStore()
+    /// try await store.save(Data("secret".utf8), service: "com.example.app", account: "alice")
+    /// ```
+    ///
+    /// Thread-safety: every libsecret call is serialised on one queue.
     public final class SecretServiceStore: CredentialStore {
-        static let schemaName = "dev.warden.Credential"
         private let queue = DispatchQueue(label: "warden.secret-service")
         /// A label shown in keyring managers (`Warden: <service> / <account>`).
         public let labelPrefix: String
@@ -27,39 +34,63 @@
             self.timeout = timeout
         }
 
-        /// A `GCancellable` is thread-safe by GLib's documentation (cancel from any thread).
-        struct Cancellable: @unchecked Sendable { let pointer: UnsafeMutablePointer<GCancellable> }
+        /// Whether libsecret could be loaded (not whether a Secret Service answers: ``probe()`` asks that).
+        public static var libraryLoaded: Bool { warden_secret_load(nil, 0) != 0 }
 
-        /// `SecretSchema` built once with `secret_schema_newv`; it is immutable after creation and reference-counted
-        /// by GLib, so sharing it is safe.
-        private struct Schema: @unchecked Sendable { let pointer: UnsafeMutablePointer<SecretSchema> }
-        private static let schema: Schema = {
-            let types = warden_type_table()!
-            warden_table_insert_type(types, "service", Int32(SECRET_SCHEMA_ATTRIBUTE_STRING.rawValue))
-            warden_table_insert_type(types, "account", Int32(SECRET_SCHEMA_ATTRIBUTE_STRING.rawValue))
-            let schema = secret_schema_newv(schemaName, SECRET_SCHEMA_NONE, types)!
-            g_hash_table_unref(types)
-            return Schema(pointer: schema)
-        }()
+        /// Why libsecret could not be loaded, or nil when it was.
+        public static var libraryLoadError: String? {
+            var buffer = [CChar](repeating: 0, count: 256)
+            guard warden_secret_load(&buffer, buffer.count) == 0 else { return nil }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
 
+        /// Whether a Secret Service answers a search on the session bus (no item is read or written).
+        public func probe() async -> Bool {
+            (try? await run { cancellable, error in
+                var found: Int32 = 0
+                var locked: Int32 = 0
+                return warden_secret_probe("dev.warden.probe", nil, cancellable, &found, &locked, error) != 0
+            }) == true
+        }
+
+        /// The cancellation handle is a `GCancellable`, thread-safe by GLib's documentation (cancel from any thread).
+        private struct Cancellable: @unchecked Sendable { let pointer: UnsafeMutableRawPointer }
+
+        /// Runs `body` on the serial queue with a cancellable that our timer cancels after ``timeout``; a failure
+        /// `body` reports through the error record becomes a ``StorageError`` via ``SecretServiceFailure``.
         private func run<T: Sendable>(
-            _ body: @escaping @Sendable (UnsafeMutablePointer<GCancellable>) throws(StorageError) -> T
-        )
-            async throws(StorageError) -> T
-        {
+            _ operation: String = "call",
+            _ body:
+                @escaping @Sendable (UnsafeMutableRawPointer, UnsafeMutablePointer<warden_secret_error>) throws(
+                    StorageError
+                ) -> T
+        ) async throws(StorageError) -> T {
+            if let why = Self.libraryLoadError {
+                throw StorageError(.serviceUnavailable, "libsecret could not be loaded (\(why.prefix(160)))")
+            }
             let components = timeout.components
             let milliseconds = Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
             let result: Result<T, StorageError> = await withCheckedContinuation { continuation in
                 queue.async {
-                    let cancellable = Cancellable(pointer: g_cancellable_new())
-                    g_object_ref(cancellable.pointer)  // the timer's own reference, released after it fires
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
-                        g_cancellable_cancel(cancellable.pointer)
-                        g_object_unref(cancellable.pointer)
+                    guard let raw = warden_secret_cancellable_new() else {
+                        continuation.resume(returning: .failure(StorageError(.serviceUnavailable)))
+                        return
                     }
-                    defer { g_object_unref(cancellable.pointer) }
+                    let cancellable = Cancellable(pointer: raw)
+                    warden_secret_cancellable_retain(raw)  // the timer's own reference, released after it fires
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
+                        warden_secret_cancellable_cancel(cancellable.pointer)
+                        warden_secret_cancellable_release(cancellable.pointer)
+                    }
+                    defer { warden_secret_cancellable_release(raw) }
+                    var error = warden_secret_error()
                     do throws(StorageError) {
-                        continuation.resume(returning: .success(try body(cancellable.pointer)))
+                        let value = try body(raw, &error)
+                        if let failure = Self.failure(error) {
+                            continuation.resume(returning: .failure(failure.storageError(operation)))
+                        } else {
+                            continuation.resume(returning: .success(value))
+                        }
                     } catch {
                         continuation.resume(returning: .failure(error))
                     }
@@ -68,31 +99,21 @@
             return try result.get()
         }
 
-        private static func attributes(service: String, account: String?) -> OpaquePointer {
-            let table = warden_string_table()!
-            warden_table_insert(table, "service", service)
-            if let account { warden_table_insert(table, "account", account) }
-            return table
-        }
-
-        static func map(_ error: UnsafeMutablePointer<GError>?, _ operation: String) -> StorageError? {
-            guard let error else { return nil }
-            defer { g_error_free(error) }
-            if warden_error_is_locked(error) != 0 {
-                return StorageError(.locked, "the keyring is locked")
+        static func failure(_ error: warden_secret_error) -> SecretServiceFailure? {
+            let kind: SecretServiceFailure.Kind
+            switch error.kind {
+            case WARDEN_SECRET_OK: return nil
+            case WARDEN_SECRET_ERROR_LOCKED: kind = .locked
+            case WARDEN_SECRET_ERROR_CANCELLED: kind = .cancelled
+            case WARDEN_SECRET_ERROR_DBUS: kind = .dbus
+            case WARDEN_SECRET_ERROR_IO: kind = .io
+            case WARDEN_SECRET_ERROR_SECRET: kind = .secret
+            default: kind = .other
             }
-            if warden_error_is_cancelled(error) != 0 {
-                return StorageError(
-                    .locked, "the keyring did not answer in time (it is locked or waiting for an unlock prompt)")
+            let message = withUnsafeBytes(of: error.message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            let message = error.pointee.message.map { String(cString: $0) } ?? ""
-            // No session bus, no org.freedesktop.secrets on it, or a bus that refuses us: nothing to retry against.
-            if error.pointee.domain == g_dbus_error_quark() || error.pointee.domain == g_io_error_quark() {
-                return StorageError(.serviceUnavailable, "no Secret Service is reachable on the session bus")
-            }
-            let safe = String(
-                String.UnicodeScalarView(message.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 }.prefix(160)))
-            return StorageError(.backendFailure, "\(operation) failed in the Secret Service (\(safe))")
+            return SecretServiceFailure(kind: kind, code: Int(error.code), message: message)
         }
 
         public func save(_ data: Data, service: String, account: String) async throws(StorageError) {
@@ -100,45 +121,25 @@
             try CredentialStoreLimits.check(item: data)
             let label = "\(labelPrefix): \(service) / \(account)"
             let secret = data.base64EncodedString()
-            try await run { (cancellable) throws(StorageError) in
-                let attributes = Self.attributes(service: service, account: account)
-                defer { g_hash_table_unref(attributes) }
-                var error: UnsafeMutablePointer<GError>?
-                let ok = secret_password_storev_sync(
-                    Self.schema.pointer, attributes, nil, label, secret, cancellable, &error)
-                if let failure = Self.map(error, "store") { throw failure }
-                guard ok != 0 else { throw StorageError(.backendFailure, "the Secret Service did not store the item") }
+            try await run("store") { cancellable, error in
+                _ = warden_secret_store(service, account, label, secret, cancellable, error)
             }
         }
 
         public func load(service: String, account: String) async throws(StorageError) -> Data? {
             try CredentialStoreLimits.check(service: service, account: account)
-            return try await run { (cancellable) throws(StorageError) -> Data? in
-                let attributes = Self.attributes(service: service, account: account)
-                defer { g_hash_table_unref(attributes) }
-                var error: UnsafeMutablePointer<GError>?
+            return try await run("lookup") { (cancellable, error) throws(StorageError) -> Data? in
                 // Look first without unlocking: a locked item is reported as locked (transient) instead of
                 // triggering an unlock prompt that a headless session cannot show.
-                let found = secret_password_searchv_sync(
-                    Self.schema.pointer, attributes, SECRET_SEARCH_NONE, cancellable, &error)
-                if let failure = Self.map(error, "search") { throw failure }
-                var node = found
-                var sawLocked = false
-                var sawItem = false
-                while let current = node {
-                    if let item = current.pointee.data {
-                        sawItem = true
-                        if warden_retrievable_is_locked(OpaquePointer(item)) != 0 { sawLocked = true }
-                    }
-                    node = current.pointee.next
+                var found: Int32 = 0
+                var locked: Int32 = 0
+                guard warden_secret_probe(service, account, cancellable, &found, &locked, error) != 0 else {
+                    return nil
                 }
-                g_list_free_full(found, g_object_unref)
-                guard sawItem else { return nil }
-                if sawLocked { throw StorageError(.locked, "the keyring holding this item is locked") }
-                let secret = secret_password_lookupv_sync(Self.schema.pointer, attributes, cancellable, &error)
-                if let failure = Self.map(error, "lookup") { throw failure }
-                guard let secret else { return nil }
-                defer { secret_password_free(secret) }
+                guard found > 0 else { return nil }
+                if locked > 0 { throw StorageError(.locked, "the keyring holding this item is locked") }
+                guard let secret = warden_secret_lookup(service, account, cancellable, error) else { return nil }
+                defer { warden_secret_free(secret) }
                 guard let data = Data(base64Encoded: String(cString: secret)) else {
                     throw StorageError(.corruptedData, "the stored item is not Warden's format")
                 }
@@ -148,46 +149,30 @@
 
         public func delete(service: String, account: String) async throws(StorageError) {
             try CredentialStoreLimits.check(service: service, account: account)
-            try await clear(service: service, account: account)
+            try await run("clear") { cancellable, error in _ = warden_secret_clear(service, account, cancellable, error) }
         }
 
         public func deleteAll(service: String) async throws(StorageError) {
             try CredentialStoreLimits.check(service: service)
-            try await clear(service: service, account: nil)
+            try await run("clear") { cancellable, error in _ = warden_secret_clear(service, nil, cancellable, error) }
         }
 
-        private func clear(service: String, account: String?) async throws(StorageError) {
-            try await run { (cancellable) throws(StorageError) in
-                let attributes = Self.attributes(service: service, account: account)
-                defer { g_hash_table_unref(attributes) }
-                var error: UnsafeMutablePointer<GError>?
-                _ = secret_password_clearv_sync(Self.schema.pointer, attributes, cancellable, &error)
-                if let failure = Self.map(error, "clear") { throw failure }
-            }
+        /// Collects the values `warden_secret_accounts` visits (called synchronously on the store's queue).
+        private final class Collector {
+            var accounts: Set<String> = []
         }
 
         public func accounts(service: String) async throws(StorageError) -> [String] {
             try CredentialStoreLimits.check(service: service)
-            return try await run { (cancellable) throws(StorageError) -> [String] in
-                let attributes = Self.attributes(service: service, account: nil)
-                defer { g_hash_table_unref(attributes) }
-                var error: UnsafeMutablePointer<GError>?
-                let flags = SecretSearchFlags(rawValue: SECRET_SEARCH_ALL.rawValue)
-                let list = secret_password_searchv_sync(Self.schema.pointer, attributes, flags, cancellable, &error)
-                if let failure = Self.map(error, "search") { throw failure }
-                var accounts: [String] = []
-                var node = list
-                while let current = node {
-                    if let item = current.pointee.data,
-                        let value = warden_retrievable_attribute(OpaquePointer(item), "account")
-                    {
-                        accounts.append(String(cString: value))
-                        g_free(value)
-                    }
-                    node = current.pointee.next
-                }
-                g_list_free_full(list, g_object_unref)
-                return Array(Set(accounts)).sorted()
+            return try await run("search") { cancellable, error -> [String] in
+                let collector = Collector()
+                let context = Unmanaged.passRetained(collector).toOpaque()
+                defer { Unmanaged<Collector>.fromOpaque(context).release() }
+                _ = warden_secret_accounts(service, cancellable, context, { context, value in
+                    guard let context, let value else { return }
+                    Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().accounts.insert(String(cString: value))
+                }, error)
+                return collector.accounts.sorted()
             }
         }
     }
