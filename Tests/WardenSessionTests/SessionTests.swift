@@ -108,11 +108,47 @@ struct AuthSessionTests {
         #expect(stored.refreshToken?.unredacted() == "rt-20", "the rotated refresh token was persisted")
     }
 
+    /// A store that logs when a save of the rotated refresh token returns; the save yields many times first, so
+    /// a session that resumed its waiters before persisting would let their log lines in ahead of it.
+    final class OrderRecordingStore: CredentialStore {
+        let inner = InMemoryStore()
+        let events = Locked<[String]>([])
+        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+            for _ in 0..<200 { await Task.yield() }
+            try await inner.save(data, service: service, account: account)
+            let refresh = (try? TokenSet(encoded: data))?.refreshToken?.unredacted() ?? "?"
+            events.withLock { $0.append("saved \(refresh)") }
+        }
+        func load(service: String, account: String) async throws(StorageError) -> Data? {
+            try await inner.load(service: service, account: account)
+        }
+        func delete(service: String, account: String) async throws(StorageError) {
+            try await inner.delete(service: service, account: account)
+        }
+        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
+        func accounts(service: String) async throws(StorageError) -> [String] {
+            try await inner.accounts(service: service)
+        }
+    }
+
     @Test func rotatedTokenIsPersistedBeforeWaitersResume() async throws {
-        let (_, _, store, session) = Fixture.expiredSession()
-        _ = try await session.validAccessToken()
-        let stored = try TokenSet(encoded: try #require(await store.load(service: "svc", account: "a")))
-        #expect(stored.refreshToken?.unredacted() == "rt-1" && stored.accessToken.unredacted() == "at-1")
+        let clock = TestClock()
+        let store = OrderRecordingStore()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: FakeProvider(),
+            now: clock.now)
+        await withTaskGroup(of: Void.self) { group in
+            for caller in 0..<20 {
+                group.addTask {
+                    let token = try? await session.validAccessToken()
+                    store.events.withLock { $0.append("resumed \(caller) with \(token ?? "nil")") }
+                }
+            }
+        }
+        let events = store.events.current
+        #expect(events.count == 21, "\(events)")
+        #expect(events.first == "saved rt-1", "the rotated refresh token was stored before any caller resumed: \(events)")
+        #expect(events.dropFirst().allSatisfy { $0.hasSuffix("with at-1") }, "\(events)")
     }
 
     @Test func responseWithoutRefreshTokenKeepsTheOldOne() async throws {
