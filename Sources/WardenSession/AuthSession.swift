@@ -142,9 +142,10 @@ public actor AuthSession {
                 SessionError(.refreshLoop, "more than \(maximumRefreshes) refreshes in \(Int(refreshWindow)) s"))
         }
         guard let tokens else { return .failure(signedOutError()) }
-        guard let refreshToken = tokens.refreshToken?.unredacted() else {
-            await endSession(reason: "the access token expired and there is no refresh token")
-            return .failure(SessionError(.noRefreshToken, "the access token expired and there is no refresh token"))
+        let refreshToken: String
+        switch await currentRefreshToken(tokens) {
+        case .success(let value): refreshToken = value
+        case .failure(let error): return .failure(error)
         }
         refreshTimes.append(current)
         refreshCount += 1
@@ -154,13 +155,19 @@ public actor AuthSession {
         } catch {
             return .failure(await handle(error))
         }
-        let fresh = tokens.refreshed(by: response, now: now())
-        self.tokens = fresh
-        // Persist before any waiter resumes: a rotated refresh token must reach the store first.
+        var fresh = tokens.refreshed(by: response, now: now())
+        if fresh.refreshToken == nil, tokens.refreshTokenHeldSeparately {
+            fresh.refreshToken = Redacted(refreshToken)  // not rotated: keep the one read from the vault
+        }
+        // Persist before any waiter resumes, and before the new tokens are visible to anyone: callers arriving
+        // while the write is in flight (the actor is reentrant across `await`) still see the expired set and join
+        // the waiters, so no one uses a rotated token that is not yet stored.
         do {
             try await store.save(try fresh.encoded(), service: service, account: account)
+            self.tokens = fresh
             needsPersist = false
         } catch {
+            self.tokens = fresh
             needsPersist = true
             log.error("refreshed tokens could not be stored: \(error.reason)")
             setState(.degraded(reason: "tokens could not be stored: \(error.codeName)"))
@@ -169,9 +176,46 @@ public actor AuthSession {
                     .persistenceFailed, "the refreshed tokens could not be stored; they are kept in memory",
                     underlying: error))
         }
+        if store is any RefreshTokenVault {
+            // Held separately (e.g. biometric-bound): do not keep it in memory past its use.
+            fresh.refreshToken = nil
+            fresh.refreshTokenHeldSeparately = true
+            self.tokens = fresh
+        }
         setState(.signedIn)
         log.info("access token refreshed")
         return .success(fresh.accessToken.unredacted())
+    }
+
+    /// The refresh token in memory, or read from the ``RefreshTokenVault`` when it is held separately. A vault
+    /// item that is gone (biometric re-enrolment invalidates `.biometryCurrentSet` items) signs out cleanly; a
+    /// cancelled or failed prompt keeps the session and is reported once, never retried in a loop.
+    private func currentRefreshToken(_ tokens: TokenSet) async -> Result<String, SessionError> {
+        if let value = tokens.refreshToken?.unredacted() { return .success(value) }
+        guard tokens.refreshTokenHeldSeparately, let vault = store as? any RefreshTokenVault else {
+            await endSession(reason: "the access token expired and there is no refresh token")
+            return .failure(SessionError(.noRefreshToken, "the access token expired and there is no refresh token"))
+        }
+        do {
+            if let value = try await vault.loadRefreshToken(service: service, account: account) {
+                return .success(value)
+            }
+            let reason = "the protected refresh token is no longer readable (biometry changed?); sign in again"
+            log.notice("\(reason)")
+            await endSession(reason: reason)
+            return .failure(SessionError(.signedOut, reason))
+        } catch {
+            switch error.failureKind {
+            case .userCancelled, .rejected:
+                return .failure(
+                    SessionError(
+                        .refreshTokenLocked, "the refresh token was not released (\(error.code))", underlying: error))
+            default:
+                setState(.degraded(reason: error.codeName))
+                return .failure(
+                    SessionError(.degraded, "the refresh token cannot be read now (\(error.code))", underlying: error))
+            }
+        }
     }
 
     private func handle(_ error: OAuthError) async -> SessionError {

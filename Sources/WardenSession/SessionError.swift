@@ -9,6 +9,7 @@ public struct SessionError: CodedError {
             case refreshLoop = "refresh_loop"
             case persistenceFailed = "persistence_failed"
             case noRefreshToken = "no_refresh_token"
+            case refreshTokenLocked = "refresh_token_locked"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -24,6 +25,9 @@ public struct SessionError: CodedError {
         public static let persistenceFailed = Code(.persistenceFailed)
         /// The access token expired and there is no refresh token.
         public static let noRefreshToken = Code(.noRefreshToken)
+        /// The biometric-bound refresh token was not released (the user cancelled or failed the prompt): the
+        /// session is kept; ask again on the user's next action, never in a loop.
+        public static let refreshTokenLocked = Code(.refreshTokenLocked)
     }
 
     public let code: Code
@@ -41,6 +45,7 @@ public struct SessionError: CodedError {
         switch code.backing {
         case .signedOut, .noRefreshToken: .terminal
         case .degraded, .persistenceFailed, .refreshLoop: .transient
+        case .refreshTokenLocked: .userCancelled
         }
     }
 }

@@ -20,6 +20,9 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
     public var expiresAt: Date?
     public var scope: String?
     public var issuer: String
+    /// The refresh token exists but lives in a separate, more protected item (``SplitTokenStore``): it is read
+    /// only when a refresh needs it.
+    public var refreshTokenHeldSeparately = false
 
     public init(
         accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scope: String?, issuer: String
@@ -43,13 +46,15 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
         var expiresAt: Double?
         var scope: String?
         var issuer: String
+        var refreshTokenSeparate: Bool?
     }
 
     /// The stored bytes.
     public func encoded() throws(StorageError) -> Data {
         let stored = Stored(
             v: Self.currentVersion, accessToken: accessToken.unredacted(), refreshToken: refreshToken?.unredacted(),
-            idToken: idToken?.unredacted(), expiresAt: expiresAt?.timeIntervalSince1970, scope: scope, issuer: issuer)
+            idToken: idToken?.unredacted(), expiresAt: expiresAt?.timeIntervalSince1970, scope: scope, issuer: issuer,
+            refreshTokenSeparate: refreshTokenHeldSeparately ? true : nil)
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -74,6 +79,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
             accessToken: stored.accessToken, refreshToken: stored.refreshToken, idToken: stored.idToken,
             expiresAt: stored.expiresAt.map(Date.init(timeIntervalSince1970:)), scope: stored.scope,
             issuer: stored.issuer)
+        refreshTokenHeldSeparately = stored.refreshTokenSeparate == true && stored.refreshToken == nil
     }
 
     public var description: String {

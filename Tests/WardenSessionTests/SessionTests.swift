@@ -3,7 +3,7 @@ import Testing
 import WardenCore
 import WardenStorage
 
-@testable import WardenOAuth
+@_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
 
 /// A token endpoint that rotates refresh tokens and rejects reuse, like a real provider.

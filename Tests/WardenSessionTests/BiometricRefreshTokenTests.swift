@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenStorage
+
+@_spi(Fuzzing) @testable import WardenOAuth
+@testable import WardenSession
+
+/// A stand-in for a `.biometryCurrentSet` Keychain item: every read is a prompt, which the "user" releases,
+/// cancels, or which fails because the enrolled biometry changed (the item is gone).
+actor BiometricItemStore: CredentialStore {
+    enum Prompt { case release, cancel, fail, reenrolled }
+    let inner = InMemoryStore()
+    var prompt = Prompt.release
+    var prompts = 0
+
+    func setPrompt(_ value: Prompt) { prompt = value }
+
+    func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+        try await inner.save(data, service: service, account: account)
+    }
+    func load(service: String, account: String) async throws(StorageError) -> Data? {
+        prompts += 1
+        switch prompt {
+        case .release: return try await inner.load(service: service, account: account)
+        case .cancel: throw StorageError(.userCancelled)
+        case .fail: throw StorageError(.authenticationFailed)
+        case .reenrolled: return nil  // errSecItemNotFound: the item was invalidated
+        }
+    }
+    func delete(service: String, account: String) async throws(StorageError) {
+        try await inner.delete(service: service, account: account)
+    }
+    func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
+    func accounts(service: String) async throws(StorageError) -> [String] {
+        try await inner.accounts(service: service)
+    }
+    func raw(service: String, account: String) async throws -> Data? {
+        try await inner.load(service: service, account: account)
+    }
+}
+
+@Suite("Biometric-bound refresh token (split token store)")
+struct BiometricRefreshTokenTests {
+    struct Setup {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let tokens = InMemoryStore()
+        let protected = BiometricItemStore()
+        var store: SplitTokenStore { SplitTokenStore(tokens: tokens, refreshTokens: protected) }
+    }
+
+    /// Stores an expired set through the split store and restores a session from it, as an app launch does.
+    func restored(_ setup: Setup) async throws -> AuthSession {
+        try await setup.store.save(try Fixture.expired(setup.clock).encoded(), service: "svc", account: "a")
+        return try await AuthSession.restore(
+            store: setup.store, service: "svc", account: "a", refresher: setup.provider, now: setup.clock.now)
+    }
+
+    @Test func theAccessTokenItemNeverHoldsTheRefreshTokenAndRestoringNeverPrompts() async throws {
+        let setup = Setup()
+        let session = try await restored(setup)
+        let main = try #require(await setup.tokens.load(service: "svc", account: "a"))
+        #expect(!String(decoding: main, as: UTF8.self).contains("rt-0"))
+        #expect(try TokenSet(encoded: main).refreshTokenHeldSeparately)
+        #expect(await setup.protected.prompts == 0, "restoring and reading the access token must not prompt")
+        #expect(await session.currentTokens?.accessToken.unredacted() == "at-0")
+        #expect(await session.state == .signedIn)
+    }
+
+    @Test func oneRefreshForABurstPromptsOnceAndStoresTheRotatedTokenInTheProtectedItem() async throws {
+        let setup = Setup()
+        let session = try await restored(setup)
+        let tokens = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<20 { group.addTask { try? await session.validAccessToken() } }
+            return await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(tokens.allSatisfy { $0 == "at-1" })
+        #expect(await setup.protected.prompts == 1)
+        #expect(await setup.provider.refreshes == 1)
+        let rotated = try await setup.protected.raw(service: "svc", account: "a")
+        #expect(rotated.map { String(decoding: $0, as: UTF8.self) } == "rt-1")
+        let main = try #require(await setup.tokens.load(service: "svc", account: "a"))
+        #expect(!String(decoding: main, as: UTF8.self).contains("rt-1"))
+        #expect(await session.currentTokens?.refreshToken == nil, "not kept in memory after use")
+    }
+
+    @Test(arguments: [BiometricItemStore.Prompt.cancel, .fail])
+    func aRefusedPromptKeepsTheSessionAndDoesNotLoop(_ prompt: BiometricItemStore.Prompt) async throws {
+        let setup = Setup()
+        let session = try await restored(setup)
+        await setup.protected.setPrompt(prompt)
+        await #expect(throws: SessionError(.refreshTokenLocked, "")) { try await session.validAccessToken() }
+        #expect(await setup.protected.prompts == 1, "one prompt per call, no retry loop")
+        #expect(await setup.provider.refreshes == 0)
+        #expect(try await setup.tokens.load(service: "svc", account: "a") != nil)
+        let kept = try await setup.protected.raw(service: "svc", account: "a")
+        #expect(kept.map { String(decoding: $0, as: UTF8.self) } == "rt-0")
+        // The user tries again and lets it through.
+        await setup.protected.setPrompt(.release)
+        #expect(try await session.validAccessToken() == "at-1")
+    }
+
+    @Test func biometricReenrolmentSignsOutCleanlyOnce() async throws {
+        let setup = Setup()
+        let session = try await restored(setup)
+        await setup.protected.setPrompt(.reenrolled)
+        await #expect(throws: SessionError(.signedOut, "")) { try await session.validAccessToken() }
+        guard case .signedOut(let reason) = await session.state else {
+            Issue.record("the session must be signed out")
+            return
+        }
+        #expect(reason.contains("sign in again"))
+        #expect(try await setup.tokens.load(service: "svc", account: "a") == nil)
+        let gone = try await setup.protected.raw(service: "svc", account: "a")
+        #expect(gone == nil)
+        // No loop: further calls fail at once without prompting or calling the provider.
+        await #expect(throws: SessionError(.signedOut, "")) { try await session.validAccessToken() }
+        #expect(await setup.protected.prompts == 1)
+        #expect(await setup.provider.refreshes == 0)
+    }
+
+    @Test func aSetWithoutRefreshTokenDeletesAStaleProtectedItem() async throws {
+        let setup = Setup()
+        try await setup.protected.save(Data("stale".utf8), service: "svc", account: "a")
+        let set = TokenSet(
+            accessToken: "at", refreshToken: nil, idToken: nil, expiresAt: nil, scope: nil, issuer: "https://id")
+        try await setup.store.save(try set.encoded(), service: "svc", account: "a")
+        let gone = try await setup.protected.raw(service: "svc", account: "a")
+        #expect(gone == nil)
+        #expect(try await setup.store.loadRefreshToken(service: "svc", account: "a") == nil)
+    }
+}
