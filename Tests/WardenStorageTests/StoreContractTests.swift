@@ -137,22 +137,67 @@ struct InstallSentinelTests {
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent(
             "warden-sentinel-\(UUID())/app.installed")
         let sentinel = InstallSentinel(appID: "com.example.app", markerFile: marker)
-        #expect(try await sentinel.purgeIfFirstLaunch(store: store, services: ["svc"]))
+        #expect(try await sentinel.purgeIfFirstLaunch(store: store, services: ["svc"]) == .purged)
         #expect(try await store.load(service: "svc", account: "a") == nil)
         try await store.save(Data("this install".utf8), service: "svc", account: "a")
-        #expect(try await !sentinel.purgeIfFirstLaunch(store: store, services: ["svc"]))
+        #expect(try await sentinel.purgeIfFirstLaunch(store: store, services: ["svc"]) == .alreadyInstalled)
         #expect(try await store.load(service: "svc", account: "a") == Data("this install".utf8))
         #expect(!(String(data: try Data(contentsOf: marker), encoding: .utf8) ?? "").contains("this install"))
     }
 
-    @Test func aFailedPurgeDoesNotWriteTheMarker() async throws {
+    static func marker() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("warden-sentinel-\(UUID())/app.installed")
+    }
+
+    @Test(arguments: [StorageError(.locked), StorageError(.interactionNotAllowed)])
+    func aStoreThatIsNotReadableDefersInsteadOfPurging(_ failure: StorageError) async throws {
         let store = InMemoryStore()
-        await store.injectFailure(StorageError(.locked))
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "warden-sentinel-\(UUID())/app.installed")
+        try await store.save(Data("live tokens".utf8), service: "svc", account: "a")
+        await store.injectFailure(failure)
+        let marker = Self.marker()
         let sentinel = InstallSentinel(appID: "com.example.app", markerFile: marker)
-        await #expect(throws: StorageError(.locked)) {
-            try await sentinel.purgeIfFirstLaunch(store: store, services: ["svc"])
+        guard case .deferred = try await sentinel.purgeIfFirstLaunch(store: store, services: ["svc"]) else {
+            Issue.record("a locked store must defer the check")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+        await store.clearFailure()
+        #expect(try await store.load(service: "svc", account: "a") == Data("live tokens".utf8))
+    }
+
+    @Test func prewarmingNeverPurges() async throws {
+        let store = InMemoryStore()
+        try await store.save(Data("live tokens".utf8), service: "svc", account: "a")
+        let marker = Self.marker()
+        let prewarmed = InstallSentinel(
+            appID: "com.example.app", markerFile: marker, environment: { ["ActivePrewarm": "1"] })
+        #expect(try await prewarmed.purgeIfFirstLaunch(store: store, services: ["svc"]) != .purged)
+        #expect(try await store.load(service: "svc", account: "a") == Data("live tokens".utf8))
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+        // The next real launch does the check.
+        let launched = InstallSentinel(appID: "com.example.app", markerFile: marker, environment: { [:] })
+        #expect(try await launched.purgeIfFirstLaunch(store: store, services: ["svc"]) == .purged)
+    }
+
+    @Test func anExtensionSharingTheMarkerDoesNotPurgeTheAppsTokens() async throws {
+        // The app and its extension resolve the same app-group marker; whichever runs second sees it.
+        let store = InMemoryStore()
+        let marker = Self.marker()
+        let app = InstallSentinel(appID: "com.example.app", markerFile: marker)
+        #expect(try await app.purgeIfFirstLaunch(store: store, services: ["svc"]) == .purged)
+        try await store.save(Data("live tokens".utf8), service: "svc", account: "a")
+        let widget = InstallSentinel(appID: "com.example.app", markerFile: marker)
+        #expect(try await widget.purgeIfFirstLaunch(store: store, services: ["svc"]) == .alreadyInstalled)
+        #expect(try await store.load(service: "svc", account: "a") == Data("live tokens".utf8))
+    }
+
+    @Test func aMisconfiguredStoreThrowsAndWritesNoMarker() async throws {
+        let store = InMemoryStore()
+        await store.injectFailure(StorageError(.missingEntitlement))
+        let marker = Self.marker()
+        await #expect(throws: StorageError(.missingEntitlement)) {
+            try await InstallSentinel(appID: "com.example.app", markerFile: marker)
+                .purgeIfFirstLaunch(store: store, services: ["svc"])
         }
         #expect(!FileManager.default.fileExists(atPath: marker.path))
     }
