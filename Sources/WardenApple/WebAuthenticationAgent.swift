@@ -1,4 +1,4 @@
-#if canImport(AuthenticationServices) && !os(watchOS)
+#if WARDEN_APPLE
     import AuthenticationServices
     import Foundation
     import WardenOAuth
@@ -8,16 +8,31 @@
     ///
     /// - `prefersEphemeralWebBrowserSession` defaults to `false`: the shared browser cookies give single sign-on
     ///   with the user's existing session. Set `true` only for flows the user wants isolated (account switching).
-    /// - `canceledLogin` becomes ``OAuthError/Code/cancelled`` (`.userCancelled`), which is never retried.
+    /// - One sheet at a time: a second concurrent ``authorize(url:pending:)`` fails with
+    ///   ``OAuthError/Code/signInInProgress``; cancelling the calling task dismisses the sheet and throws
+    ///   ``OAuthError/Code/cancelled``.
+    /// - `canceledLogin` becomes ``OAuthError/Code/cancelled`` (`.userCancelled`, never retried); a missing or invalid
+    ///   presentation anchor ``OAuthError/Code/presentationUnavailable`` (misconfiguration), never a network error.
     /// - The callback URL is validated by ``PendingAuthorization/validate(_:)`` (state, iss, duplicates...).
     ///
+    /// The completion handler AuthenticationServices calls (on a background queue on macOS) is built in a
+    /// `nonisolated` static function, so it is `@Sendable` and not main-actor isolated: it never traps on Swift 6's
+    /// runtime isolation check. It only hands the outcome to the portable ``BrowserSessionSlot``, which resumes the
+    /// caller exactly once; going back to the main actor is explicit (`Task { @MainActor in ... }`).
+    ///
     /// APIs: `ASWebAuthenticationSession(url:callback:completionHandler:)` (iOS 17.4, macOS 14.4) or
-    /// `init(url:callbackURLScheme:completionHandler:)`; `presentationContextProvider`; `start()`.
+    /// `init(url:callbackURLScheme:completionHandler:)`; `presentationContextProvider`; `start()`; `cancel()`.
+    ///
+    /// ```swift
+    /// let agent = WebAuthenticationAgent { view.window! }
+    /// let code = try await agent.authorize(url: url, pending: pending)
+    /// ```
     @MainActor
     public final class WebAuthenticationAgent: NSObject, ASWebAuthenticationPresentationContextProviding {
         public var prefersEphemeralWebBrowserSession = false
         private let anchor: () -> ASPresentationAnchor
         private var session: ASWebAuthenticationSession?
+        private let slot = BrowserSessionSlot()
 
         /// - Parameter anchor: the window to present from.
         public init(anchor: @escaping () -> ASPresentationAnchor) { self.anchor = anchor }
@@ -29,48 +44,62 @@
             guard let callback = WebAuthenticationCallback(pending.redirectURI) else {
                 throw OAuthError(.invalidRedirectURI, "ASWebAuthenticationSession cannot use a loopback redirect")
             }
-            let callbackURL: URL = try await withCheckedThrowingContinuation { continuation in
-                let completion: (URL?, (any Error)?) -> Void = { url, error in
-                    if let url {
-                        continuation.resume(returning: url)
-                        return
-                    }
-                    if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                        continuation.resume(throwing: OAuthError(.cancelled, "the user cancelled the sign-in"))
-                    } else {
-                        continuation.resume(throwing: OAuthError(.network, "the web authentication session failed"))
-                    }
-                }
-                let session: ASWebAuthenticationSession
-                if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *) {
-                    session = ASWebAuthenticationSession(
-                        url: url, callback: callback.sessionCallback, completionHandler: completion)
-                } else {
-                    guard case .customScheme(let scheme) = callback else {
-                        continuation.resume(
-                            throwing: OAuthError(.invalidRedirectURI, "https callbacks need iOS 17.4 / macOS 14.4"))
-                        return
-                    }
-                    session = ASWebAuthenticationSession(
-                        url: url, callbackURLScheme: scheme, completionHandler: completion)
-                }
-                session.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
-                session.presentationContextProvider = self
-                self.session = session
-                if !session.start() {
-                    continuation.resume(
-                        throwing: OAuthError(.invalidConfiguration, "the web authentication session did not start"))
-                }
+            if case .https = callback, !Self.supportsHTTPSCallbacks {
+                throw OAuthError(.invalidRedirectURI, "https callbacks need iOS 17.4 / macOS 14.4 / visionOS 1.1")
             }
+            let ephemeral = prefersEphemeralWebBrowserSession
+            let callbackURL = try await slot.run(
+                start: { complete in
+                    let session = try Self.makeSession(
+                        url: url, callback: callback, completion: Self.completion(complete))
+                    session.prefersEphemeralWebBrowserSession = ephemeral
+                    session.presentationContextProvider = self
+                    self.session = session
+                    guard session.start() else {
+                        self.session = nil
+                        throw OAuthError(
+                            .presentationUnavailable, "the sign-in sheet did not start (no window to present from?)")
+                    }
+                },
+                cancel: { [weak self] in Task { @MainActor in self?.session?.cancel() } })
             session = nil
             return try pending.validate(callbackURL.absoluteString)
+        }
+
+        private static var supportsHTTPSCallbacks: Bool {
+            if #available(iOS 17.4, macOS 14.4, macCatalyst 17.4, visionOS 1.1, *) { return true }
+            return false
+        }
+
+        /// The completion handler, formed outside any actor so Swift 6 does not infer main-actor isolation for it.
+        private nonisolated static func completion(
+            _ complete: @escaping @Sendable (BrowserSessionSlot.Outcome) -> Void
+        ) -> @Sendable (URL?, (any Error)?) -> Void {
+            { url, error in
+                let code = error.map { ($0 as? ASWebAuthenticationSessionError)?.code.rawValue ?? 0 }
+                complete(BrowserSessionSlot.outcome(url: url, errorCode: code))
+            }
+        }
+
+        private static func makeSession(
+            url: URL, callback: WebAuthenticationCallback,
+            completion: @escaping @Sendable (URL?, (any Error)?) -> Void
+        ) throws -> ASWebAuthenticationSession {
+            if #available(iOS 17.4, macOS 14.4, macCatalyst 17.4, visionOS 1.1, *) {
+                return ASWebAuthenticationSession(
+                    url: url, callback: callback.sessionCallback, completionHandler: completion)
+            }
+            guard case .customScheme(let scheme) = callback else {
+                throw OAuthError(.invalidRedirectURI, "https callbacks need iOS 17.4 / macOS 14.4 / visionOS 1.1")
+            }
+            return ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
         }
     }
 
     extension WebAuthenticationCallback {
         /// The matching `ASWebAuthenticationSession.Callback` (iOS 17.4, macOS 14.4): `customScheme(_:)` or
         /// `https(host:path:)`.
-        @available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *)
+        @available(iOS 17.4, macOS 14.4, macCatalyst 17.4, visionOS 1.1, *)
         var sessionCallback: ASWebAuthenticationSession.Callback {
             switch self {
             case .customScheme(let scheme): .customScheme(scheme)
@@ -83,7 +112,7 @@
         import SwiftUI
 
         /// The SwiftUI variant over `@Environment(\.webAuthenticationSession)` (iOS 16.4, macOS 13.3).
-        @available(iOS 16.4, macOS 13.3, tvOS 16.4, visionOS 1.0, *)
+        @available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
         public enum WebAuthenticationSwiftUI {
             /// Runs the request with the environment's session; `ephemeral` as documented on ``WebAuthenticationAgent``.
             ///
@@ -100,7 +129,7 @@
                 let browser: WebAuthenticationSession.BrowserSession = ephemeral ? .ephemeral : .shared
                 do {
                     let callbackURL: URL
-                    if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *) {
+                    if #available(iOS 17.4, macOS 14.4, macCatalyst 17.4, visionOS 1.1, *) {
                         callbackURL = try await session.authenticate(
                             using: url, callback: callback.sessionCallback, preferredBrowserSession: browser,
                             additionalHeaderFields: [:])
@@ -112,8 +141,10 @@
                             using: url, callbackURLScheme: scheme, preferredBrowserSession: browser)
                     }
                     return try pending.validate(callbackURL.absoluteString)
-                } catch let error as ASWebAuthenticationSessionError where error.code == .canceledLogin {
-                    throw OAuthError(.cancelled, "the user cancelled the sign-in")
+                } catch let error as ASWebAuthenticationSessionError {
+                    guard case .failed(let mapped) = BrowserSessionSlot.outcome(url: nil, errorCode: error.code.rawValue)
+                    else { throw error }
+                    throw mapped
                 }
             }
         }

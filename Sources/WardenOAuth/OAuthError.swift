@@ -42,6 +42,10 @@ public struct OAuthError: CodedError {
             case invalidIDToken = "invalid_id_token"
             case cancelled
             case timedOut = "timed_out"
+            // System browser (ASWebAuthenticationSession)
+            case signInInProgress = "sign_in_in_progress"
+            case presentationUnavailable = "presentation_unavailable"
+            case browserFailed = "browser_failed"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -79,6 +83,12 @@ public struct OAuthError: CodedError {
         public static let invalidIDToken = Code(.invalidIDToken)
         public static let cancelled = Code(.cancelled)
         public static let timedOut = Code(.timedOut)
+        /// A second sign-in was started while one is still showing (misconfiguration: serialise your calls).
+        public static let signInInProgress = Code(.signInInProgress)
+        /// The browser sheet had no presentation anchor or an invalid one (misconfiguration).
+        public static let presentationUnavailable = Code(.presentationUnavailable)
+        /// The system browser session failed for another reason; not retried automatically.
+        public static let browserFailed = Code(.browserFailed)
 
         /// The code for an RFC 6749 `error` value (unknown values become ``providerError``).
         public static func provider(_ value: String) -> Code {
@@ -131,7 +141,8 @@ public struct OAuthError: CodedError {
         case .temporarilyUnavailable, .serverError, .rateLimited, .network, .timedOut: return .transient
         case .cancelled, .accessDenied: return .userCancelled
         case .invalidRedirectURI, .insecureEndpoint, .invalidConfiguration, .invalidVerifier, .issuerMismatch,
-            .invalidMetadata, .unsupportedGrantType, .invalidScope:
+            .invalidMetadata, .unsupportedGrantType, .invalidScope, .signInInProgress, .presentationUnavailable,
+            .browserFailed:
             return .misconfiguration
         default: return .rejected
         }
