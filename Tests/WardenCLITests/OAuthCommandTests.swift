@@ -89,7 +89,7 @@ struct OAuthCommandTests {
 
         // A second "process" reads the stored session and refreshes it at the provider.
         let refreshesBefore = provider.count("token.refresh_token")
-        let token = await CLI.run(["token", "--min-ttl", "999999"] + store, home: home)
+        let token = await CLI.run(["token", "--min-ttl", "86400"] + store, home: home)
         #expect(token.status == 0, "\(token.stderr)")
         #expect(provider.count("token.refresh_token") == refreshesBefore + 1)
         #expect(!token.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
@@ -100,7 +100,11 @@ struct OAuthCommandTests {
         #expect(provider.count("revoke") > revocationsBefore)
         let after = await CLI.run(["token"] + store, home: home)
         #expect(after.status == 1 && after.stderr.hasPrefix("warden: signed_out:"), "\(after.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tokens).isEmpty)
+        let left = FileManager.default.enumerator(atPath: tokens)?.compactMap { $0 as? String }.filter {
+            var directory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: tokens + "/" + $0, isDirectory: &directory) && !directory.boolValue
+        }
+        #expect(left == [], "no stored token file survives logout")
     }
 
     @Test func demoHoldsEveryLink() async throws {
