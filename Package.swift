@@ -10,9 +10,18 @@ import PackageDescription
 let linux: [Platform] = [.linux]
 let apple: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]
 
+/// Which Apple UI stack and OS the Apple-only files compile for, decided here once (the Apple type-check sets the
+/// same names per platform): WARDEN_APPKIT on macOS; WARDEN_UIKIT on iOS, Mac Catalyst and visionOS, plus
+/// WARDEN_CATALYST / WARDEN_VISIONOS where those differ from iOS.
+let platformDefines: [SwiftSetting] = [
+    .define("WARDEN_APPKIT", .when(platforms: [.macOS])),
+    .define("WARDEN_UIKIT", .when(platforms: [.iOS, .macCatalyst, .visionOS])),
+    .define("WARDEN_CATALYST", .when(platforms: [.macCatalyst])),
+    .define("WARDEN_VISIONOS", .when(platforms: [.visionOS])),
+]
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
-]
+] + platformDefines
 let backendDefines: [SwiftSetting] = [
     .define("WARDEN_OPENSSL", .when(platforms: linux)),
     .define("WARDEN_APPLE", .when(platforms: apple)),
@@ -41,7 +50,7 @@ let package = Package(
         .plugin(name: "WardenAuditPlugin", targets: ["WardenAuditPlugin"]),
     ],
     targets: [
-        .target(name: "WardenCore", swiftSettings: strict),
+        .target(name: "WardenCore", swiftSettings: strict + backendDefines),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
@@ -67,8 +76,11 @@ let package = Package(
             name: "WardenPasskeys", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"], swiftSettings: strict),
         .target(
             name: "WardenApple",
-            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession"],
-            swiftSettings: strict),
+            dependencies: [
+                "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession", "WardenStorage",
+                "WardenPasskeys",
+            ],
+            swiftSettings: strict + backendDefines),
         .target(name: "WardenAudit", dependencies: ["WardenCore"], swiftSettings: strict),
         .target(
             name: "WardenLocalProvider",

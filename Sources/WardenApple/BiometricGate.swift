@@ -1,4 +1,4 @@
-#if canImport(LocalAuthentication)
+#if WARDEN_APPLE
     import Foundation
     import LocalAuthentication
     import WardenSession
@@ -20,9 +20,10 @@
             // warden:ignore faceid-usage-description-missing a library: the app's Info.plist, checked at run time below
             context: LAContext = LAContext()
         ) async throws {
-            guard UsageDescriptionCheck.faceIDUsageDescription(in: Bundle.main.infoDictionary ?? [:]) != nil else {
-                throw Failure.missingUsageDescription
-            }
+            guard
+                UsageDescriptionCheck.allowsBiometricPrompt(
+                    infoDictionary: Bundle.main.infoDictionary ?? [:], on: ApplePlatform.current)
+            else { throw Failure.missingUsageDescription }
             let laPolicy: LAPolicy =
                 policy == .biometryOnly ? .deviceOwnerAuthenticationWithBiometrics : .deviceOwnerAuthentication
             var error: NSError?

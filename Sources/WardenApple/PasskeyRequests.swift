@@ -1,10 +1,9 @@
-#if canImport(AuthenticationServices) && !os(tvOS) && !os(watchOS)
+#if WARDEN_APPLE
     import AuthenticationServices
     import Foundation
 
     /// Passkey requests from a server challenge (`ASAuthorizationPlatformPublicKeyCredentialProvider`). The app
     /// needs the `webcredentials:<rp-id>` associated domain; the results go to the server for verification.
-    @available(iOS 15.0, macOS 12.0, visionOS 1.0, *)
     // warden:ignore passkeys-without-webcredentials a library: the app declares the webcredentials: domain
     public enum PasskeyRequests {
         /// A registration request for `userID` with the server's challenge.

@@ -1,4 +1,4 @@
-#if canImport(Security)
+#if WARDEN_APPLE
     import Foundation
     import Security
     import WardenCrypto

@@ -1,10 +1,9 @@
-#if canImport(SwiftUI)
+#if WARDEN_APPLE
     import SwiftUI
 
     /// Covers sensitive UI with an opaque placeholder whenever the scene is not active, so App Switcher snapshots
     /// never show it. APIs: `@Environment(\.scenePhase)`, `overlay(alignment:content:)` and `ShapeStyle.background`
     /// (iOS 15, macOS 12).
-    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public struct PrivacyMask<Placeholder: View>: ViewModifier {
         @Environment(\.scenePhase) private var scenePhase
         let placeholder: Placeholder
@@ -18,7 +17,6 @@
         }
     }
 
-    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     extension View {
         /// Masks this view while the app is inactive or in the background (App Switcher).
         public func privacyMasked() -> some View {
@@ -32,7 +30,7 @@
     }
 #endif
 
-#if canImport(UIKit) && !os(watchOS)
+#if WARDEN_UIKIT
     import UIKit
 
     /// The UIKit helper: an opaque cover added on `willResignActiveNotification`, removed on

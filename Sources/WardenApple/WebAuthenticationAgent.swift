@@ -108,7 +108,7 @@
         }
     }
 
-    #if canImport(SwiftUI)
+    #if WARDEN_APPLE
         import SwiftUI
 
         /// The SwiftUI variant over `@Environment(\.webAuthenticationSession)` (iOS 16.4, macOS 13.3).

@@ -34,11 +34,31 @@ public enum BiometricPolicyChoice: Sendable, Equatable {
 
 /// Info.plist requirements checked at run time so a missing key is a clear error, not a crash in the framework.
 public enum UsageDescriptionCheck {
-    /// The reason Face ID needs (`NSFaceIDUsageDescription`), or nil when it is missing or empty.
+    /// Where the biometric prompt runs: Face ID (iPhone, iPad) and Optic ID (Vision Pro) need
+    /// `NSFaceIDUsageDescription` in Info.plist, Touch ID on a Mac (macOS and Mac Catalyst apps) needs none.
+    public enum Platform: Sendable, CaseIterable {
+        case iOS, visionOS, macOS, macCatalyst
+
+        /// Whether a biometric prompt on this platform needs `NSFaceIDUsageDescription`.
+        public var needsFaceIDUsageDescription: Bool {
+            switch self {
+            case .iOS, .visionOS: true
+            case .macOS, .macCatalyst: false
+            }
+        }
+    }
+
+    /// The non-blank `NSFaceIDUsageDescription`, or nil.
     public static func faceIDUsageDescription(in infoDictionary: [String: Any]) -> String? {
         guard let text = infoDictionary["NSFaceIDUsageDescription"] as? String,
             !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         else { return nil }
         return text
+    }
+
+    /// Whether a biometric prompt may be shown with this Info.plist on `platform` (without the key, Face ID
+    /// terminates the app).
+    public static func allowsBiometricPrompt(infoDictionary: [String: Any], on platform: Platform) -> Bool {
+        !platform.needsFaceIDUsageDescription || faceIDUsageDescription(in: infoDictionary) != nil
     }
 }

@@ -17,6 +17,7 @@ public struct StorageError: CodedError {
             case userCancelled = "user_cancelled"
             case authenticationFailed = "authentication_failed"
             case backendFailure = "backend_failure"
+            case accessControlUnavailable = "access_control_unavailable"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -42,6 +43,9 @@ public struct StorageError: CodedError {
         public static let authenticationFailed = Code(.authenticationFailed)
         /// Any other backend status.
         public static let backendFailure = Code(.backendFailure)
+        /// The requested protection (`SecAccessControl`) could not be created, so the item was **not** saved:
+        /// Warden never falls back to an unprotected item (misconfiguration).
+        public static let accessControlUnavailable = Code(.accessControlUnavailable)
     }
 
     public let code: Code
@@ -55,7 +59,7 @@ public struct StorageError: CodedError {
     public var failureKind: FailureKind {
         switch code.backing {
         case .locked, .interactionNotAllowed, .backendFailure: .transient
-        case .missingEntitlement, .serviceUnavailable, .invalidName: .misconfiguration
+        case .missingEntitlement, .serviceUnavailable, .invalidName, .accessControlUnavailable: .misconfiguration
         case .userCancelled: .userCancelled
         case .authenticationFailed, .corruptedData, .itemTooLarge: .rejected
         }

@@ -1,11 +1,16 @@
-#if canImport(os)
+#if WARDEN_APPLE
     import os
 
     /// Sends Warden's records to the unified logging system (`os.Logger`). Compiled on Apple platforms only.
     ///
-    /// Messages are already redacted by the facade; they are still logged with `privacy: .private` so that even a
-    /// redaction miss stays out of logs collected from devices without the private-data profile.
-    @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
+    /// The message is logged `.public`: every Warden message has already been through the facade's redactor
+    /// (tokens, codes, secrets in URLs, headers and JSON are masked before a sink sees them), so marking it private
+    /// would only make device logs unreadable (`<private>`) without protecting anything. The metadata values are
+    /// logged `.private`: they are caller-supplied and not redacted by construction.
+    ///
+    /// ```swift
+    /// WardenLog.configure(sink: OSLogSink(subsystem: "com.example.app"))
+    /// ```
     public struct OSLogSink: LogSink {
         private let subsystem: String
 
@@ -14,15 +19,20 @@
 
         public func log(_ record: LogRecord) {
             let logger = Logger(subsystem: subsystem, category: record.category)
-            let metadata = record.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                separator: " ")
+            let message = record.message
+            let metadata = Self.metadata(record)
             switch record.level {
-            case .debug: logger.debug("\(record.message, privacy: .private) \(metadata, privacy: .private)")
-            case .info: logger.info("\(record.message, privacy: .private) \(metadata, privacy: .private)")
-            case .notice: logger.notice("\(record.message, privacy: .private) \(metadata, privacy: .private)")
-            case .warning: logger.warning("\(record.message, privacy: .private) \(metadata, privacy: .private)")
-            case .error: logger.error("\(record.message, privacy: .private) \(metadata, privacy: .private)")
+            case .debug: logger.debug("\(message, privacy: .public) \(metadata, privacy: .private)")
+            case .info: logger.info("\(message, privacy: .public) \(metadata, privacy: .private)")
+            case .notice: logger.notice("\(message, privacy: .public) \(metadata, privacy: .private)")
+            case .warning: logger.warning("\(message, privacy: .public) \(metadata, privacy: .private)")
+            case .error: logger.error("\(message, privacy: .public) \(metadata, privacy: .private)")
             }
+        }
+
+        /// `key=value` pairs sorted by key (portable; tested on Linux through ``LogRecord``).
+        static func metadata(_ record: LogRecord) -> String {
+            record.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
     }
 #endif

@@ -49,7 +49,6 @@ struct KeychainQuery: Equatable {
         var accessGroup: String?
         /// macOS: use the data-protection keychain (iOS-style) instead of the legacy file keychain.
         var useDataProtectionKeychain = true
-        var hasAuthenticationContext = false
     }
 
     static func base(_ configuration: Configuration, service: String, account: String?) -> KeychainQuery {
@@ -87,7 +86,9 @@ struct KeychainQuery: Equatable {
         var query = base(configuration, service: service, account: account)
         query.attributes[.returnData] = .bool(true)
         query.attributes[.matchLimitOne] = .bool(true)
-        if configuration.hasAuthenticationContext { query.attributes[.authenticationContext] = .context }
+        // A protected read gets its own, new LAContext (the Apple seam creates one per query), so one biometric
+        // evaluation never unlocks the item for the rest of the process.
+        if configuration.accessControl != .none { query.attributes[.authenticationContext] = .context }
         return query
     }
 
@@ -110,6 +111,9 @@ enum KeychainStatus {
     static let userCanceled: Int32 = -128
     static let notAvailable: Int32 = -25291
     static let decode: Int32 = -26275
+    /// Not an OSStatus: the Apple seam returns it when `SecAccessControlCreateWithFlags` fails, instead of sending
+    /// the item without its protection.
+    static let accessControlUnavailable: Int32 = -1_000_001
 
     /// Maps a failure status to a classified error (nil for success and not-found).
     static func error(_ status: Int32) -> StorageError? {
@@ -122,6 +126,9 @@ enum KeychainStatus {
         case authFailed: StorageError(.authenticationFailed, "keychain authentication failed")
         case notAvailable: StorageError(.serviceUnavailable, "no keychain is available")
         case decode: StorageError(.corruptedData, "the keychain item cannot be decoded")
+        case accessControlUnavailable:
+            StorageError(
+                .accessControlUnavailable, "the item's access control could not be created; nothing was saved")
         default: StorageError(.backendFailure, "keychain status \(status)")
         }
     }
