@@ -229,7 +229,7 @@ public struct Auditor: Sendable {
             outcome.skipped = "binary"
             return outcome
         }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        guard UTF8Validation.isValid(bytes) else {
             outcome.skipped = "not UTF-8"
             return outcome
         }

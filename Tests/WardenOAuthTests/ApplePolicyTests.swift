@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import WardenCore
 import WardenJOSE
 
-@testable import WardenOAuth
+@_spi(Fuzzing) @testable import WardenOAuth
 
 @Suite("Portable decisions behind the Apple layer")
 struct ApplePolicyTests {
