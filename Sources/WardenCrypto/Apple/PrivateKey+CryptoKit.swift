@@ -16,36 +16,33 @@
         let publicKey: PublicKey
         let pkcs8PEM: String
 
+        /// Reads through the portable ``PrivateKeyMaterial`` (never CryptoKit's PEM parser, which refuses
+        /// `openssl ecparam -genkey` output, `Bag Attributes` preambles and unwrapped base64 that OpenSSL accepts).
         static func fromPEM(_ pem: String) throws -> PrivateKeyBacking {
-            guard !pem.contains("ENCRYPTED") else {
-                throw CryptoError(.unsupportedKey, "encrypted private keys are not supported; decrypt it first")
+            let material = try PrivateKeyMaterial.parse(pem: pem)
+            do {
+                switch material {
+                case .ec(.p256, let scalar): return try make(.p256(try .init(rawRepresentation: scalar)))
+                case .ec(.p384, let scalar): return try make(.p384(try .init(rawRepresentation: scalar)))
+                case .ec(.p521, let scalar): return try make(.p521(try .init(rawRepresentation: scalar)))
+                case .ed25519(let seed): return try make(.ed25519(try .init(rawRepresentation: seed)))
+                case .rsa(let pkcs1): return try make(.rsa(try rsaKey(pkcs1)))
+                }
+            } catch let error as CryptoError {
+                throw error
+            } catch {
+                throw CryptoError(.invalidKey, "the private key was refused by CryptoKit")
             }
-            let blocks = try PEM.blocks(pem)
-            if let block = blocks.first(where: { $0.label == "PRIVATE KEY" || $0.label == "EC PRIVATE KEY" }),
-                let p256 = try? P256.Signing.PrivateKey(pemRepresentation: pem)
-            {
-                _ = block
-                return try make(.p256(p256))
-            }
-            if let p384 = try? P384.Signing.PrivateKey(pemRepresentation: pem) { return try make(.p384(p384)) }
-            if let p521 = try? P521.Signing.PrivateKey(pemRepresentation: pem) { return try make(.p521(p521)) }
-            guard let block = blocks.first(where: { $0.label == "RSA PRIVATE KEY" || $0.label == "PRIVATE KEY" }) else {
-                throw CryptoError(.malformedInput, "not a PEM private key")
-            }
-            // Security imports PKCS#1 RSAPrivateKey; unwrap PKCS#8 (SEQUENCE { version, algorithm, OCTET STRING }).
-            var pkcs1 = block.der
-            if block.label == "PRIVATE KEY" {
-                let parts = try DER.children(try DER.single(block.der))
-                guard parts.count >= 3, parts[2].tag == 0x04 else { throw CryptoError(.malformedInput, "bad PKCS#8") }
-                pkcs1 = Array(parts[2].contents)
-            }
+        }
+
+        static func rsaKey(_ pkcs1: [UInt8]) throws -> SendableSecKey {
             let attributes: [CFString: Any] = [
                 kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPrivate,
             ]
             guard let key = SecKeyCreateWithData(Data(pkcs1) as CFData, attributes as CFDictionary, nil) else {
                 throw CryptoError(.malformedInput, "not a PEM private key")
             }
-            return try make(.rsa(SendableSecKey(key: key)), pem: pem)
+            return SendableSecKey(key: key)
         }
 
         static func generateRSA(bits: Int) throws -> PrivateKeyBacking {
@@ -69,29 +66,34 @@
             return try make(.ed25519(try .init(rawRepresentation: seed)))
         }
 
-        private static func make(_ key: Key, pem: String = "") throws -> PrivateKeyBacking {
+        /// The backing with its public key and its PKCS#8 PEM, written by the portable encoder for every key type
+        /// (generated keys included).
+        private static func make(_ key: Key) throws -> PrivateKeyBacking {
             let publicKey: PublicKey
-            var pkcs8 = pem
+            let material: PrivateKeyMaterial
             switch key {
             case .rsa(let secKey):
                 guard let pub = SecKeyCopyPublicKey(secKey.key),
-                    let data = SecKeyCopyExternalRepresentation(pub, nil) as Data?
-                else { throw CryptoError(.invalidKey, "cannot derive the RSA public key") }
+                    let data = SecKeyCopyExternalRepresentation(pub, nil) as Data?,
+                    let pkcs1 = SecKeyCopyExternalRepresentation(secKey.key, nil) as Data?
+                else { throw CryptoError(.invalidKey, "cannot export the RSA key") }
                 let (n, e) = try DER.parseRSAPublicKey(Array(data))
                 publicKey = try PublicKey(rsaModulus: n, exponent: e)
+                material = .rsa(pkcs1: Array(pkcs1))
             case .p256(let k):
                 publicKey = try PublicKey(spkiDER: Array(k.publicKey.derRepresentation))
-                pkcs8 = k.pemRepresentation
+                material = .ec(.p256, scalar: Array(k.rawRepresentation))
             case .p384(let k):
                 publicKey = try PublicKey(spkiDER: Array(k.publicKey.derRepresentation))
-                pkcs8 = k.pemRepresentation
+                material = .ec(.p384, scalar: Array(k.rawRepresentation))
             case .p521(let k):
                 publicKey = try PublicKey(spkiDER: Array(k.publicKey.derRepresentation))
-                pkcs8 = k.pemRepresentation
+                material = .ec(.p521, scalar: Array(k.rawRepresentation))
             case .ed25519(let k):
                 publicKey = try PublicKey(ed25519: Array(k.publicKey.rawRepresentation))
+                material = .ed25519(seed: Array(k.rawRepresentation))
             }
-            return PrivateKeyBacking(key: key, publicKey: publicKey, pkcs8PEM: pkcs8)
+            return PrivateKeyBacking(key: key, publicKey: publicKey, pkcs8PEM: material.pkcs8PEM)
         }
 
         func sign(_ message: UnsafeRawBufferPointer, algorithm: SignatureAlgorithm) throws -> [UInt8] {

@@ -19,10 +19,10 @@
             guard pem.utf8.count <= PublicKey.maximumInputBytes else {
                 throw CryptoError(.inputTooLarge, "PEM input over 1 MiB")
             }
-            guard !pem.contains("ENCRYPTED") else {
-                throw CryptoError(.unsupportedKey, "encrypted private keys are not supported; decrypt it first")
-            }
-            let key: OpaquePointer? = pem.withCString { text in
+            // The portable reader decides what is accepted (the Apple backend uses the same one); OpenSSL only
+            // loads the normalised PKCS#8 it produces.
+            let normalised = try PrivateKeyMaterial.parse(pem: pem).pkcs8PEM
+            let key: OpaquePointer? = normalised.withCString { text in
                 guard let bio = BIO_new_mem_buf(text, Int32(strlen(text))) else { return nil }
                 defer { BIO_free(bio) }
                 // A password callback that refuses: the default one would prompt on the terminal.
