@@ -357,12 +357,12 @@ struct DemoCommand: CLICommand {
     {
         var links: [Link] = []
         func step(_ text: String) { if progress { io.err("… \(text)") } }
-        step("OpenID provider \(issuer) (no provider switches: sign-in, refresh, attacks, sign-out)")
         let transport = URLSessionTransport()
         var metadata: ProviderMetadata
         do { metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport) } catch {
             throw CLIError.usage("discovery failed: \(error.reason)", code: error.codeName)
         }
+        step("OpenID provider \(metadata.issuer) (no provider switches: sign-in, refresh, attacks, sign-out)")
         if let revocation = arguments.value("revocation-endpoint").flatMap(URL.init(string:)) {
             metadata = try metadata.withRevocationEndpoint(revocation)
         }

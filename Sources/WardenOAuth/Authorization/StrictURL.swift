@@ -91,5 +91,6 @@ struct StrictURL: Hashable, Sendable {
         }
     }
 
-    var isLoopbackIPLiteral: Bool { host == "127.0.0.1" || host == "[::1]" }
+    /// RFC 8252 §7.3 loopback IP literal, by the one predicate every check uses.
+    var isLoopbackIPLiteral: Bool { LoopbackHost.isLoopback(host: host) }
 }

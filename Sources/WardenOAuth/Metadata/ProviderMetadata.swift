@@ -74,10 +74,15 @@ public struct ProviderMetadata: Sendable {
     }
 
     static func secure(_ url: URL, _ name: String) throws(OAuthError) -> URL {
+        guard url.user == nil, url.password == nil else {
+            throw OAuthError(.insecureEndpoint, "\(name) must not carry user information")
+        }
         switch url.scheme?.lowercased() {
         case "https": return url
-        case "http" where LoopbackHost.isLoopback(url.host): return url
-        default: throw OAuthError(.insecureEndpoint, "\(name) must be https (http only on loopback)")
+        case "http" where LoopbackHost.isLoopback(url): return url
+        default:
+            throw OAuthError(
+                .insecureEndpoint, "\(name) must be https (http only to a loopback IP literal: 127.0.0.0/8 or ::1)")
         }
     }
 

@@ -60,7 +60,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
     static func checkScheme(_ url: URL) throws {
         switch url.scheme?.lowercased() {
         case "https": return
-        case "http" where LoopbackHost.isLoopback(url.host): return
+        case "http" where LoopbackHost.isLoopback(url): return
         default: throw TransportError(.insecureURL, "only https URLs (or http to loopback) are allowed")
         }
     }
@@ -75,14 +75,5 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         case .cancelled: TransportError(.cancelled)
         default: TransportError(.other, "URL error \(error.code.rawValue)")
         }
-    }
-}
-
-/// Loopback host literals (RFC 8252 §7.3 prefers IP literals; `localhost` is accepted only for fetching).
-enum LoopbackHost {
-    static func isLoopback(_ host: String?) -> Bool {
-        guard let host = host?.lowercased() else { return false }
-        return host == "127.0.0.1" || host == "[::1]" || host == "::1" || host == "localhost"
-            || host.hasPrefix("127.")
     }
 }
