@@ -121,20 +121,21 @@ public actor AuthSession {
 
     private func sharedRefresh() async throws(SessionError) -> String {
         switch machine.refreshNeeded() {
-        case .wait:
-            let result = await withCheckedContinuation { waiters.append($0) }
-            return try result.get()
-        default:
-            let result = await performRefresh()
-            _ = machine.refreshFinished()
+        case .startRefresh(let generation):
+            var result = await performRefresh(generation: generation)
+            let action = machine.refreshFinished(generation: generation)
+            if case .discard = action { result = .failure(signedOutError()) }
             let pending = waiters
             waiters = []
             for waiter in pending { waiter.resume(returning: result) }
             return try result.get()
+        default:
+            let result = await withCheckedContinuation { waiters.append($0) }
+            return try result.get()
         }
     }
 
-    private func performRefresh() async -> Result<String, SessionError> {
+    private func performRefresh(generation: Int) async -> Result<String, SessionError> {
         let current = now()
         refreshTimes = refreshTimes.filter { current.timeIntervalSince($0) < refreshWindow }
         guard refreshTimes.count < maximumRefreshes else {
@@ -153,7 +154,13 @@ public actor AuthSession {
         do {
             response = try await refresher.refresh(refreshToken: refreshToken, scope: nil)
         } catch {
+            guard machine.isCurrent(generation) else { return .failure(signedOutError()) }
             return .failure(await handle(error))
+        }
+        // Signed out while the request was in flight: the new tokens are never stored or handed out.
+        guard machine.isCurrent(generation) else {
+            log.notice("a refresh finished after sign-out; its tokens were discarded")
+            return .failure(signedOutError())
         }
         var fresh = tokens.refreshed(by: response, now: now())
         if fresh.refreshToken == nil, tokens.refreshTokenHeldSeparately {
@@ -164,6 +171,12 @@ public actor AuthSession {
         // the waiters, so no one uses a rotated token that is not yet stored.
         do {
             try await store.save(try fresh.encoded(), service: service, account: account)
+            guard machine.isCurrent(generation) else {
+                // Sign-out purged the store while this write was in flight: purge again, keep nothing.
+                try? await store.delete(service: service, account: account)
+                log.notice("a refresh finished after sign-out; its tokens were discarded")
+                return .failure(signedOutError())
+            }
             self.tokens = fresh
             needsPersist = false
         } catch {
@@ -233,17 +246,27 @@ public actor AuthSession {
 
     /// Signs out: revokes the refresh and access tokens (RFC 7009, best effort), deletes the account's stored
     /// items and clears memory.
+    ///
+    /// A refresh still in flight is discarded when it returns (a new generation starts here, before any `await`),
+    /// so it can never write tokens back after the purge. A refresh token held in a separate protected item
+    /// (``SplitTokenStore``) is not read just to revoke it (that would prompt); revoking the access token and
+    /// deleting both items ends the session.
     public func signOut() async {
-        if let tokens {
-            if let refresh = tokens.refreshToken?.unredacted() {
+        let ending = tokens
+        machine.signedOut()
+        tokens = nil
+        needsPersist = false
+        if let ending {
+            if let refresh = ending.refreshToken?.unredacted() {
                 try? await refresher.revoke(token: refresh, hint: "refresh_token")
             }
-            try? await refresher.revoke(token: tokens.accessToken.unredacted(), hint: "access_token")
+            try? await refresher.revoke(token: ending.accessToken.unredacted(), hint: "access_token")
         }
         await endSession(reason: "signed out by the user")
     }
 
     private func endSession(reason: String) async {
+        machine.signedOut()
         tokens = nil
         needsPersist = false
         do {

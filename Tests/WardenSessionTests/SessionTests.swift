@@ -73,20 +73,29 @@ extension Fixture {
 struct RefreshStateMachineTests {
     @Test func everyEventInEveryState() {
         var machine = RefreshStateMachine()
-        // idle + finished: nothing to resume, stays idle
-        #expect(machine.refreshFinished() == .resumeWaiters(count: 0))
+        // idle + finished (a stray finish): nothing to resume, stays idle
+        #expect(machine.refreshFinished(generation: 0) == .discard(waiters: 0))
         #expect(machine.state == .idle)
-        // idle + needed: start
-        #expect(machine.refreshNeeded() == .startRefresh)
-        #expect(machine.state == .refreshing(waiters: 0))
+        // idle + needed: start in generation 0
+        #expect(machine.refreshNeeded() == .startRefresh(generation: 0))
+        #expect(machine.state == .refreshing(generation: 0, waiters: 0))
         // refreshing + needed: wait (twice)
         #expect(machine.refreshNeeded() == .wait)
         #expect(machine.refreshNeeded() == .wait)
-        #expect(machine.state == .refreshing(waiters: 2))
-        // refreshing + finished: resume all, idle
-        #expect(machine.refreshFinished() == .resumeWaiters(count: 2))
+        #expect(machine.state == .refreshing(generation: 0, waiters: 2))
+        // refreshing + finished in the current generation: deliver to all, idle
+        #expect(machine.refreshFinished(generation: 0) == .deliver(waiters: 2))
         #expect(machine.state == .idle)
-        #expect(machine.refreshNeeded() == .startRefresh)
+        // refreshing + sign-out + finished: the stale result is discarded, waiters told
+        #expect(machine.refreshNeeded() == .startRefresh(generation: 0))
+        #expect(machine.refreshNeeded() == .wait)
+        machine.signedOut()
+        #expect(!machine.isCurrent(0) && machine.isCurrent(1))
+        #expect(machine.refreshFinished(generation: 0) == .discard(waiters: 1))
+        #expect(machine.state == .idle)
+        // a new refresh starts in the new generation
+        #expect(machine.refreshNeeded() == .startRefresh(generation: 1))
+        #expect(machine.refreshFinished(generation: 1) == .deliver(waiters: 0))
     }
 }
 
