@@ -152,7 +152,10 @@ struct DemoCommand: CLICommand {
         #endif
         let tokens = TokenSet(response: result.tokens, issuer: metadata.issuer)
         let client = TokenClient(metadata: metadata, clientID: provider.clientID, transport: transport)
-        let session = AuthSession(tokens: tokens, store: store, service: service, account: account, refresher: client)
+        // The session reads time through an injected clock, so the demo can step past a backoff without waiting.
+        let demoClock = DemoClock()
+        let session = AuthSession(
+            tokens: tokens, store: store, service: service, account: account, refresher: client, now: demoClock.now)
         do {
             try await session.persist()
             let stored = try await store.load(service: service, account: account).map { data throws(StorageError) in
@@ -212,6 +215,16 @@ struct DemoCommand: CLICommand {
         let degradedState = await session.state
         let keptWhileOffline = (try? await store.load(service: service, account: account)) != nil
         provider.outage = .none
+        // Back online, but the session does not hammer: no refresh before its jittered backoff ends.
+        let refreshesWhileBackingOff = provider.count("token.refresh_token")
+        var backoff = "none"
+        do { _ = try await session.validAccessToken(minTTL: 1e9) } catch {
+            if let retryAt = error.retryAt {
+                backoff = String(format: "%.2f s", retryAt.timeIntervalSince(demoClock.current))
+                demoClock.advance(to: retryAt)
+            }
+        }
+        let heldBack = provider.count("token.refresh_token") == refreshesWhileBackingOff
         let recovered = (try? await session.validAccessToken(minTTL: 1e9)) != nil
         let stateAfter = await session.state
         ledger.add(
@@ -222,14 +235,26 @@ struct DemoCommand: CLICommand {
             retryPolicy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(200), jitter: { 0.5 }),
             clock: sleeper)
         _ = try? await transportClient.send(HTTPRequest(url: api))
+        let offlineAPIState = await session.state
+        let onlineAgain = (try? await AuthorizedClient(session: session, transport: transport).send(HTTPRequest(url: api)))?.status
+        let afterOnline = await session.state
         links.append(
             Link(
                 name: "offline keeps the session",
                 ok: offlineError == "degraded" && !degradedState.canMutate && keptWhileOffline && recovered
-                    && stateAfter == .signedIn
+                    && stateAfter == .signedIn && heldBack && backoff != "none"
                     && sleeper.slept.current.count == 2,
                 evidence:
-                    "refresh while the port was closed → \(offlineError); state \(describe(degradedState)), canMutate=\(degradedState.canMutate), tokens kept in the store; API retries backed off \(sleeper.slept.current.map { "\($0)" }.joined(separator: ", ")); back online → \(describe(stateAfter))"
+                    "refresh while the port was closed → \(offlineError); state \(describe(degradedState)), canMutate=\(degradedState.canMutate), tokens kept in the store; API retries backed off \(sleeper.slept.current.map { "\($0)" }.joined(separator: ", ")); back online: no refresh during the \(backoff) jittered backoff, then → \(describe(stateAfter))"
+            ))
+
+        links.append(
+            Link(
+                name: "an offline API call makes the session read-only",
+                ok: !offlineAPIState.canMutate && offlineAPIState != .signedIn && onlineAgain == 200
+                    && afterOnline == .signedIn,
+                evidence:
+                    "API call with the network down (connection refused, after 3 attempts) → state \(describe(offlineAPIState)), canMutate=\(offlineAPIState.canMutate), session kept; the next request got \(onlineAgain.map(String.init) ?? "nothing") → \(describe(afterOnline))"
             ))
 
         // 6. 429 with Retry-After.
@@ -244,6 +269,32 @@ struct DemoCommand: CLICommand {
                 ok: limitedStatus == 200 && rateSleeper.slept.current == [.seconds(2)],
                 evidence:
                     "429 with Retry-After: 2 → waited \(rateSleeper.slept.current.map { "\($0)" }.joined(separator: ", ")) (injected clock), then \(limitedStatus)"
+            ))
+
+        // 6b. A Retry-After beyond the caller's budget: fail at once with the time, never retry early.
+        step("rate limited beyond the budget")
+        let budgetSleeper = RecordingSleeper()
+        provider.outage = .rateLimited(retryAfter: 120)
+        let apiCallsBefore = provider.count("api")
+        let budgeted = AuthorizedClient(
+            session: session, transport: transport, retryPolicy: RetryPolicy(maximumTotalDelay: .seconds(60)),
+            clock: budgetSleeper, now: demoClock.now)
+        let budgetStart = demoClock.current
+        var budgetOutcome = "accepted"
+        var retryIn: TimeInterval?
+        do { _ = try await budgeted.send(HTTPRequest(url: api)) } catch let error as SessionError {
+            budgetOutcome = error.codeName
+            retryIn = error.retryAt?.timeIntervalSince(budgetStart)
+        } catch { budgetOutcome = (error as? any WardenError)?.codeName ?? "error" }
+        let apiCalls = provider.count("api") - apiCallsBefore
+        provider.outage = .none
+        links.append(
+            Link(
+                name: "rate limit beyond the budget is not retried early",
+                ok: budgetOutcome == "rate_limited" && abs((retryIn ?? 0) - 120) < 1 && budgetSleeper.slept.current.isEmpty
+                    && apiCalls == 1,
+                evidence:
+                    "429 with Retry-After: 120 against a 60 s budget → \(budgetOutcome), retry allowed in \(retryIn.map { "\(Int($0)) s" } ?? "?"); \(apiCalls) request(s) sent, \(budgetSleeper.slept.current.count) sleeps (no early retry)"
             ))
 
         // 7. Grant revoked at the provider → invalid_grant → signed out, store purged.
@@ -516,4 +567,15 @@ final class RecordingSleeper: Clock, @unchecked Sendable {  // state in Locked
 /// A transport for a provider whose port is closed (connection refused), for the backoff evidence.
 struct ClosedPortTransport: HTTPTransport {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw TransportError(.cannotConnect) }
+}
+
+/// The demo session's clock: real time plus the backoff windows the demo steps past instead of waiting them out.
+final class DemoClock: Sendable {
+    private let offset = Locked<TimeInterval>(0)
+    var current: Date { Date().addingTimeInterval(offset.current) }
+    var now: NowProvider { { [self] in current } }
+    func advance(to date: Date) {
+        let delta = date.timeIntervalSince(current)
+        if delta > 0 { offset.withLock { $0 += delta + 0.001 } }
+    }
 }

@@ -46,6 +46,12 @@ public actor AuthSession {
     private var waiters: [CheckedContinuation<Result<String, SessionError>, Never>] = []
     private var refreshTimes: [Date] = []
     private var needsPersist = false
+    /// After a transient refresh failure: no refresh request before this time (the server's `Retry-After`, or
+    /// exponential backoff with jitter), so a degraded session never hammers the token endpoint.
+    private var refreshNotBefore: Date?
+    private var refreshFailures = 0
+    private var refreshBackoffReason: SessionError?
+    let jitter: @Sendable () -> Double
     public private(set) var state: SessionState
     /// How many refresh requests this session has made (for tests, benchmarks and the demo's evidence).
     public private(set) var refreshCount = 0
@@ -57,8 +63,10 @@ public actor AuthSession {
     /// A session over tokens already in memory (after a sign-in); call ``persist()`` to store them.
     public init(
         tokens: TokenSet?, store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
-        maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30, now: @escaping NowProvider = systemNow
+        maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30, now: @escaping NowProvider = systemNow,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
+        self.jitter = jitter
         self.tokens = tokens
         self.store = store
         self.service = service
@@ -137,6 +145,14 @@ public actor AuthSession {
 
     private func performRefresh(generation: Int) async -> Result<String, SessionError> {
         let current = now()
+        if let notBefore = refreshNotBefore, current < notBefore {
+            let reason = refreshBackoffReason?.reason ?? "the last refresh failed"
+            return .failure(
+                SessionError(
+                    refreshBackoffReason?.code == .rateLimited ? .rateLimited : .degraded,
+                    "\(reason); not retrying before \(notBefore)", underlying: refreshBackoffReason?.underlying,
+                    retryAt: notBefore))
+        }
         refreshTimes = refreshTimes.filter { current.timeIntervalSince($0) < refreshWindow }
         guard refreshTimes.count < maximumRefreshes else {
             return .failure(
@@ -195,6 +211,10 @@ public actor AuthSession {
             fresh.refreshTokenHeldSeparately = true
             self.tokens = fresh
         }
+        refreshNotBefore = nil
+        refreshFailures = 0
+        refreshBackoffReason = nil
+        offlineReason = nil
         setState(.signedIn)
         log.info("access token refreshed")
         return .success(fresh.accessToken.unredacted())
@@ -231,6 +251,26 @@ public actor AuthSession {
         }
     }
 
+    static let baseRefreshBackoff: TimeInterval = 1
+    static let maximumRefreshBackoff: TimeInterval = 300
+
+    private var offlineReason: String?
+
+    /// An API request failed in transport (after its retries): the session is kept but read-only
+    /// (``SessionState/degraded(reason:)``, `canMutate == false`) until a request gets through.
+    public func requestFailed(_ error: TransportError) {
+        guard tokens != nil else { return }
+        offlineReason = "offline (\(error.codeName))"
+        setState(.degraded(reason: offlineReason!))
+    }
+
+    /// An API request got an HTTP response: the network is back; leave the offline state.
+    public func requestSucceeded() {
+        guard tokens != nil, offlineReason != nil else { return }
+        offlineReason = nil
+        if refreshNotBefore == nil { setState(.signedIn) }
+    }
+
     private func handle(_ error: OAuthError) async -> SessionError {
         switch error.failureKind {
         case .terminal:
@@ -238,9 +278,30 @@ public actor AuthSession {
             await endSession(reason: "the provider rejected the grant (\(error.codeName))")
             return SessionError(.signedOut, "the provider rejected the grant (\(error.codeName))", underlying: error)
         default:
-            log.warning("refresh failed transiently (\(error.codeName)); keeping the session")
+            refreshFailures += 1
+            let wait: TimeInterval
+            let result: SessionError
+            let notBefore: Date
+            if let retryAfter = error.retryAfter {
+                wait = retryAfter  // exactly what the server asked, never earlier
+                notBefore = now().addingTimeInterval(wait)
+                result = SessionError(
+                    .rateLimited, "the token endpoint rate-limited the refresh (\(error.codeName)); the session is kept",
+                    underlying: error, retryAt: notBefore)
+            } else {
+                // Exponential backoff with "equal jitter": half fixed, half random, so never immediately.
+                let ceiling = min(Self.maximumRefreshBackoff, Self.baseRefreshBackoff * pow(2, Double(refreshFailures - 1)))
+                wait = ceiling / 2 + ceiling / 2 * jitter()
+                notBefore = now().addingTimeInterval(wait)
+                result = SessionError(
+                    .degraded, "refresh failed (\(error.codeName)); the session is kept", underlying: error,
+                    retryAt: notBefore)
+            }
+            refreshNotBefore = notBefore
+            refreshBackoffReason = result
+            log.warning("refresh failed transiently (\(error.codeName)); keeping the session, next try in \(Int(wait)) s")
             setState(.degraded(reason: error.codeName))
-            return SessionError(.degraded, "refresh failed (\(error.codeName)); the session is kept", underlying: error)
+            return result
         }
     }
 

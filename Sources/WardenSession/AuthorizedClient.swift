@@ -19,10 +19,14 @@ public struct AuthorizedClient: Sendable {
     let clock: any Clock<Duration>
     public let minimumTTL: TimeInterval
 
+    let now: NowProvider
+
     public init(
         session: AuthSession, transport: any HTTPTransport, retryPolicy: RetryPolicy = RetryPolicy(),
-        clock: any Clock<Duration> = ContinuousClock(), minimumTTL: TimeInterval = 30
+        clock: any Clock<Duration> = ContinuousClock(), minimumTTL: TimeInterval = 30,
+        now: @escaping NowProvider = systemNow
     ) {
+        self.now = now
         self.session = session
         self.transport = transport
         self.retryPolicy = retryPolicy
@@ -33,12 +37,25 @@ public struct AuthorizedClient: Sendable {
     /// Sends `request` with the session's token.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var token = try await session.validAccessToken(minTTL: minimumTTL)
-        var response = try await sendWithRetry(request, token: token)
+        var response = try await reporting { try await sendWithRetry(request, token: token) }
         if response.status == 401, Self.isInvalidToken(response) {
             token = try await session.refresh(ifCurrent: token)
-            response = try await sendWithRetry(request, token: token)
+            response = try await reporting { try await sendWithRetry(request, token: token) }
         }
         return response
+    }
+
+    /// Any request's outcome moves the session: a transport failure (after the retries) marks it offline
+    /// (`canMutate == false`), any HTTP response marks it reachable again.
+    private func reporting(_ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
+        do {
+            let response = try await body()
+            await session.requestSucceeded()
+            return response
+        } catch let error as TransportError where error.code != .cancelled {
+            await session.requestFailed(error)
+            throw error
+        }
     }
 
     static func isInvalidToken(_ response: HTTPResponse) -> Bool {
@@ -57,16 +74,23 @@ public struct AuthorizedClient: Sendable {
                 let response = try await transport.send(authorized)
                 guard [429, 500, 502, 503, 504].contains(response.status) else { return response }
                 let outcome = RetryPolicy.Outcome.status(
-                    response.status, retryAfter: RetryAfter.seconds(response.header("Retry-After")))
-                if case .retry(let delay) = retryPolicy.decide(
-                    outcome, attempt: attempt, method: request.method, waitedSoFar: waited)
-                {
+                    response.status, retryAfter: RetryAfter.seconds(response.header("Retry-After"), now: now()))
+                switch retryPolicy.decide(outcome, attempt: attempt, method: request.method, waitedSoFar: waited) {
+                case .retry(let delay):
                     try await clock.sleep(for: delay)
                     waited += delay
                     attempt += 1
                     continue
+                case .rateLimited(let delay):
+                    let components = delay.components
+                    let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+                    let until = now().addingTimeInterval(seconds)
+                    throw SessionError(
+                        .rateLimited, "HTTP \(response.status): the server allows the next try at \(until)",
+                        retryAt: until)
+                case .giveUp:
+                    return response
                 }
-                return response
             } catch let error as TransportError {
                 let outcome: RetryPolicy.Outcome = error.code == .cancelled ? .cancelled : .transport(error)
                 guard

@@ -6,7 +6,9 @@ import WardenOAuth
 ///
 /// - Transient network errors (`timedOut`, `networkConnectionLost`, `dnsLookupFailed`, `cannotConnectToHost`,
 ///   `notConnectedToInternet`) and 5xx: exponential backoff with full jitter, capped in attempts and total time.
-/// - 429 and 503 honour `Retry-After` (seconds or HTTP-date, capped).
+/// - 429 and 503 honour `Retry-After` (seconds or HTTP-date) exactly: never retried before it; a `Retry-After`
+///   beyond ``maximumTotalDelay`` (the caller's budget) is ``Decision/rateLimited(retryAfter:)`` at once, which
+///   ``AuthorizedClient`` throws as ``SessionError/Code/rateLimited`` with the time.
 /// - Other 4xx: never retried. User cancellation: never retried.
 /// - Non-idempotent methods (POST, PATCH) are not retried unless the caller opts in.
 ///
@@ -39,6 +41,9 @@ public struct RetryPolicy: Sendable {
     public enum Decision: Sendable, Equatable {
         case retry(after: Duration)
         case giveUp
+        /// The server's `Retry-After` is beyond what this policy may wait (``maximumTotalDelay``, the caller's
+        /// budget) or than its attempts allow: fail now, saying when the server allows the next try.
+        case rateLimited(retryAfter: Duration)
     }
 
     /// The outcome of one attempt, as the policy sees it.
@@ -52,6 +57,15 @@ public struct RetryPolicy: Sendable {
 
     /// Decides for attempt number `attempt` (1-based) of `method`, given the time already spent waiting.
     public func decide(_ outcome: Outcome, attempt: Int, method: String, waitedSoFar: Duration) -> Decision {
+        // 429/503 with Retry-After: never retry before it (RFC 9110 §10.2.3); the wait is exact, not capped or
+        // jittered, and one that does not fit the budget fails at once with the time.
+        if case .status(let status, let retryAfter?) = outcome, status == 429 || status == 503 {
+            let delay = Duration.milliseconds(Int64((max(0, retryAfter) * 1000).rounded(.up)))
+            guard attempt < maximumAttempts, retryNonIdempotent || Self.idempotent.contains(method.uppercased()),
+                waitedSoFar + delay <= maximumTotalDelay
+            else { return .rateLimited(retryAfter: delay) }
+            return .retry(after: delay)
+        }
         guard attempt < maximumAttempts else { return .giveUp }
         guard retryNonIdempotent || Self.idempotent.contains(method.uppercased()) else { return .giveUp }
         let delay: Duration
@@ -63,14 +77,10 @@ public struct RetryPolicy: Sendable {
             case .timedOut, .connectionLost, .dnsLookupFailed, .cannotConnect, .notConnected: delay = backoff(attempt)
             default: return .giveUp
             }
-        case .status(let status, let retryAfter):
+        case .status(let status, _):
             switch status {
             case 429, 503:
-                if let retryAfter {
-                    delay = min(.milliseconds(Int64(retryAfter * 1000)), maximumDelay)
-                } else {
-                    delay = backoff(attempt)
-                }
+                delay = backoff(attempt)  // no Retry-After (with one, handled above)
             case 500, 502, 504: delay = backoff(attempt)
             default: return .giveUp
             }

@@ -1,3 +1,4 @@
+import Foundation
 import WardenCore
 
 /// Why a session could not give a valid access token.
@@ -10,6 +11,7 @@ public struct SessionError: CodedError {
             case persistenceFailed = "persistence_failed"
             case noRefreshToken = "no_refresh_token"
             case refreshTokenLocked = "refresh_token_locked"
+            case rateLimited = "rate_limited"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -28,15 +30,21 @@ public struct SessionError: CodedError {
         /// The biometric-bound refresh token was not released (the user cancelled or failed the prompt): the
         /// session is kept; ask again on the user's next action, never in a loop.
         public static let refreshTokenLocked = Code(.refreshTokenLocked)
+        /// The server asked to wait longer than the caller's budget (`Retry-After`); ``SessionError/retryAt`` says
+        /// until when. Nothing was retried early.
+        public static let rateLimited = Code(.rateLimited)
     }
 
     public let code: Code
     public let reason: String
     /// The failure underneath, when there is one.
     public let underlying: (any WardenError)?
+    /// For ``Code/rateLimited`` (and a degraded session backing off): the earliest time to try again.
+    public let retryAt: Date?
 
-    public init(_ code: Code, _ reason: String, underlying: (any WardenError)? = nil) {
+    public init(_ code: Code, _ reason: String, underlying: (any WardenError)? = nil, retryAt: Date? = nil) {
         self.code = code
+        self.retryAt = retryAt
         self.reason = reason
         self.underlying = underlying
     }
@@ -44,7 +52,7 @@ public struct SessionError: CodedError {
     public var failureKind: FailureKind {
         switch code.backing {
         case .signedOut, .noRefreshToken: .terminal
-        case .degraded, .persistenceFailed, .refreshLoop: .transient
+        case .degraded, .persistenceFailed, .refreshLoop, .rateLimited: .transient
         case .refreshTokenLocked: .userCancelled
         }
     }

@@ -175,15 +175,17 @@ struct AuthSessionTests {
             OAuthError(.rateLimited, status: 429, retryAfter: 5, fromTokenEndpoint: true),
             OAuthError(.invalidTokenResponse, "HTML page"),
         ] {
-            let (_, provider, store, session) = Fixture.expiredSession()
+            let (clock, provider, store, session) = Fixture.expiredSession()
             await provider.setFailure(error)
             try await session.persist()
-            await #expect(throws: SessionError(.degraded, "")) { try await session.validAccessToken() }
+            let expected = error.retryAfter == nil ? SessionError.Code.degraded : .rateLimited
+            await #expect(throws: SessionError(expected, "")) { try await session.validAccessToken() }
             #expect(await session.state == .degraded(reason: error.codeName))
             #expect(await !session.state.canMutate)
             #expect(try await store.load(service: "svc", account: "a") != nil, "\(error.codeName): tokens kept")
-            // Back online: recovers.
+            // Back online, after the backoff: recovers.
             await provider.setFailure(nil)
+            clock.advance(6)
             #expect(try await session.validAccessToken() == "at-1")
             #expect(await session.state == .signedIn)
         }
@@ -290,12 +292,29 @@ struct RetryTests {
         #expect(
             policy.decide(.status(429, retryAfter: 7), attempt: 1, method: "GET", waitedSoFar: .zero)
                 == .retry(after: .seconds(7)))
+        // Never before Retry-After: beyond the budget (60 s total) it fails at once with the server's time, it is
+        // never shortened to a cap and retried early.
+        #expect(
+            policy.decide(.status(429, retryAfter: 120), attempt: 1, method: "GET", waitedSoFar: .zero)
+                == .rateLimited(retryAfter: .seconds(120)))
         #expect(
             policy.decide(.status(503, retryAfter: 99999), attempt: 1, method: "GET", waitedSoFar: .zero)
-                == .retry(after: .seconds(30)), "capped")
+                == .rateLimited(retryAfter: .seconds(99999)))
         #expect(
             policy.decide(.status(503, retryAfter: 20), attempt: 2, method: "GET", waitedSoFar: .seconds(50))
-                == .giveUp, "beyond the total cap")
+                == .rateLimited(retryAfter: .seconds(20)), "beyond the total budget")
+        #expect(
+            policy.decide(.status(429, retryAfter: 45), attempt: 1, method: "GET", waitedSoFar: .zero)
+                == .retry(after: .seconds(45)), "exact: not capped at maximumDelay (30 s), not jittered")
+        #expect(
+            policy.decide(.status(429, retryAfter: 0.2), attempt: 1, method: "GET", waitedSoFar: .zero)
+                == .retry(after: .milliseconds(200)))
+        #expect(
+            policy.decide(.status(429, retryAfter: 3), attempt: 4, method: "GET", waitedSoFar: .zero)
+                == .rateLimited(retryAfter: .seconds(3)), "out of attempts: say when")
+        #expect(
+            policy.decide(.status(429, retryAfter: nil), attempt: 1, method: "GET", waitedSoFar: .zero)
+                == .retry(after: .milliseconds(500)), "no Retry-After: backoff")
         #expect(policy.decide(.status(404, retryAfter: nil), attempt: 1, method: "GET", waitedSoFar: .zero) == .giveUp)
         #expect(policy.decide(.status(400, retryAfter: nil), attempt: 1, method: "GET", waitedSoFar: .zero) == .giveUp)
         #expect(policy.decide(.cancelled, attempt: 1, method: "GET", waitedSoFar: .zero) == .giveUp)
@@ -361,4 +380,110 @@ struct FakeHTTP: HTTPTransport {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     init(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.handler = handler }
     func send(_ request: HTTPRequest) async throws -> HTTPResponse { handler(request) }
+}
+
+@Suite("Rate limits and degradation")
+struct RateLimitTests {
+    @Test func aTokenEndpointRateLimitIsWaitedOutExactlyAndNeverHammered() async throws {
+        let (clock, provider, _, session) = Fixture.expiredSession()
+        await provider.setFailure(OAuthError(.rateLimited, status: 429, retryAfter: 30, fromTokenEndpoint: true))
+        let start = clock.date.current
+        let first = await #expect(throws: SessionError.self) { try await session.validAccessToken() }
+        #expect(first?.code == .rateLimited && first?.retryAt == start.addingTimeInterval(30))
+        #expect(await session.state == .degraded(reason: "rate_limited"), "kept, never signed out")
+        await provider.setFailure(nil)
+        for _ in 0..<10 {  // callers keep asking within the window: the provider is not called again
+            clock.advance(2.9)
+            let error = await #expect(throws: SessionError.self) { try await session.validAccessToken() }
+            #expect(error?.code == .rateLimited)
+        }
+        #expect(await provider.refreshes == 1)
+        clock.advance(1.1)  // 30.1 s after the 429
+        #expect(try await session.validAccessToken() == "at-1")
+        #expect(await provider.refreshes == 2)
+        #expect(await session.state == .signedIn)
+    }
+
+    @Test func refreshFailuresBackOffWithJitter() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: InMemoryStore(), service: "svc", account: "a", refresher: provider,
+            maximumRefreshes: 100, now: clock.now, jitter: { 0.5 })
+        await provider.setFailure(OAuthError(.network, "offline"))
+        var waits: [TimeInterval] = []
+        for _ in 1...5 {
+            let error = await #expect(throws: SessionError.self) { try await session.validAccessToken() }
+            let retryAt = try #require(error?.retryAt)
+            waits.append(retryAt.timeIntervalSince(clock.date.current))
+            // Before the time: no request at all.
+            let before = await provider.refreshes
+            clock.advance(retryAt.timeIntervalSince(clock.date.current) - 0.01)
+            await #expect(throws: SessionError.self) { try await session.validAccessToken() }
+            #expect(await provider.refreshes == before)
+            clock.advance(0.02)
+        }
+        // base 1 s doubling, equal jitter at 0.5: 0.75, 1.5, 3, 6, 12 s.
+        #expect(waits.map { ($0 * 100).rounded() / 100 } == [0.75, 1.5, 3, 6, 12])
+        #expect(await provider.refreshes == 5)
+    }
+
+    @Test func anAPIRateLimitBeyondTheBudgetFailsAtOnceWithTheTime() async throws {
+        let clock = TestClock()
+        var fresh = Fixture.expired(clock)
+        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
+        let session = AuthSession(
+            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: FakeProvider(),
+            now: clock.now)
+        let calls = Locked(0)
+        let transport = FakeHTTP { _ in
+            calls.withLock { $0 += 1 }
+            return HTTPResponse(status: 429, headers: ["Retry-After": "120"])
+        }
+        let sleeper = RecordingClock()
+        let client = AuthorizedClient(session: session, transport: transport, clock: sleeper, now: clock.now)
+        let error = await #expect(throws: SessionError.self) {
+            try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
+        }
+        #expect(error?.code == .rateLimited)
+        #expect(error?.retryAt == clock.date.current.addingTimeInterval(120))
+        #expect(sleeper.slept.current.isEmpty, "no early retry, no waiting beyond the budget")
+        #expect(calls.current == 1)
+    }
+
+    @Test func anHTTPDateRetryAfterIsWaitedExactly() async throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)  // Fri, 15 Jan 2027 08:00:00 GMT
+        #expect(RetryAfter.seconds("Fri, 15 Jan 2027 08:00:45 GMT", now: now) == 45)
+        #expect(RetryAfter.seconds("Fri, 15 Jan 2027 07:59:00 GMT", now: now) == 0)
+        #expect(RetryAfter.seconds("7200", now: now) == 7200, "two hours is not shortened")
+        #expect(RetryAfter.seconds("soon", now: now) == nil)
+    }
+
+    @Test func anOfflineAPICallMakesTheSessionReadOnlyUntilARequestGetsThrough() async throws {
+        let clock = TestClock()
+        var fresh = Fixture.expired(clock)
+        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
+        let session = AuthSession(
+            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: FakeProvider(),
+            now: clock.now)
+        let online = Locked(false)
+        struct Offline: HTTPTransport {
+            let online: Locked<Bool>
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                guard online.current else { throw TransportError(.notConnected) }
+                return HTTPResponse(status: 200)
+            }
+        }
+        let client = AuthorizedClient(
+            session: session, transport: Offline(online: online), retryPolicy: RetryPolicy(maximumAttempts: 1),
+            clock: RecordingClock())
+        let url = URL(string: "https://api.example.com/me")!
+        await #expect(throws: TransportError.self) { try await client.send(HTTPRequest(url: url)) }
+        #expect(await !session.state.canMutate)
+        #expect(await session.state == .degraded(reason: "offline (not_connected)"))
+        #expect(await session.currentTokens != nil, "the session is kept")
+        online.withLock { $0 = true }
+        #expect(try await client.send(HTTPRequest(url: url)).status == 200)
+        #expect(await session.state == .signedIn)
+    }
 }
