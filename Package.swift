@@ -85,13 +85,13 @@ let package = Package(
         .target(
             name: "WardenLocalProvider",
             dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenPasskeys"],
-            swiftSettings: strict + loopbackDefines),
+            swiftSettings: strict + backendDefines + loopbackDefines),
         .target(
             name: "WardenSession", dependencies: ["WardenCore", "WardenOAuth", "WardenJOSE", "WardenStorage"],
             swiftSettings: strict),
         .target(
             name: "WardenOAuth", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"],
-            swiftSettings: strict + loopbackDefines),
+            swiftSettings: strict + backendDefines + loopbackDefines),
         .target(
             name: "Warden",
             dependencies: [

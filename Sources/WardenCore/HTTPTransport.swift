@@ -74,6 +74,9 @@ public struct TransportError: CodedError {
             case cancelled
             case responseTooLarge = "response_too_large"
             case insecureURL = "insecure_url"
+            case redirectRefused = "redirect_refused"
+            case pinningUnsupported = "pinning_unsupported"
+            case pinningFailed = "pinning_failed"
             case other
         }
         private let backing: Backing
@@ -89,6 +92,13 @@ public struct TransportError: CodedError {
         public static let responseTooLarge = Code(.responseTooLarge)
         /// A non-https URL to a non-loopback host.
         public static let insecureURL = Code(.insecureURL)
+        /// A redirect (3xx) was answered where Warden never follows one (its own transport follows none).
+        public static let redirectRefused = Code(.redirectRefused)
+        /// Certificate pins were configured on a platform whose networking cannot evaluate them (Linux's
+        /// FoundationNetworking exposes no server trust): refused rather than silently not pinning.
+        public static let pinningUnsupported = Code(.pinningUnsupported)
+        /// The server's certificate chain matched no configured pin.
+        public static let pinningFailed = Code(.pinningFailed)
         public static let other = Code(.other)
     }
 
@@ -103,8 +113,8 @@ public struct TransportError: CodedError {
     public var failureKind: FailureKind {
         switch code {
         case .cancelled: .userCancelled
-        case .insecureURL: .misconfiguration
-        case .responseTooLarge: .rejected
+        case .insecureURL, .pinningUnsupported: .misconfiguration
+        case .responseTooLarge, .redirectRefused, .pinningFailed: .rejected
         default: .transient
         }
     }

@@ -3,7 +3,7 @@ import Testing
 import WardenCore
 import WardenJOSE
 
-@testable import WardenOAuth
+@_spi(Fuzzing) @testable import WardenOAuth
 
 final class FakeTransport: HTTPTransport, @unchecked Sendable {  // NSLock-guarded state
     private let lock = NSLock()
@@ -137,7 +137,8 @@ struct TokenClientTests {
         let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
         #expect(RetryAfter.seconds("120", now: now) == 120)
         #expect(RetryAfter.seconds("Wed, 21 Oct 2015 07:28:30 GMT", now: now) == 30)
-        #expect(RetryAfter.seconds("99999999", now: now) == 3600)
+        #expect(RetryAfter.seconds("7200", now: now) == 7200, "hours are not shortened (never retry early)")
+        #expect(RetryAfter.seconds("99999999", now: now) == 604_800.0, "only absurd values are bounded")
         #expect(RetryAfter.seconds("soon", now: now) == nil)
         #expect(RetryAfter.seconds("-5", now: now) == nil)
     }
