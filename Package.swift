@@ -141,8 +141,8 @@ let package = Package(
         ),
         .testTarget(
             name: "WardenSessionTests",
-            dependencies: ["WardenSession", "WardenOAuth", "WardenStorage", "WardenCore"],
-            swiftSettings: strict
+            dependencies: ["WardenSession", "WardenOAuth", "WardenStorage", "WardenCore", "WardenLocalProvider"],
+            swiftSettings: strict + loopbackDefines
         ),
         .testTarget(
             name: "WardenPasskeysTests", dependencies: ["WardenPasskeys", "WardenCrypto", "WardenJOSE"],

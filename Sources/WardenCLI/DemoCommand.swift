@@ -105,31 +105,39 @@ struct DemoCommand: CLICommand {
         let transport = URLSessionTransport()
         step("local OpenID provider on \(provider.issuer)")
 
-        // 1–2. Sign-in through the loopback flow, ID token verified.
-        let metadata = try await ProviderMetadata.discover(issuer: provider.issuer, transport: transport)
-        let signIn = LoopbackSignIn(
-            metadata: metadata, clientID: provider.clientID, scopes: ["openid", "profile"],
-            browser: ScriptedUserAgent(),
-            transport: transport, timeout: .seconds(20))
+        // Storage first: the Secret Service when reachable, otherwise memory (the sign-in stores into it).
+        let service = "dev.warden.demo.\(UUID().uuidString.prefix(8))"
+        let account = "demo-user"
+        let (store, storeName) = await demoStore(io: io, service: service)
+
+        // 1–2. Sign-in through AuthClient and the loopback browser, ID token verified, session stored.
+        // The session reads time through an injected clock, so the demo can step past a backoff without waiting.
+        let demoClock = DemoClock()
+        let authClient = AuthClient(
+            .init(
+                issuer: provider.issuer, clientID: provider.clientID,
+                redirectURI: try RedirectURI("http://127.0.0.1/callback"), scopes: ["openid", "profile"],
+                store: store, service: service, account: account, transport: transport, now: demoClock.now))
         step("signing in through the system-browser loopback flow")
-        let result: LoopbackSignIn.Result
+        let signIn: AuthClient.SignIn
         do {
-            result = try await signIn.run()
+            signIn = try await authClient.signIn(with: LoopbackBrowser(launcher: ScriptedUserAgent(), timeout: .seconds(20)))
         } catch {
             links.append(
                 Link(name: "sign-in (loopback, PKCE S256, state, nonce, iss)", ok: false, evidence: "\(error)"))
             return links
         }
-        ledger.add(
-            result.tokens.accessToken.unredacted(), result.tokens.refreshToken?.unredacted(),
-            result.tokens.idToken?.unredacted())
+        let metadata = try await authClient.metadata()
+        let session = signIn.session
+        guard let tokens = await session.currentTokens else { return links }
+        ledger.add(tokens.accessToken.unredacted(), tokens.refreshToken?.unredacted(), tokens.idToken?.unredacted())
         links.append(
             Link(
                 name: "sign-in (loopback, PKCE S256, state, nonce, iss)", ok: true,
                 evidence:
-                    "redirect \(result.redirectURI); S256 challenge sent and verified by the provider; 256-bit state matched in constant time; RFC 9207 iss required and equal; code exchanged once"
+                    "AuthClient.signIn(with: LoopbackBrowser) — redirect \(signIn.redirectURI); S256 challenge sent and verified by the provider; 256-bit state matched in constant time; RFC 9207 iss required and equal; code exchanged once"
             ))
-        let claims = result.idTokenClaims
+        let claims = signIn.claims
         links.append(
             Link(
                 name: "ID token verified", ok: claims != nil,
@@ -137,37 +145,8 @@ struct DemoCommand: CLICommand {
                     "ES256 signature via \(metadata.jwksURI?.absoluteString ?? "?"); iss=\((try? claims?.issuer) ?? nil ?? "?"), aud=\(provider.clientID), exp/iat checked, nonce and at_hash matched, sub=\((try? claims?.subject) ?? nil ?? "?")"
             ))
 
-        // 3. Storage: the Secret Service when reachable, otherwise memory.
-        let service = "dev.warden.demo.\(UUID().uuidString.prefix(8))"
-        let account = "demo-user"
-        var store: any CredentialStore = InMemoryStore()
-        var storeName = "memory store"
-        #if WARDEN_OPENSSL
-            if let why = SecretServiceStore.libraryLoadError {
-                storeName = "memory store (libsecret not loadable: \(why.prefix(80)))"
-            } else if io.environment["DBUS_SESSION_BUS_ADDRESS"] == nil {
-                storeName = "memory store (no D-Bus session bus for a Secret Service)"
-            } else {
-                let secretService = SecretServiceStore(timeout: .seconds(5))
-                if await secretService.probe(),
-                    (try? await secretService.save(Data("probe".utf8), service: service, account: "probe")) != nil
-                {
-                    try? await secretService.delete(service: service, account: "probe")
-                    store = secretService
-                    storeName = "Secret Service (libsecret loaded at run time; gnome-keyring or KWallet)"
-                } else {
-                    storeName = "memory store (no Secret Service answered on the session bus)"
-                }
-            }
-        #endif
-        let tokens = TokenSet(response: result.tokens, issuer: metadata.issuer)
-        let client = TokenClient(metadata: metadata, clientID: provider.clientID, transport: transport)
-        // The session reads time through an injected clock, so the demo can step past a backoff without waiting.
-        let demoClock = DemoClock()
-        let session = AuthSession(
-            tokens: tokens, store: store, service: service, account: account, refresher: client, now: demoClock.now)
+        // 3. Storage.
         do {
-            try await session.persist()
             let stored = try await store.load(service: service, account: account).map { data throws(StorageError) in
                 try TokenSet(encoded: data)
             }
@@ -340,6 +319,28 @@ struct DemoCommand: CLICommand {
         return links
     }
 
+    /// The Secret Service when the library and a service are there, otherwise memory — with the reason.
+    static func demoStore(io: CommandIO, service: String) async -> (any CredentialStore, String) {
+        #if WARDEN_OPENSSL
+            if let why = SecretServiceStore.libraryLoadError {
+                return (InMemoryStore(), "memory store (libsecret not loadable: \(why.prefix(80)))")
+            }
+            guard io.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+                return (InMemoryStore(), "memory store (no D-Bus session bus for a Secret Service)")
+            }
+            let secretService = SecretServiceStore(timeout: .seconds(5))
+            if await secretService.probe(),
+                (try? await secretService.save(Data("probe".utf8), service: service, account: "probe")) != nil
+            {
+                try? await secretService.delete(service: service, account: "probe")
+                return (secretService, "Secret Service (libsecret loaded at run time; gnome-keyring or KWallet)")
+            }
+            return (InMemoryStore(), "memory store (no Secret Service answered on the session bus)")
+        #else
+            return (InMemoryStore(), "memory store")
+        #endif
+    }
+
     /// A passkey registration and sign-in through server-issued challenges, then the three attacks a relying party
     /// must refuse: a replayed challenge, a cloned authenticator's counter, a look-alike origin.
     static func passkeys() async -> Link {
@@ -419,46 +420,41 @@ struct DemoCommand: CLICommand {
         var links: [Link] = []
         func step(_ text: String) { if progress { io.err("… \(text)") } }
         let transport = URLSessionTransport()
-        var metadata: ProviderMetadata
-        do { metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport) } catch {
+        let revocation = arguments.value("revocation-endpoint").flatMap(URL.init(string:))
+        let store = InMemoryStore()
+        let authClient = AuthClient(
+            .init(
+                issuer: issuer, clientID: clientID, redirectURI: try RedirectURI("http://127.0.0.1/callback"),
+                scopes: ["openid"], store: store, service: "dev.warden.demo", account: "real", transport: transport,
+                revocationEndpoint: revocation))
+        let metadata: ProviderMetadata
+        do { metadata = try await authClient.metadata() } catch {
             throw CLIError.usage("discovery failed: \(error.reason)", code: error.codeName)
         }
         step("OpenID provider \(metadata.issuer) (no provider switches: sign-in, refresh, attacks, sign-out)")
-        if let revocation = arguments.value("revocation-endpoint").flatMap(URL.init(string:)) {
-            metadata = try metadata.withRevocationEndpoint(revocation)
-        }
-        let browser: any BrowserLauncher =
+        let launcher: any BrowserLauncher =
             arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
-        let result: LoopbackSignIn.Result
+        let signIn: AuthClient.SignIn
         do {
-            result = try await LoopbackSignIn(
-                metadata: metadata, clientID: clientID, scopes: ["openid"], browser: browser, transport: transport,
-                timeout: .seconds(120)
-            ).run()
+            signIn = try await authClient.signIn(with: LoopbackBrowser(launcher: launcher, timeout: .seconds(120)))
         } catch {
             return [Link(name: "sign-in (loopback, PKCE S256, state, nonce)", ok: false, evidence: "\(error)")]
         }
-        ledger.add(
-            result.tokens.accessToken.unredacted(), result.tokens.refreshToken?.unredacted(),
-            result.tokens.idToken?.unredacted())
+        let session = signIn.session
+        guard let tokens = await session.currentTokens else { return links }
+        ledger.add(tokens.accessToken.unredacted(), tokens.refreshToken?.unredacted(), tokens.idToken?.unredacted())
         links.append(
             Link(
                 name: "sign-in (loopback, PKCE S256, state, nonce)", ok: true,
                 evidence:
-                    "issuer \(metadata.issuer); authorization at \(metadata.authorizationEndpoint.absoluteString); redirect \(result.redirectURI); code exchanged at \(metadata.tokenEndpoint.absoluteString) with the PKCE verifier"
+                    "AuthClient.signIn(with: LoopbackBrowser) — issuer \(metadata.issuer); authorization at \(metadata.authorizationEndpoint.absoluteString); redirect \(signIn.redirectURI); code exchanged at \(metadata.tokenEndpoint.absoluteString) with the PKCE verifier"
             ))
         links.append(
             Link(
-                name: "ID token verified", ok: result.idTokenClaims != nil,
+                name: "ID token verified", ok: signIn.claims != nil,
                 evidence:
-                    "signature via \(metadata.jwksURI?.absoluteString ?? "?"); iss/aud/exp/iat/nonce/at_hash checked; sub=\((try? result.idTokenClaims?.subject) ?? nil ?? "?")"
+                    "signature via \(metadata.jwksURI?.absoluteString ?? "?"); iss/aud/exp/iat/nonce/at_hash checked; sub=\((try? signIn.claims?.subject) ?? nil ?? "?")"
             ))
-        let store = InMemoryStore()
-        let tokens = TokenSet(response: result.tokens, issuer: metadata.issuer)
-        let session = AuthSession(
-            tokens: tokens, store: store, service: "dev.warden.demo", account: "real",
-            refresher: TokenClient(metadata: metadata, clientID: clientID, transport: transport))
-        try? await session.persist()
         let oldRefresh = tokens.refreshToken?.unredacted()
         let results = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<50 { group.addTask { try? await session.validAccessToken(minTTL: 1e9) } }

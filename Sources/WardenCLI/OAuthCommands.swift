@@ -112,33 +112,35 @@ struct LoginCommand: CLICommand {
         let timeout = try arguments.integer("timeout", range: 1...3600) ?? 300
         let store = try StoreChoice.store(arguments, io: io)
         let account = try StoreChoice.account(arguments)
-        let transport = URLSessionTransport()
+        let revocation = try arguments.value("revocation-endpoint").map { text throws -> URL in
+            guard let url = URL(string: text) else { throw CLIError.usage("--revocation-endpoint is not a URL") }
+            return url
+        }
+        let client = AuthClient(
+            .init(
+                issuer: issuer, clientID: clientID, redirectURI: try RedirectURI("http://127.0.0.1/callback"),
+                scopes: scopes, store: store, service: StoreChoice.service, account: account,
+                revocationEndpoint: revocation))
         let metadata: ProviderMetadata
-        do { metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport) } catch {
+        do { metadata = try await client.metadata() } catch {
             throw error.failureKind == .transient
                 ? CLIError.rejected(error.codeName, error.reason) : CLIError.usage(error.reason, code: error.codeName)
         }
-        let browser: any BrowserLauncher =
+        let launcher: any BrowserLauncher =
             arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
         io.err("Opening the browser to sign in at \(metadata.issuer) …")
-        let result: LoopbackSignIn.Result
+        let signIn: AuthClient.SignIn
         do {
-            result = try await LoopbackSignIn(
-                metadata: metadata, clientID: clientID, scopes: scopes, browser: browser, transport: transport,
-                timeout: .seconds(Int64(timeout))
-            ).run()
+            signIn = try await client.signIn(with: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
         } catch let error as OAuthError {
             throw CLIError.rejected(error.codeName, error.reason)
-        }
-        let tokens = TokenSet(response: result.tokens, issuer: metadata.issuer)
-        do { try await store.save(try tokens.encoded(), service: StoreChoice.service, account: account) } catch {
+        } catch let error as StorageError {
             throw StoreChoice.failure(error)
         }
         try SessionFiles.save(
-            .init(
-                issuer: metadata.issuer, clientID: clientID, revocationEndpoint: arguments.value("revocation-endpoint")),
+            .init(issuer: metadata.issuer, clientID: clientID, revocationEndpoint: revocation?.absoluteString),
             account: account, io: io)
-        let subject = (try? result.idTokenClaims?.subject) ?? nil
+        let subject = (try? signIn.claims?.subject) ?? nil
         io.out(
             "Signed in\(subject.map { " as \($0)" } ?? "") (account \(account)); tokens are in the \(arguments.value("store") ?? "secret-service") store."
         )
@@ -184,10 +186,17 @@ struct LogoutCommand: CLICommand {
         usage: "[--account NAME] [--store KIND]", options: StoreChoice.options)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
-        let (session, account) = try await SessionLoader.load(arguments, io: io)
-        await session.signOut()
+        let account = try StoreChoice.account(arguments)
+        do {
+            let (session, _) = try await SessionLoader.load(arguments, io: io)
+            await session.signOut()
+            io.out("Signed out (account \(account)); tokens revoked and deleted.")
+        } catch let error as CLIError where error.code == "signed_out" {
+            // Nothing live to revoke: still delete whatever is stored, so logout is idempotent.
+            try? await StoreChoice.store(arguments, io: io).delete(service: StoreChoice.service, account: account)
+            io.out("Signed out (account \(account)); nothing was stored.")
+        }
         try? FileManager.default.removeItem(at: SessionFiles.url(account, io: io))
-        io.out("Signed out (account \(account)); tokens revoked and deleted.")
         return ExitCode.success
     }
 }
@@ -199,23 +208,21 @@ enum SessionLoader {
         guard let profile = try SessionFiles.load(account: account, io: io) else {
             throw CLIError.rejected("signed_out", "no session for account '\(account)'; run 'warden login' first")
         }
-        let transport = URLSessionTransport()
-        var metadata: ProviderMetadata
-        do { metadata = try await ProviderMetadata.discover(issuer: profile.issuer, transport: transport) } catch {
-            throw CLIError.rejected(error.codeName, "cannot reach the provider: \(error.reason)")
-        }
-        if let revocation = profile.revocationEndpoint.flatMap(URL.init(string:)) {
-            do { metadata = try metadata.withRevocationEndpoint(revocation) } catch {
-                throw CLIError.usage(error.reason, code: error.codeName)
-            }
-        }
-        let client = TokenClient(metadata: metadata, clientID: profile.clientID, transport: transport)
+        let client = AuthClient(
+            .init(
+                issuer: profile.issuer, clientID: profile.clientID,
+                redirectURI: try RedirectURI("http://127.0.0.1/callback"), store: store, service: StoreChoice.service,
+                account: account, revocationEndpoint: profile.revocationEndpoint.flatMap(URL.init(string:))))
         do {
-            return (
-                try await AuthSession.restore(
-                    store: store, service: StoreChoice.service, account: account, refresher: client), account
-            )
-        } catch {
+            guard let session = try await client.restoreSession() else {
+                throw CLIError.rejected("signed_out", "no stored session for account '\(account)'")
+            }
+            return (session, account)
+        } catch let error as OAuthError {
+            throw error.failureKind == .transient
+                ? CLIError.rejected(error.codeName, "cannot reach the provider: \(error.reason)")
+                : CLIError.usage(error.reason, code: error.codeName)
+        } catch let error as StorageError {
             throw StoreChoice.failure(error)
         }
     }

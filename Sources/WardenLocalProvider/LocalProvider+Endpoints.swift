@@ -2,7 +2,7 @@ import Foundation
 import WardenCore
 import WardenCrypto
 import WardenJOSE
-import WardenOAuth
+@_spi(Fuzzing) import WardenOAuth
 
 extension LocalProvider {
     static func form(_ text: String?) -> [String: String] {
@@ -19,10 +19,9 @@ extension LocalProvider {
         bump("authorize")
         let parameters = Self.form(request.query)
         guard parameters["client_id"] == clientID else { return .text(400, "unknown client") }
-        guard let redirect = parameters["redirect_uri"],
-            let redirectURI = try? RedirectURI("http://127.0.0.1/callback"),
-            redirectURI.matches(redirect)
-        else { return .text(400, "redirect_uri not registered") }
+        guard let redirect = parameters["redirect_uri"], redirectURIs.contains(where: { $0.matches(redirect) }) else {
+            return .text(400, "redirect_uri not registered")
+        }
         guard parameters["response_type"] == "code" else { return .text(400, "unsupported response_type") }
         guard parameters["code_challenge_method"] == "S256", let challenge = parameters["code_challenge"],
             challenge.count == 43

@@ -2,7 +2,7 @@ import Foundation
 import WardenCore
 import WardenCrypto
 import WardenJOSE
-import WardenOAuth
+@_spi(Fuzzing) import WardenOAuth
 
 /// An in-process OpenID provider on 127.0.0.1 for the demo and tests. **Never for production**: it approves
 /// every sign-in without asking anyone.
@@ -65,10 +65,16 @@ public final class LocalProvider: Sendable {
     let now: NowProvider
     let stateBox = Locked(State())
     private let server: Locked<LoopbackHTTPServer?>
+    /// The client's registered redirect URIs (RFC 8252 loopback, plus any custom-scheme or https ones given).
+    let redirectURIs: [RedirectURI]
 
-    /// Starts the provider on an ephemeral loopback port.
-    public init(clientID: String = "warden-demo", now: @escaping NowProvider = systemNow) throws {
+    /// Starts the provider on an ephemeral loopback port. `redirectURIs` are registered for the client besides
+    /// the loopback `http://127.0.0.1/callback` (any port), e.g. an app's `com.example.app:/oauth/callback`.
+    public init(clientID: String = "warden-demo", redirectURIs: [String] = [], now: @escaping NowProvider = systemNow)
+        throws
+    {
         self.clientID = clientID
+        self.redirectURIs = try (["http://127.0.0.1/callback"] + redirectURIs).map { try RedirectURI($0) }
         self.now = now
         signingKey = try ECPrivateKey()
         keyID = Base64URL.encode(try SecureRandom().bytes(count: 8))

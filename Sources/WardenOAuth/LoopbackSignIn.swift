@@ -48,42 +48,20 @@
         }
 
         public func run() async throws -> Result {
-            let listener = try LoopbackRedirectListener(path: "/callback")
-            defer { listener.stop() }
             let request = try AuthorizationRequest(
                 metadata: metadata, clientID: clientID, redirectURI: try RedirectURI("http://127.0.0.1/callback"),
                 scopes: scopes)
-            var (url, pending) = try request.make(redirectOverride: listener.redirectURI, now: now())
-            if requireIssuer { pending = pending.requiringIssuer() }
-            try browser.open(url)
-            let callback = try await listener.waitForCallback(timeout: timeout)
-            let code = try pending.validate(callback)
+            let code = try await LoopbackBrowser(launcher: browser, timeout: timeout).authorize(
+                request, requireIssuer: requireIssuer)
             let client = TokenClient(metadata: metadata, clientID: clientID, transport: transport, now: now)
             let tokens = try await client.exchange(code)
             var claims: JWTClaims?
             if scopes.contains("openid") {
-                guard let idToken = tokens.idToken else {
-                    throw OAuthError(.invalidTokenResponse, "openid was requested but no id_token came back")
-                }
-                guard let jwksURI = metadata.jwksURI else {
-                    throw OAuthError(.invalidMetadata, "the provider has no jwks_uri")
-                }
-                let cache = JWKSCache(url: jwksURI, transport: transport, now: now)
-                let nonce = pending.nonce?.unredacted()
-                let access = tokens.accessToken.unredacted()
-                let issuer = metadata.issuer
-                let clientID = clientID
-                let now = now
-                do {
-                    claims = try await cache.verify(idToken.unredacted()) { keys throws(JOSEError) in
-                        try IDTokenValidator(issuer: issuer, clientID: clientID, keys: keys, now: now)
-                            .validate(idToken.unredacted(), nonce: nonce, accessToken: access)
-                    }
-                } catch {
-                    throw OAuthError(.invalidIDToken, "the ID token was rejected: \(error.codeName): \(error.reason)")
-                }
+                claims = try await IDTokenVerification.verify(
+                    tokens, metadata: metadata, clientID: clientID, nonce: code.pending.nonce?.unredacted(),
+                    transport: transport, now: now)
             }
-            return Result(tokens: tokens, idTokenClaims: claims, redirectURI: pending.redirect)
+            return Result(tokens: tokens, idTokenClaims: claims, redirectURI: code.pending.redirect)
         }
     }
 #endif

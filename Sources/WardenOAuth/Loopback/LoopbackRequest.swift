@@ -2,17 +2,19 @@ import Foundation
 import WardenCore
 
 /// One HTTP request the loopback server received.
-package struct LoopbackRequest: HTTPMessage {
-    package let method: String
+@_spi(Fuzzing) public struct LoopbackRequest: HTTPMessage {
+    @_spi(Fuzzing) public let method: String
     /// The request target as sent (`/callback?code=...`).
-    package let target: String
-    package let headers: [String: String]
-    package let body: Data
+    @_spi(Fuzzing) public let target: String
+    @_spi(Fuzzing) public let headers: [String: String]
+    @_spi(Fuzzing) public let body: Data
 
     /// The path part of the target.
-    package var path: String { String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]) }
+    @_spi(Fuzzing) public var path: String {
+        String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    }
     /// The query part of the target, if any.
-    package var query: String? {
+    @_spi(Fuzzing) public var query: String? {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         return parts.count > 1 ? String(parts[1]) : nil
     }
@@ -24,34 +26,34 @@ package struct LoopbackRequest: HTTPMessage {
 /// 8 KiB and headers over 16 KiB are 431, bodies over 64 KiB 413, anything malformed 400: an uppercase method, an
 /// origin-form target of visible ASCII, `HTTP/1.x`, `name: value` header lines, at most one `Content-Length` of
 /// digits only, and a connection that ends early are all checked.
-package struct LoopbackRequestParser: Sendable {
-    package struct Failure: Error, Equatable, Sendable {
-        package let status: Int
+@_spi(Fuzzing) public struct LoopbackRequestParser: Sendable {
+    @_spi(Fuzzing) public struct Failure: Error, Equatable, Sendable {
+        @_spi(Fuzzing) public let status: Int
     }
-    package enum State: Sendable {
+    @_spi(Fuzzing) public enum State: Sendable {
         case needMore
         case complete(LoopbackRequest)
         case failed(Failure)
     }
 
-    package static let maximumHeaderBytes = 16 * 1024
-    package static let maximumRequestLineBytes = 8 * 1024
-    package static let maximumBodyBytes = 64 * 1024
+    @_spi(Fuzzing) public static let maximumHeaderBytes = 16 * 1024
+    @_spi(Fuzzing) public static let maximumRequestLineBytes = 8 * 1024
+    @_spi(Fuzzing) public static let maximumBodyBytes = 64 * 1024
 
     private var buffer: [UInt8] = []
     private var head: (method: String, target: String, headers: [String: String], length: Int, bodyStart: Int)?
     private var scanned = 0
 
-    package init() {}
+    @_spi(Fuzzing) public init() {}
 
     /// How many bytes the next read should ask for.
-    package var wanted: Int {
+    @_spi(Fuzzing) public var wanted: Int {
         guard let head else { return 4096 }
         return max(1, min(65536, head.length - (buffer.count - head.bodyStart)))
     }
 
     /// Adds `bytes` (an empty chunk means the peer closed the connection).
-    package mutating func feed(_ bytes: [UInt8]) -> State {
+    @_spi(Fuzzing) public mutating func feed(_ bytes: [UInt8]) -> State {
         guard !bytes.isEmpty else { return .failed(Failure(status: 400)) }
         buffer += bytes
         if head == nil {

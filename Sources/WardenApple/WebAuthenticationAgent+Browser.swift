@@ -1,0 +1,16 @@
+#if WARDEN_APPLE
+    import Foundation
+    import WardenOAuth
+
+    /// The Apple ``AuthorizationBrowser``: `AuthClient.signIn(with: WebAuthenticationAgent { window })` runs the same
+    /// chain (discovery, PKCE, exchange, ID-token validation, storage) as the desktop loopback and the tests.
+    extension WebAuthenticationAgent: AuthorizationBrowser {
+        public nonisolated func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws
+            -> AuthorizationCode
+        {
+            var (url, pending) = try request.make()
+            if requireIssuer { pending = pending.requiringIssuer() }
+            return try await authorize(url: url, pending: pending)
+        }
+    }
+#endif

@@ -1,0 +1,33 @@
+// RFC 8252 loopback sign-in is for desktops: compiled where Package.swift defines WARDEN_LOOPBACK (macOS, Linux).
+#if WARDEN_LOOPBACK
+    import Foundation
+
+    /// The desktop ``AuthorizationBrowser``: an RFC 8252 §7.3 loopback redirect. A listener on 127.0.0.1 with an
+    /// ephemeral port receives the callback; the request's redirect URI (`http://127.0.0.1/callback` as registered)
+    /// is sent with that port; the URL opens in the user's browser (``SystemBrowser`` by default, or any
+    /// ``BrowserLauncher``).
+    ///
+    /// ```swift
+    /// let signIn = try await client.signIn(with: LoopbackBrowser(launcher: CommandBrowser(command: "firefox")))
+    /// ```
+    public struct LoopbackBrowser: AuthorizationBrowser {
+        public let launcher: any BrowserLauncher
+        public let timeout: Duration
+        public let path: String
+
+        public init(launcher: any BrowserLauncher = SystemBrowser(), timeout: Duration = .seconds(300), path: String = "/callback") {
+            self.launcher = launcher
+            self.timeout = timeout
+            self.path = path
+        }
+
+        public func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws -> AuthorizationCode {
+            let listener = try LoopbackRedirectListener(path: path)
+            defer { listener.stop() }
+            var (url, pending) = try request.make(redirectOverride: listener.redirectURI)
+            if requireIssuer { pending = pending.requiringIssuer() }
+            try launcher.open(url)
+            return try pending.validate(try await listener.waitForCallback(timeout: timeout))
+        }
+    }
+#endif
