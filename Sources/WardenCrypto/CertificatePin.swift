@@ -56,13 +56,13 @@ public struct CertificatePin: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Splits certificate input into DER certificates: a PEM bundle (its `CERTIFICATE` blocks) or one DER certificate.
-enum CertificateInput {
+@_spi(Fuzzing) public enum CertificateInput {
     /// The DER certificates in `input`; empty for input that is neither PEM nor DER-shaped (a SEQUENCE).
     ///
     /// - Throws: ``CryptoError/Code/noCertificate`` for empty input or PEM without a `CERTIFICATE` block,
     ///   ``CryptoError/Code/inputTooLarge`` over 1 MiB, ``CryptoError/Code/malformedInput`` for PEM that is not
     ///   UTF-8 or not well formed.
-    static func derCertificates(_ input: [UInt8]) throws -> [[UInt8]] {
+    @_spi(Fuzzing) public static func derCertificates(_ input: [UInt8]) throws -> [[UInt8]] {
         guard !input.isEmpty else { throw CryptoError(.noCertificate, "empty input") }
         guard input.count <= CertificatePin.maximumInputBytes else {
             throw CryptoError(.inputTooLarge, "certificate input over 1 MiB")

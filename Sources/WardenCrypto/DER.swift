@@ -4,19 +4,21 @@
 ///
 /// The Apple backend uses it (Security does not hand out SPKI bytes); on Linux it is tested against OpenSSL's
 /// encodings so that both backends agree byte for byte.
-enum DER {
-    struct Element {
-        let tag: UInt8
+@_spi(Fuzzing) public enum DER {
+    @_spi(Fuzzing) public struct Element {
+        @_spi(Fuzzing) public let tag: UInt8
         /// The full encoding (tag, length, contents).
-        let encoded: ArraySlice<UInt8>
+        @_spi(Fuzzing) public let encoded: ArraySlice<UInt8>
         /// The contents only.
-        let contents: ArraySlice<UInt8>
+        @_spi(Fuzzing) public let contents: ArraySlice<UInt8>
     }
 
     static let maximumDepth = 16
 
     /// Reads one element at the start of `bytes`; throws on any non-DER length form or truncation.
-    static func read(_ bytes: ArraySlice<UInt8>) throws(CryptoError) -> (Element, rest: ArraySlice<UInt8>) {
+    @_spi(Fuzzing) public static func read(_ bytes: ArraySlice<UInt8>) throws(CryptoError) -> (
+        Element, rest: ArraySlice<UInt8>
+    ) {
         var index = bytes.startIndex
         guard index < bytes.endIndex else { throw malformed("truncated: no tag") }
         let tag = bytes[index]
@@ -40,7 +42,7 @@ enum DER {
     }
 
     /// The children of a constructed element.
-    static func children(_ element: Element) throws(CryptoError) -> [Element] {
+    @_spi(Fuzzing) public static func children(_ element: Element) throws(CryptoError) -> [Element] {
         var rest = element.contents
         var result: [Element] = []
         while !rest.isEmpty {
@@ -52,14 +54,14 @@ enum DER {
     }
 
     /// Exactly one element filling `bytes`.
-    static func single(_ bytes: [UInt8]) throws(CryptoError) -> Element {
+    @_spi(Fuzzing) public static func single(_ bytes: [UInt8]) throws(CryptoError) -> Element {
         let (element, rest) = try read(bytes[...])
         guard rest.isEmpty else { throw malformed("trailing bytes") }
         return element
     }
 
     /// The `subjectPublicKeyInfo` bytes of a DER certificate.
-    static func spki(ofCertificate der: [UInt8]) throws(CryptoError) -> [UInt8] {
+    @_spi(Fuzzing) public static func spki(ofCertificate der: [UInt8]) throws(CryptoError) -> [UInt8] {
         let certificate = try single(der)
         guard certificate.tag == 0x30 else { throw malformed("a certificate is a SEQUENCE") }
         let parts = try children(certificate)
@@ -72,8 +74,9 @@ enum DER {
     }
 
     /// The algorithm OID, optional parameter OID, and the key bits of a `SubjectPublicKeyInfo`.
-    static func parseSPKI(_ der: [UInt8]) throws(CryptoError) -> (algorithm: [UInt8], parameter: [UInt8]?, key: [UInt8])
-    {
+    @_spi(Fuzzing) public static func parseSPKI(_ der: [UInt8]) throws(CryptoError) -> (
+        algorithm: [UInt8], parameter: [UInt8]?, key: [UInt8]
+    ) {
         let spki = try single(der)
         let parts = try children(spki)
         guard spki.tag == 0x30, parts.count == 2, parts[0].tag == 0x30, parts[1].tag == 0x03 else {
@@ -87,7 +90,9 @@ enum DER {
     }
 
     /// `(n, e)` of a PKCS#1 `RSAPublicKey`.
-    static func parseRSAPublicKey(_ der: [UInt8]) throws(CryptoError) -> (modulus: [UInt8], exponent: [UInt8]) {
+    @_spi(Fuzzing) public static func parseRSAPublicKey(_ der: [UInt8]) throws(CryptoError) -> (
+        modulus: [UInt8], exponent: [UInt8]
+    ) {
         let sequence = try single(der)
         let parts = try children(sequence)
         guard sequence.tag == 0x30, parts.count == 2, parts.allSatisfy({ $0.tag == 0x02 }) else {
@@ -98,7 +103,7 @@ enum DER {
 
     // MARK: Writing
 
-    static func encode(tag: UInt8, _ contents: [UInt8]) -> [UInt8] {
+    @_spi(Fuzzing) public static func encode(tag: UInt8, _ contents: [UInt8]) -> [UInt8] {
         var length: [UInt8]
         if contents.count < 0x80 {
             length = [UInt8(contents.count)]
@@ -117,7 +122,7 @@ enum DER {
     static func sequence(_ parts: [[UInt8]]) -> [UInt8] { encode(tag: 0x30, parts.flatMap { $0 }) }
 
     /// A positive INTEGER from big-endian magnitude bytes.
-    static func integer(_ magnitude: [UInt8]) -> [UInt8] {
+    @_spi(Fuzzing) public static func integer(_ magnitude: [UInt8]) -> [UInt8] {
         var bytes = Array(magnitude.drop { $0 == 0 })
         if bytes.isEmpty { bytes = [0] }
         if bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Minimal, strict PEM (RFC 7468) block reading, shared by both backends.
-enum PEM {
-    struct Block {
-        let label: String
-        let der: [UInt8]
+@_spi(Fuzzing) public enum PEM {
+    @_spi(Fuzzing) public struct Block {
+        @_spi(Fuzzing) public let label: String
+        @_spi(Fuzzing) public let der: [UInt8]
     }
 
     /// Every `-----BEGIN X----- ... -----END X-----` block in `text`, in order.
-    static func blocks(_ text: String) throws -> [Block] {
+    @_spi(Fuzzing) public static func blocks(_ text: String) throws -> [Block] {
         guard text.utf8.count <= PublicKey.maximumInputBytes else {
             throw CryptoError(.inputTooLarge, "PEM input over 1 MiB")
         }
@@ -39,7 +39,7 @@ enum PEM {
     }
 
     /// The single block labelled `label`.
-    static func decodeSingle(_ text: String, label: String) throws -> [UInt8] {
+    @_spi(Fuzzing) public static func decodeSingle(_ text: String, label: String) throws -> [UInt8] {
         let matching = try blocks(text).filter { $0.label == label }
         guard matching.count == 1 else {
             throw CryptoError(.malformedInput, "expected exactly one PEM \(label) block, found \(matching.count)")

@@ -1,4 +1,5 @@
 import Foundation
+import WardenCore
 
 /// A parsed X.509 certificate: the fields attestation checks read (version, subject, extensions, basic
 /// constraints, public key), taken apart with the strict DER reader. Signatures and validity are checked by
@@ -214,7 +215,7 @@ public struct X509Certificate: Sendable, Hashable {
         let bytes = Array(element.contents)
         switch element.tag {
         case 0x0C, 0x13, 0x16, 0x14:  // UTF8String, PrintableString, IA5String, T61String
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw malformed("name is not UTF-8") }
+            guard let text = UTF8Validation.string(bytes) else { throw malformed("name is not UTF-8") }
             return text
         case 0x1E:  // BMPString
             guard bytes.count % 2 == 0 else { throw malformed("odd BMPString") }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WardenCrypto
+@_spi(Fuzzing) @testable import WardenCrypto
 
 /// The portable DER code (used by the Apple backend) must agree byte for byte with OpenSSL's encodings.
 @Suite("Portable DER agrees with OpenSSL")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WardenCrypto
+@_spi(Fuzzing) @testable import WardenCrypto
 
 @Suite("Wycheproof vectors")
 struct WycheproofTests {

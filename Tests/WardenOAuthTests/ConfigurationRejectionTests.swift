@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 
-@testable import WardenOAuth
+@_spi(Fuzzing) @testable import WardenOAuth
 
 /// Rejections of caller-supplied configuration that the other suites do not feed.
 @Suite("OAuth configuration rejections")

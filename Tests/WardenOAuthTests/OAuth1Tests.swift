@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WardenCrypto
 
-@testable import WardenOAuth
+@_spi(Fuzzing) @testable import WardenOAuth
 
 @Suite("OAuth 1.0a signing (RFC 5849)")
 struct OAuth1Tests {

@@ -3,7 +3,7 @@ import Testing
 import WardenCore
 import WardenCrypto
 
-@testable import WardenOAuth
+@_spi(Fuzzing) @testable import WardenOAuth
 
 @Suite("PKCE")
 struct PKCETests {

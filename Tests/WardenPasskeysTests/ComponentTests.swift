@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WardenJOSE
 
-@testable import WardenCrypto
+@_spi(Fuzzing) @testable import WardenCrypto
 @testable import WardenPasskeys
 
 @Suite("COSE keys (RFC 9053)")

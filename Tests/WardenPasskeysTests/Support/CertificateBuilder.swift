@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import WardenCrypto
+@_spi(Fuzzing) @testable import WardenCrypto
 
 /// Builds X.509 v3 certificates signed with ECDSA P-256/SHA-256, for attestation chains in tests. OpenSSL's
 /// `X509_verify_cert` checks what this writes, so a mistake here fails the trusted-chain tests.
