@@ -148,6 +148,15 @@ let package = Package(
             name: "WardenPasskeysTests", dependencies: ["WardenPasskeys", "WardenCrypto", "WardenJOSE"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
+            name: "ReadmeSnippetTests",
+            dependencies: [
+                "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
+                "WardenPasskeys", .target(name: "WardenApple", condition: .when(platforms: apple)),
+            ],
+            // The examples bind values to show them; unused-value warnings are expected here and nowhere else.
+            swiftSettings: strict + backendDefines + loopbackDefines + [.unsafeFlags(["-suppress-warnings"])]
+        ),
+        .testTarget(
             name: "WardenCLITests",
             dependencies: [
                 "WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth", "WardenLocalProvider",
