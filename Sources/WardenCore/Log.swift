@@ -48,7 +48,7 @@ public protocol LogSink: Sendable {
 /// log.info("refreshed", metadata: ["url": tokenURL.absoluteString])   // query secrets are redacted
 /// ```
 ///
-/// Thread-safety: configuration is lock-protected; a task-local sink (``withSink(_:operation:)``) overrides the
+/// Thread-safety: configuration is lock-protected; a task-local sink (`withSink(_:operation:)`) overrides the
 /// global one, which is how tests capture logs without racing each other.
 public enum WardenLog {
     struct Configuration: Sendable {

@@ -116,7 +116,7 @@ public struct PublicKey: Sendable {
         }
     }
 
-    /// Concrete overload of ``isValidSignature(_:for:algorithm:)`` (no generic dispatch on the hot path).
+    /// Concrete overload of `isValidSignature(_:for:algorithm:)` (no generic dispatch on the hot path).
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm) throws
         -> Bool
     {

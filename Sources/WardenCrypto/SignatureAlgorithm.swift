@@ -1,6 +1,6 @@
 /// A signature scheme, independent of any token format.
 ///
-/// The key decides which schemes are possible: ``PublicKey/isValidSignature(_:for:algorithm:)`` throws
+/// The key decides which schemes are possible: `PublicKey.isValidSignature(_:for:algorithm:)` throws
 /// ``CryptoError/Code/algorithmMismatch`` when the scheme does not fit the key.
 public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     /// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2).

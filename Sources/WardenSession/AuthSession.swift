@@ -30,7 +30,7 @@ extension TokenClient: TokenRefresher {}
 /// for await state in session!.states { updateUI(state) }
 /// ```
 ///
-/// Thread-safety: an actor; the coordination itself is the pure ``RefreshStateMachine``.
+/// Thread-safety: an actor; the coordination itself is the pure `RefreshStateMachine`.
 public actor AuthSession {
     public let service: String
     public let account: String

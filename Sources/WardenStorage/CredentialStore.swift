@@ -2,7 +2,7 @@ import Foundation
 
 /// Where credentials live: one item (bytes) per `service` + `account`.
 ///
-/// Implementations: ``KeychainStore`` (Apple), ``SecretServiceStore`` (Linux), ``InMemoryStore`` (tests, the
+/// Implementations: `KeychainStore` (Apple), `SecretServiceStore` (Linux), ``InMemoryStore`` (tests, the
 /// demo) and the explicitly insecure ``PlaintextFileStore``. All of them validate names and sizes the same way
 /// (``CredentialStoreLimits``), return nil for a missing item, and classify failures with ``StorageError``.
 ///

@@ -7,7 +7,7 @@ import WardenCore
 /// AuthenticationServices calls its completion handler on a queue of its choosing (a background queue on macOS),
 /// may call it after the task was cancelled, and a misbehaving caller may start a second sheet while the first is
 /// showing. The slot makes those cases safe:
-/// - ``run(start:cancel:)`` refuses a second concurrent call with ``OAuthError/Code/signInInProgress``;
+/// - ``run(isolation:start:cancel:)`` refuses a second concurrent call with ``OAuthError/Code/signInInProgress``;
 /// - the completion it hands to `start` is `@Sendable`, callable from any thread, and only the first of
 ///   completion / cancellation / `start` throwing resumes the caller;
 /// - cancelling the calling task resumes at once with ``OAuthError/Code/cancelled`` and calls `cancel` (which

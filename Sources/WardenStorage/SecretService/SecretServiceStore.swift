@@ -7,7 +7,7 @@
     ///
     /// libsecret is loaded at run time (`libsecret-1.so.0`, see `CSecretService`), so building needs no libsecret
     /// headers; where the library or a Secret Service is missing every call fails with
-    /// ``StorageError/Code/serviceUnavailable`` (``isAvailable`` asks without touching any item).
+    /// ``StorageError/Code/serviceUnavailable`` (``probe()`` asks without touching any item).
     ///
     /// Items use the schema `dev.warden.Credential` with `service` and `account` attributes; the bytes are stored
     /// base64-encoded as the secret (libsecret's password API is text). Only libsecret's `*v_sync` calls are used;
