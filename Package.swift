@@ -160,6 +160,7 @@ let package = Package(
             name: "WardenCLITests",
             dependencies: [
                 "WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth", "WardenLocalProvider",
+                "WardenSession", "WardenStorage",
             ],
             swiftSettings: strict + loopbackDefines
         ),

@@ -21,9 +21,9 @@ import WardenJOSE
 /// let header = try signer.authorizationHeader(method: "GET", url: "https://api.example.com/1.1/statuses?count=5")
 /// request.setValue(header, forHTTPHeaderField: "Authorization")
 /// ```
-public struct OAuth1Signer: Sendable, CustomStringConvertible {
-    /// The signature method and the key material it needs.
-    public enum Method: Sendable {
+public struct OAuth1Signer: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The signature method and the key material it needs. Printing or dumping it never shows the secret.
+    public enum Method: Sendable, CustomStringConvertible, CustomReflectable {
         case hmacSHA1(consumerSecret: String)
         case hmacSHA256(consumerSecret: String)
         case hmacSHA512(consumerSecret: String)
@@ -41,10 +41,21 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible {
             case .plaintext: "PLAINTEXT"
             }
         }
+
+        public var description: String { "\(name) (<redacted>)" }
+        public var customMirror: Mirror { Mirror(self, children: ["name": name, "secret": "<redacted>"]) }
+    }
+
+    /// What the signer keeps: the consumer secret only as ``Redacted`` (never in `dump`, `print` or a crash log).
+    enum Key: Sendable {
+        case hmac(HashFunction, Redacted<String>)
+        case rsa(HashFunction, RSAPrivateKey)
+        case plaintext(Redacted<String>)
     }
 
     public let consumerKey: String
-    let method: Method
+    let methodName: String
+    let key: Key
     public let token: String?
     let tokenSecret: Redacted<String>?
     public let realm: String?
@@ -60,7 +71,15 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible {
         random: some RandomSource = SecureRandom()
     ) {
         self.consumerKey = consumerKey
-        self.method = method
+        methodName = method.name
+        switch method {
+        case .hmacSHA1(let secret): key = .hmac(.sha1, Redacted(secret))
+        case .hmacSHA256(let secret): key = .hmac(.sha256, Redacted(secret))
+        case .hmacSHA512(let secret): key = .hmac(.sha512, Redacted(secret))
+        case .rsaSHA1(let rsa): key = .rsa(.sha1, rsa)
+        case .rsaSHA256(let rsa): key = .rsa(.sha256, rsa)
+        case .plaintext(let secret): key = .plaintext(Redacted(secret))
+        }
         self.token = token
         self.tokenSecret = tokenSecret.map(Redacted.init)
         self.realm = realm
@@ -70,14 +89,23 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible {
         self.random = random
     }
 
-    public var description: String { "OAuth1Signer(\(method.name), consumer_key: \(consumerKey), secrets: <redacted>)" }
+    public var description: String { "OAuth1Signer(\(methodName), consumer_key: \(consumerKey), secrets: <redacted>)" }
+
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "method": methodName, "consumerKey": consumerKey, "token": token as Any, "realm": realm as Any,
+                "secrets": "<redacted>",
+            ])
+    }
 
     static func encode(_ value: String) -> String { FormEncoding.percentEncode(value) }
 
     /// The `oauth_*` parameters for one request (without the signature).
     func protocolParameters(nonce: String, timestamp: String) -> [(String, String)] {
         var parameters = [
-            ("oauth_consumer_key", consumerKey), ("oauth_signature_method", method.name),
+            ("oauth_consumer_key", consumerKey), ("oauth_signature_method", methodName),
             ("oauth_timestamp", timestamp),
             ("oauth_nonce", nonce),
         ]
@@ -115,20 +143,16 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible {
     /// The signature for `baseString` (RFC 5849 §3.4.2–3.4.4).
     func signature(_ baseString: String) throws -> String {
         let tokenSecret = self.tokenSecret?.unredacted() ?? ""
-        func key(_ consumerSecret: String) -> [UInt8] {
+        func signingKey(_ consumerSecret: String) -> [UInt8] {
             Array((Self.encode(consumerSecret) + "&" + Self.encode(tokenSecret)).utf8)
         }
         let input = Array(baseString.utf8)
-        switch method {
-        case .hmacSHA1(let secret):
-            return Data(HMAC.authenticationCode(for: input, key: key(secret), hash: .sha1)).base64EncodedString()
-        case .hmacSHA256(let secret):
-            return Data(HMAC.authenticationCode(for: input, key: key(secret), hash: .sha256)).base64EncodedString()
-        case .hmacSHA512(let secret):
-            return Data(HMAC.authenticationCode(for: input, key: key(secret), hash: .sha512)).base64EncodedString()
-        case .rsaSHA1(let rsa): return Data(try rsa.signature(for: input, hash: .sha1)).base64EncodedString()
-        case .rsaSHA256(let rsa): return Data(try rsa.signature(for: input, hash: .sha256)).base64EncodedString()
-        case .plaintext(let secret): return String(decoding: key(secret), as: UTF8.self)
+        switch key {
+        case .hmac(let hash, let secret):
+            return Data(HMAC.authenticationCode(for: input, key: signingKey(secret.unredacted()), hash: hash))
+                .base64EncodedString()
+        case .rsa(let hash, let rsa): return Data(try rsa.signature(for: input, hash: hash)).base64EncodedString()
+        case .plaintext(let secret): return String(decoding: signingKey(secret.unredacted()), as: UTF8.self)
         }
     }
 
