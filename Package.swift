@@ -19,9 +19,10 @@ let platformDefines: [SwiftSetting] = [
     .define("WARDEN_CATALYST", .when(platforms: [.macCatalyst])),
     .define("WARDEN_VISIONOS", .when(platforms: [.visionOS])),
 ]
-let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny")
-] + platformDefines
+let strict: [SwiftSetting] =
+    [
+        .enableUpcomingFeature("ExistentialAny")
+    ] + platformDefines
 let backendDefines: [SwiftSetting] = [
     .define("WARDEN_OPENSSL", .when(platforms: linux)),
     .define("WARDEN_APPLE", .when(platforms: apple)),

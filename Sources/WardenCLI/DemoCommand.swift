@@ -57,7 +57,8 @@ struct DemoCommand: CLICommand {
         let ledger = SecretLedger()
         let issuer = arguments.value("issuer")
         let clientID = arguments.value("client-id")
-        for name in ["client-id", "browser", "revocation-endpoint"] where issuer == nil && arguments.value(name) != nil {
+        for name in ["client-id", "browser", "revocation-endpoint"] where issuer == nil && arguments.value(name) != nil
+        {
             throw CLIError.usage("'--\(name)' needs '--issuer'")
         }
         let links = try await WardenLog.withSink(sink) {
@@ -121,7 +122,8 @@ struct DemoCommand: CLICommand {
         step("signing in through the system-browser loopback flow")
         let signIn: AuthClient.SignIn
         do {
-            signIn = try await authClient.signIn(with: LoopbackBrowser(launcher: ScriptedUserAgent(), timeout: .seconds(20)))
+            signIn = try await authClient.signIn(
+                with: LoopbackBrowser(launcher: ScriptedUserAgent(), timeout: .seconds(20)))
         } catch {
             links.append(
                 Link(name: "sign-in (loopback, PKCE S256, state, nonce, iss)", ok: false, evidence: "\(error)"))
@@ -225,7 +227,8 @@ struct DemoCommand: CLICommand {
             clock: sleeper)
         _ = try? await transportClient.send(HTTPRequest(url: api))
         let offlineAPIState = await session.state
-        let onlineAgain = (try? await AuthorizedClient(session: session, transport: transport).send(HTTPRequest(url: api)))?.status
+        let onlineAgain =
+            (try? await AuthorizedClient(session: session, transport: transport).send(HTTPRequest(url: api)))?.status
         let afterOnline = await session.state
         links.append(
             Link(
@@ -280,7 +283,8 @@ struct DemoCommand: CLICommand {
         links.append(
             Link(
                 name: "rate limit beyond the budget is not retried early",
-                ok: budgetOutcome == "rate_limited" && abs((retryIn ?? 0) - 120) < 1 && budgetSleeper.slept.current.isEmpty
+                ok: budgetOutcome == "rate_limited" && abs((retryIn ?? 0) - 120) < 1
+                    && budgetSleeper.slept.current.isEmpty
                     && apiCalls == 1,
                 evidence:
                     "429 with Retry-After: 120 against a 60 s budget → \(budgetOutcome), retry allowed in \(retryIn.map { "\(Int($0)) s" } ?? "?"); \(apiCalls) request(s) sent, \(budgetSleeper.slept.current.count) sleeps (no early retry)"
@@ -482,7 +486,8 @@ struct DemoCommand: CLICommand {
                 name: "sign-out revokes and deletes", ok: purged,
                 evidence: metadata.revocationEndpoint == nil
                     ? "no revocation endpoint known; stored tokens deleted"
-                    : "RFC 7009 revocation sent to \(metadata.revocationEndpoint!.absoluteString); stored tokens deleted"))
+                    : "RFC 7009 revocation sent to \(metadata.revocationEndpoint!.absoluteString); stored tokens deleted"
+            ))
         return links
     }
 

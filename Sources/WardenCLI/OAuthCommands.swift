@@ -131,7 +131,8 @@ struct LoginCommand: CLICommand {
         io.err("Opening the browser to sign in at \(metadata.issuer) …")
         let signIn: AuthClient.SignIn
         do {
-            signIn = try await client.signIn(with: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
+            signIn = try await client.signIn(
+                with: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
         } catch let error as OAuthError {
             throw CLIError.rejected(error.codeName, error.reason)
         } catch let error as StorageError {

@@ -54,7 +54,8 @@ public actor AuthClient {
         public var now: NowProvider
 
         public init(
-            issuer: String, clientID: String, redirectURI: RedirectURI, scopes: [String] = ["openid", "offline_access"],
+            issuer: String, clientID: String, redirectURI: RedirectURI,
+            scopes: [String] = ["openid", "offline_access"],
             store: any CredentialStore, service: String, account: String = "default",
             transport: any HTTPTransport = URLSessionTransport(), retryPolicy: RetryPolicy = RetryPolicy(),
             revocationEndpoint: URL? = nil, requireIssuerParameter: Bool = false, sentinel: InstallSentinel? = nil,

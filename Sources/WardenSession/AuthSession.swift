@@ -286,11 +286,13 @@ public actor AuthSession {
                 wait = retryAfter  // exactly what the server asked, never earlier
                 notBefore = now().addingTimeInterval(wait)
                 result = SessionError(
-                    .rateLimited, "the token endpoint rate-limited the refresh (\(error.codeName)); the session is kept",
+                    .rateLimited,
+                    "the token endpoint rate-limited the refresh (\(error.codeName)); the session is kept",
                     underlying: error, retryAt: notBefore)
             } else {
                 // Exponential backoff with "equal jitter": half fixed, half random, so never immediately.
-                let ceiling = min(Self.maximumRefreshBackoff, Self.baseRefreshBackoff * pow(2, Double(refreshFailures - 1)))
+                let ceiling = min(
+                    Self.maximumRefreshBackoff, Self.baseRefreshBackoff * pow(2, Double(refreshFailures - 1)))
                 wait = ceiling / 2 + ceiling / 2 * jitter()
                 notBefore = now().addingTimeInterval(wait)
                 result = SessionError(
@@ -299,7 +301,8 @@ public actor AuthSession {
             }
             refreshNotBefore = notBefore
             refreshBackoffReason = result
-            log.warning("refresh failed transiently (\(error.codeName)); keeping the session, next try in \(Int(wait)) s")
+            log.warning(
+                "refresh failed transiently (\(error.codeName)); keeping the session, next try in \(Int(wait)) s")
             setState(.degraded(reason: error.codeName))
             return result
         }

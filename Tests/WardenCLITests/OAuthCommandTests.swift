@@ -102,7 +102,8 @@ struct OAuthCommandTests {
         #expect(after.status == 1 && after.stderr.hasPrefix("warden: signed_out:"), "\(after.stderr)")
         let left = FileManager.default.enumerator(atPath: tokens)?.compactMap { $0 as? String }.filter {
             var directory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: tokens + "/" + $0, isDirectory: &directory) && !directory.boolValue
+            return FileManager.default.fileExists(atPath: tokens + "/" + $0, isDirectory: &directory)
+                && !directory.boolValue
         }
         #expect(left == [], "no stored token file survives logout")
     }

@@ -21,7 +21,8 @@ struct SecretDumpTests {
     static func renderings(_ value: Any) -> [String] {
         var dumped = ""
         dump(value, to: &dumped)
-        let children = Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" }.joined(separator: ", ")
+        let children = Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" }.joined(
+            separator: ", ")
         return ["\(value)", String(describing: value), String(reflecting: value), dumped, children]
     }
 
@@ -61,7 +62,8 @@ struct SecretDumpTests {
         let (_, pending) = try AuthorizationRequest(
             metadata: metadata, clientID: "app", redirectURI: try RedirectURI("com.example.app:/cb")
         ).make()
-        let code = try pending.validate("com.example.app:/cb?code=\(Self.secrets[2])&state=\(pending.state.unredacted())")
+        let code = try pending.validate(
+            "com.example.app:/cb?code=\(Self.secrets[2])&state=\(pending.state.unredacted())")
         let pkce = try PKCE()
         let nonce = try AppleSignInNonce()
         let perValue: [(Any, [String])] = [

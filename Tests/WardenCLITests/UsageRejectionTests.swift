@@ -53,9 +53,18 @@ struct UsageRejectionTests {
         (["token", "--min-ttl", "-5", "--store", "memory"], "usage"),
         (["login", "--client-id", "x"], "usage"),
         // Cleartext to a name that merely starts with 127. (or any name) is refused before anything is sent.
-        (["login", "--issuer", "http://127.attacker.example", "--client-id", "x", "--store", "memory"], "insecure_endpoint"),
-        (["login", "--issuer", "http://127.0.0.1.nip.io/o", "--client-id", "x", "--store", "memory"], "insecure_endpoint"),
-        (["login", "--issuer", "http://u@127.0.0.1:9/o", "--client-id", "x", "--store", "memory"], "insecure_endpoint"),
+        (
+            ["login", "--issuer", "http://127.attacker.example", "--client-id", "x", "--store", "memory"],
+            "insecure_endpoint"
+        ),
+        (
+            ["login", "--issuer", "http://127.0.0.1.nip.io/o", "--client-id", "x", "--store", "memory"],
+            "insecure_endpoint"
+        ),
+        (
+            ["login", "--issuer", "http://u@127.0.0.1:9/o", "--client-id", "x", "--store", "memory"],
+            "insecure_endpoint"
+        ),
         (["demo", "--issuer", "http://127.attacker.example", "--client-id", "x"], "insecure_endpoint"),
         (["bench", "crypto", "--seconds", "0"], "usage"),
     ])

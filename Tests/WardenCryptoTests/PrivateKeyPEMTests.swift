@@ -75,7 +75,9 @@ struct PrivateKeyPEMTests {
     }
 
     @Test func aScalarOfZeroIsRefused() throws {
-        let zero = DER.sequence([DER.integer([1]), DER.encode(tag: 0x04, [0]), DER.encode(tag: 0xA0, DER.encode(tag: 0x06, DER.p256))])
+        let zero = DER.sequence([
+            DER.integer([1]), DER.encode(tag: 0x04, [0]), DER.encode(tag: 0xA0, DER.encode(tag: 0x06, DER.p256)),
+        ])
         let pem = "-----BEGIN EC PRIVATE KEY-----\n\(Data(zero).base64EncodedString())\n-----END EC PRIVATE KEY-----\n"
         #expect(throws: CryptoError(.malformedInput)) { try PrivateKeyMaterial.parse(pem: pem) }
     }

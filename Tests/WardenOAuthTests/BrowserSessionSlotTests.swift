@@ -26,7 +26,9 @@ struct BrowserSessionSlotTests {
         let slot = BrowserSessionSlot()
         let url = try await slot.run(
             start: { complete in
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { complete(.callback(Self.callback)) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+                    complete(.callback(Self.callback))
+                }
             }, cancel: {})
         #expect(url == Self.callback)
         #expect(!slot.isRunning)
@@ -120,7 +122,9 @@ struct BrowserSessionSlotTests {
         let errorCode: Int?
         let code: OAuthError.Code?
         let kind: FailureKind?
-        var testDescription: String { "url \(url == nil ? "nil" : "set"), error code \(errorCode.map(String.init) ?? "nil")" }
+        var testDescription: String {
+            "url \(url == nil ? "nil" : "set"), error code \(errorCode.map(String.init) ?? "nil")"
+        }
     }
 
     @Test(arguments: [

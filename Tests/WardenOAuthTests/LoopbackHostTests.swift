@@ -29,7 +29,9 @@ struct LoopbackHostTests {
         #expect(!LoopbackHost.isLoopback(url), "\(text)")
     }
 
-    @Test(arguments: ["http://127.attacker.example", "http://127.0.0.1.nip.io", "http://localhost:9", "http://u@127.0.0.1"])
+    @Test(arguments: [
+        "http://127.attacker.example", "http://127.0.0.1.nip.io", "http://localhost:9", "http://u@127.0.0.1",
+    ])
     func discoveryRefusesCleartextToNames(_ issuer: String) {
         #expect(throws: OAuthError(.insecureEndpoint)) { try ProviderMetadata.discoveryURLs(for: issuer) }
     }

@@ -74,7 +74,10 @@ struct TransportTests {
 
     @Test func pinsAreRefusedWhereTheyCannotBeEvaluated() throws {
         let pins = try PinSet(
-            pins: ["sha256/kcoVN/H3Kq8kAJZ41Osym2W3jr8hZL/Us7WNebhkRpo=", "sha256/jIaaxm54nUArATdyGU1E23cTh5Bdzk2sgb/ljvS+NNo="],
+            pins: [
+                "sha256/kcoVN/H3Kq8kAJZ41Osym2W3jr8hZL/Us7WNebhkRpo=",
+                "sha256/jIaaxm54nUArATdyGU1E23cTh5Bdzk2sgb/ljvS+NNo=",
+            ],
             expires: Date().addingTimeInterval(86_400))
         #if WARDEN_APPLE
             _ = try URLSessionTransport(pins: ["id.example.com": pins])
@@ -93,14 +96,23 @@ struct TransportTests {
         let expected = try String(contentsOf: Self.fixture("expected-pins.txt"), encoding: .utf8)
             .split(separator: "\n").map { "sha256/" + $0 }
         let now = Date()
-        let matching = ServerTrust(pins: ["id.example.com": try PinSet(pins: [expected[1], "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="], expires: now + 86_400)])
+        let matching = ServerTrust(pins: [
+            "id.example.com": try PinSet(
+                pins: [expected[1], "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="], expires: now + 86_400)
+        ])
         #expect(matching.verdict(host: "ID.example.com", chain: chain, now: now) == .accept)
         #expect(matching.verdict(host: "other.example.com", chain: chain, now: now) == .notPinned)
         guard case .refuse = matching.verdict(host: "id.example.com", chain: nil, now: now) else {
             Issue.record("an untrusted chain must be refused even if a pin matches")
             return
         }
-        let wrong = ServerTrust(pins: ["id.example.com": try PinSet(pins: ["sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="], expires: now + 86_400)])
+        let wrong = ServerTrust(pins: [
+            "id.example.com": try PinSet(
+                pins: [
+                    "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+                    "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=",
+                ], expires: now + 86_400)
+        ])
         guard case .refuse = wrong.verdict(host: "id.example.com", chain: chain, now: now) else {
             Issue.record("a chain matching no pin must be refused")
             return

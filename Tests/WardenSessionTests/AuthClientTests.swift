@@ -34,7 +34,9 @@ struct AuthClientTests {
         }
     }
 
-    func client(_ provider: LocalProvider, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport())
+    func client(
+        _ provider: LocalProvider, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport()
+    )
         throws -> AuthClient
     {
         AuthClient(

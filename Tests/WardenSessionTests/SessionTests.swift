@@ -156,7 +156,8 @@ struct AuthSessionTests {
         }
         let events = store.events.current
         #expect(events.count == 21, "\(events)")
-        #expect(events.first == "saved rt-1", "the rotated refresh token was stored before any caller resumed: \(events)")
+        #expect(
+            events.first == "saved rt-1", "the rotated refresh token was stored before any caller resumed: \(events)")
         #expect(events.dropFirst().allSatisfy { $0.hasSuffix("with at-1") }, "\(events)")
     }
 

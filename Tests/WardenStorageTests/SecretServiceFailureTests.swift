@@ -1,5 +1,6 @@
 import Testing
 import WardenCore
+
 @testable import WardenStorage
 
 /// The libsecret error mapping, without a daemon: each class of GLib error the loader reports becomes the
@@ -14,12 +15,18 @@ struct SecretServiceFailureTests {
     }
 
     static let cases: [Case] = [
-        Case(failure: .init(kind: .locked, code: 2, message: "Cannot create an item in a locked collection"), code: .locked, kind: .transient),
-        Case(failure: .init(kind: .cancelled, code: 19, message: "Operation was cancelled"), code: .locked, kind: .transient),
+        Case(
+            failure: .init(kind: .locked, code: 2, message: "Cannot create an item in a locked collection"),
+            code: .locked, kind: .transient),
+        Case(
+            failure: .init(kind: .cancelled, code: 19, message: "Operation was cancelled"), code: .locked,
+            kind: .transient),
         Case(
             failure: .init(kind: .dbus, code: 2, message: "The name org.freedesktop.secrets was not provided"),
             code: .serviceUnavailable, kind: .misconfiguration),
-        Case(failure: .init(kind: .io, code: 0, message: "Cannot autolaunch D-Bus"), code: .backendFailure, kind: .transient),
+        Case(
+            failure: .init(kind: .io, code: 0, message: "Cannot autolaunch D-Bus"), code: .backendFailure,
+            kind: .transient),
         Case(failure: .init(kind: .secret, code: 1, message: "protocol"), code: .backendFailure, kind: .transient),
         Case(failure: .init(kind: .other, code: 7, message: "?"), code: .backendFailure, kind: .transient),
     ]

@@ -15,7 +15,10 @@
         public let timeout: Duration
         public let path: String
 
-        public init(launcher: any BrowserLauncher = SystemBrowser(), timeout: Duration = .seconds(300), path: String = "/callback") {
+        public init(
+            launcher: any BrowserLauncher = SystemBrowser(), timeout: Duration = .seconds(300),
+            path: String = "/callback"
+        ) {
             self.launcher = launcher
             self.timeout = timeout
             self.path = path

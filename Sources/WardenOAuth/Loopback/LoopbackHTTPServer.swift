@@ -16,7 +16,8 @@
         public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> HTTPResponse {
             HTTPResponse(
                 status: status,
-                headers: headers.merging(["Content-Type": "application/json", "Cache-Control": "no-store"]) { a, _ in a },
+                headers: headers.merging(["Content-Type": "application/json", "Cache-Control": "no-store"]) { a, _ in a
+                },
                 body: Data(text.utf8))
         }
     }
@@ -71,7 +72,8 @@
             switch Self.readRequest(client) {
             case .success(let request): response = handler(request)
             case .failure(let failure):
-                response = .text(failure.status, failure.status == 431 ? "Request header fields too large" : "Bad request")
+                response = .text(
+                    failure.status, failure.status == 431 ? "Request header fields too large" : "Bad request")
             }
             Sockets.write(client, Self.encode(response))
         }

@@ -22,7 +22,8 @@
         /// Starts listening on 127.0.0.1 with an ephemeral port.
         public init(path: String = "/callback") throws(OAuthError) {
             guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#") else {
-                throw OAuthError(.invalidRedirectURI, "the listener path must start with / and have no query or fragment")
+                throw OAuthError(
+                    .invalidRedirectURI, "the listener path must start with / and have no query or fragment")
             }
             self.path = path
             let received = Locked<(callback: String?, waiters: [CheckedContinuation<String, Never>])>((nil, []))

@@ -110,7 +110,8 @@ import WardenCore
                 return .failure(bad)
             }
             if name.lowercased() == "content-length" {
-                guard length == nil, !value.isEmpty, value.utf8.count <= 6, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                guard length == nil, !value.isEmpty, value.utf8.count <= 6,
+                    value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                     let number = Int(value)
                 else { return .failure(bad) }
                 guard number <= maximumBodyBytes else { return .failure(Failure(status: 413)) }

@@ -6,7 +6,8 @@
         /// Apple platforms: system trust evaluation (`SecTrustEvaluateWithError`), then the pins of the host.
         func evaluate(_ challenge: URLAuthenticationChallenge) -> Verdict {
             let space = challenge.protectionSpace
-            guard space.authenticationMethod == NSURLAuthenticationMethodServerTrust, let serverTrust = space.serverTrust
+            guard space.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+                let serverTrust = space.serverTrust
             else { return .defaultHandling }
             var error: CFError?
             let trusted = SecTrustEvaluateWithError(serverTrust, &error)

@@ -55,7 +55,8 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         guard pins.isEmpty || ServerTrust.canEvaluate else {
             throw TransportError(
                 .pinningUnsupported,
-                "certificate pinning needs the platform's server trust, which this platform's URLSession does not expose")
+                "certificate pinning needs the platform's server trust, which this platform's URLSession does not expose"
+            )
         }
         let lowered = Dictionary(pins.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.init(
@@ -83,7 +84,8 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         let task = session.dataTask(with: urlRequest)
         let cancel = CancelHandle(task: task)
         let (data, response) = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
                 delegate.register(task, continuation)
                 task.resume()
             }

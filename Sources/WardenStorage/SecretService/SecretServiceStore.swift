@@ -61,9 +61,8 @@
         private func run<T: Sendable>(
             _ operation: String = "call",
             _ body:
-                @escaping @Sendable (UnsafeMutableRawPointer, UnsafeMutablePointer<warden_secret_error>) throws(
-                    StorageError
-                ) -> T
+                @escaping @Sendable (UnsafeMutableRawPointer, UnsafeMutablePointer<warden_secret_error>)
+                throws(StorageError) -> T
         ) async throws(StorageError) -> T {
             if let why = Self.libraryLoadError {
                 throw StorageError(.serviceUnavailable, "libsecret could not be loaded (\(why.prefix(160)))")
@@ -149,7 +148,8 @@
 
         public func delete(service: String, account: String) async throws(StorageError) {
             try CredentialStoreLimits.check(service: service, account: account)
-            try await run("clear") { cancellable, error in _ = warden_secret_clear(service, account, cancellable, error) }
+            try await run("clear") { cancellable, error in _ = warden_secret_clear(service, account, cancellable, error)
+            }
         }
 
         public func deleteAll(service: String) async throws(StorageError) {
@@ -168,10 +168,13 @@
                 let collector = Collector()
                 let context = Unmanaged.passRetained(collector).toOpaque()
                 defer { Unmanaged<Collector>.fromOpaque(context).release() }
-                _ = warden_secret_accounts(service, cancellable, context, { context, value in
-                    guard let context, let value else { return }
-                    Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().accounts.insert(String(cString: value))
-                }, error)
+                _ = warden_secret_accounts(
+                    service, cancellable, context,
+                    { context, value in
+                        guard let context, let value else { return }
+                        Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().accounts.insert(
+                            String(cString: value))
+                    }, error)
                 return collector.accounts.sorted()
             }
         }
