@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenCrypto
+import WardenJOSE
+
+@_spi(Fuzzing) @testable import WardenOAuth
+
+/// DPoP (RFC 9449): the RFC's own example proof, thumbprint and `ath`; proofs Warden makes; and every refusal of
+/// the server-side verifier, each fed the bad input.
+@Suite("DPoP proofs")
+struct DPoPTests {
+    // RFC 9449 §4.1 Figure 2 (the proof), §6.1 / Figure 9 (its key's jkt), §7.1 Figure 12 (ath).
+    static let rfcProof =
+        "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19.eyJqdGkiOiItQndDM0VTYzZhY2MybFRjIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vc2VydmVyLmV4YW1wbGUuY29tL3Rva2VuIiwiaWF0IjoxNTYyMjYyNjE2fQ.2-GxA6T8lP4vfrg8v-FdWP0A0zdrj8igiMLvqRMUvwnQg4PtFLbdLXiOSsX0x7NVY-FNyJK70nfbV37xRZT3Lg"
+    static let rfcJKT = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
+    static let rfcTime = Date(timeIntervalSince1970: 1_562_262_616)
+    static let token = URL(string: "https://server.example.com/token")!
+
+    static func verifier(now: Date = rfcTime, cache: InMemoryDPoPReplayCache = InMemoryDPoPReplayCache())
+        -> DPoPVerifier
+    {
+        DPoPVerifier(replayCache: cache, now: { now })
+    }
+
+    @Test func theRFCExampleProofVerifies() async throws {
+        let proof = try await Self.verifier().verify(Self.rfcProof, method: "POST", url: Self.token)
+        #expect(proof.thumbprint == Self.rfcJKT)
+        #expect(proof.jti == "-BwC3ESc6acc2lTc")
+        // Normalisation: case, the default port, a query and a fragment do not matter.
+        _ = try await Self.verifier().verify(
+            Self.rfcProof, method: "post", url: URL(string: "HTTPS://Server.Example.COM:443/token?x=1#f")!)
+    }
+
+    @Test func theRFCAccessTokenHash() {
+        #expect(DPoPProofFactory.ath("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU") == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
+    }
+
+    @Test func wardensProofsVerifyAndCannotBeReplayed() async throws {
+        let key = try SoftwareDPoPKey()
+        let now = Date()
+        let factory = DPoPProofFactory(key: key, now: { now })
+        let api = URL(string: "https://api.example.com/me")!
+        let proof = try factory.proof(method: "GET", url: api, accessToken: "at-123", nonce: "n-1")
+        let verifier = Self.verifier(now: now)
+        let verified = try await verifier.verify(
+            proof, method: "GET", url: api, expectedNonce: "n-1", accessToken: "at-123",
+            boundThumbprint: key.thumbprint)
+        #expect(verified.thumbprint == key.thumbprint && verified.nonce == "n-1")
+        await #expect(throws: DPoPError(.replayed)) {
+            try await verifier.verify(proof, method: "GET", url: api, expectedNonce: "n-1", accessToken: "at-123")
+        }
+        // The header carries only public members, and the jti has 128 bits.
+        let (header, payload) = try JWSCompact.decodeUnverified(proof)
+        #expect(header["jwk"]?.objectValue?.names.sorted() == ["crv", "kty", "x", "y"])
+        #expect(try Base64URL.decode(payload?.objectValue?["jti"]?.stringValue ?? "").count == 16)
+    }
+
+    /// A proof with any header and claims, signed by `key` (for the refusal cases).
+    static func forge(header: String, claims: String, key: ECPrivateKey) throws -> String {
+        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
+        return input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
+    }
+
+    struct Refusal: CustomTestStringConvertible, Sendable {
+        let name: String
+        let code: DPoPError.Code
+        let make: @Sendable (_ key: ECPrivateKey, _ jwk: String, _ iat: Int) throws -> String
+        var method = "GET"
+        var nonce: String?
+        var accessToken: String?
+        var bound: String?
+        var testDescription: String { name }
+    }
+
+    static let url = URL(string: "https://api.example.com/me")!
+    static func claims(_ iat: Int, _ extra: String = "") -> String {
+        #"{"jti":"j-\#(UUID().uuidString)","htm":"GET","htu":"https://api.example.com/me","iat":\#(iat)\#(extra)}"#
+    }
+    static func header(_ jwk: String, typ: String = "dpop+jwt", alg: String = "ES256") -> String {
+        #"{"typ":"\#(typ)","alg":"\#(alg)","jwk":\#(jwk)}"#
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(name: "not a JWS", code: .malformed) { _, _, _ in "not.a-proof" },
+        Refusal(name: "over 8 KiB", code: .malformed) { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat, #","pad":"\#(String(repeating: "x", count: 9000))""#), key: key)
+        },
+        Refusal(name: "typ JWT", code: .wrongType) { key, jwk, iat in
+            try forge(header: header(jwk, typ: "JWT"), claims: claims(iat), key: key)
+        },
+        Refusal(name: "alg none", code: .algorithmNotAllowed) { _, jwk, iat in
+            Base64URL.encode(Array(header(jwk, alg: "none").utf8)) + "." + Base64URL.encode(Array(claims(iat).utf8)) + "."
+        },
+        Refusal(name: "alg HS256", code: .algorithmNotAllowed) { key, jwk, iat in
+            try forge(header: header(jwk, alg: "HS256"), claims: claims(iat), key: key)
+        },
+        Refusal(name: "no jwk", code: .badKey) { key, _, iat in
+            try forge(header: #"{"typ":"dpop+jwt","alg":"ES256"}"#, claims: claims(iat), key: key)
+        },
+        Refusal(name: "private jwk", code: .privateKey) { key, jwk, iat in
+            try forge(header: header(String(jwk.dropLast()) + #","d":"AAAA"}"#), claims: claims(iat), key: key)
+        },
+        Refusal(name: "jwk does not fit alg", code: .badKey) { key, jwk, iat in
+            try forge(header: header(jwk, alg: "RS256"), claims: claims(iat), key: key)
+        },
+        Refusal(name: "signed by another key", code: .invalidSignature) { _, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat), key: try ECPrivateKey())
+        },
+        Refusal(name: "htm mismatch", code: .methodMismatch, make: { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat), key: key)
+        }, method: "POST"),
+        Refusal(name: "htu of another host", code: .urlMismatch) { key, jwk, iat in
+            try forge(
+                header: header(jwk),
+                claims: #"{"jti":"j","htm":"GET","htu":"https://api.example.net/me","iat":\#(iat)}"#, key: key)
+        },
+        Refusal(name: "no jti", code: .missingClaim) { key, jwk, iat in
+            try forge(header: header(jwk), claims: #"{"htm":"GET","htu":"https://api.example.com/me","iat":\#(iat)}"#, key: key)
+        },
+        Refusal(name: "no iat", code: .missingClaim) { key, jwk, _ in
+            try forge(header: header(jwk), claims: #"{"jti":"j","htm":"GET","htu":"https://api.example.com/me"}"#, key: key)
+        },
+        Refusal(name: "iat in the future", code: .iatOutOfWindow) { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat + 60), key: key)
+        },
+        Refusal(name: "iat too old", code: .iatOutOfWindow) { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat - 301), key: key)
+        },
+        Refusal(name: "nonce missing", code: .nonceRequired, make: { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat), key: key)
+        }, nonce: "server-nonce"),
+        Refusal(name: "nonce wrong", code: .nonceMismatch, make: { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat, #","nonce":"old""#), key: key)
+        }, nonce: "server-nonce"),
+        Refusal(name: "ath missing", code: .athMismatch, make: { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat), key: key)
+        }, accessToken: "at-1"),
+        Refusal(name: "ath of another token", code: .athMismatch, make: { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat, #","ath":"\#(DPoPProofFactory.ath("at-2"))""#), key: key)
+        }, accessToken: "at-1"),
+        Refusal(name: "token bound to another key", code: .keyMismatch, make: { key, jwk, iat in
+            try forge(header: header(jwk), claims: claims(iat), key: key)
+        }, bound: rfcJKT),
+    ]
+
+    @Test(arguments: refusals)
+    func everyRefusal(_ refusal: Refusal) async throws {
+        let key = try ECPrivateKey()
+        let jwk = try #require(try JWK(publicKey: key.publicKey, keyID: nil, algorithm: nil).publicJSON)
+        let now = Date()
+        let proof = try refusal.make(key, jwk, Int(now.timeIntervalSince1970))
+        let cache = InMemoryDPoPReplayCache()
+        let error = await #expect(throws: DPoPError.self) {
+            try await Self.verifier(now: now, cache: cache).verify(
+                proof, method: refusal.method, url: Self.url, expectedNonce: refusal.nonce,
+                accessToken: refusal.accessToken, boundThumbprint: refusal.bound)
+        }
+        #expect(error?.code == refusal.code, "\(refusal.name): \(error?.reason ?? "")")
+        #expect(await cache.count == 0, "a refused proof never consumes its jti")
+    }
+
+    @Test func theReplayCacheIsBoundedAndNeverForgetsLiveEntries() async {
+        let cache = InMemoryDPoPReplayCache(capacity: 2)
+        let now = Date()
+        #expect(await cache.insert("a", thumbprint: "k", expires: now + 10, now: now))
+        #expect(await cache.insert("b", thumbprint: "k", expires: now + 10, now: now))
+        #expect(await !cache.insert("c", thumbprint: "k", expires: now + 10, now: now), "full of live entries")
+        #expect(await !cache.insert("a", thumbprint: "k", expires: now + 10, now: now + 5), "still live: replay")
+        #expect(await cache.insert("c", thumbprint: "k", expires: now + 30, now: now + 11), "expired ones make room")
+        #expect(await cache.insert("a", thumbprint: "k", expires: now + 30, now: now + 11), "after expiry")
+    }
+
+    @Test(arguments: [
+        ("HTTPS://Server.Example.COM:443/token?x=1#f", "https://server.example.com/token"),
+        ("http://127.0.0.1:80/cb", "http://127.0.0.1/cb"), ("https://a.example:8443/p", "https://a.example:8443/p"),
+        ("https://a.example", "https://a.example/"),
+    ])
+    func htuNormalisation(_ pair: (String, String)) {
+        #expect(DPoPURL.normalize(pair.0) == pair.1)
+    }
+}
