@@ -4,6 +4,7 @@ import WardenCore
 import WardenCrypto
 import WardenJOSE
 import WardenLocalProvider
+import WardenOAuth
 
 @testable import WardenCLI
 
@@ -108,6 +109,19 @@ struct OptionReadTests {
             ]),
         ],
         "pin": [Invocation(["--json", "{crypto-fixtures}/rsa.pem"])],
+        "dpop keygen": [Invocation(["{dir}/new-dpop-key.pem"])],
+        "dpop proof": [
+            Invocation([
+                "--key", "{dpop-key}", "--htm", "GET", "--htu", "https://api.example.com/me", "--access-token", "at-1",
+                "--nonce", "n-1",
+            ])
+        ],
+        "dpop verify": [
+            Invocation([
+                "--htm", "GET", "--htu", "https://api.example.com/me", "--access-token", "at-1", "--nonce", "n-1",
+                "--jkt", "{dpop-jkt}", "--now", "{dpop-now}", "--max-age", "300", "{dpop-proof}",
+            ])
+        ],
         "store": [
             Invocation(
                 [
@@ -237,7 +251,7 @@ private final class Workspace {
     static let placeholders = [
         "dir", "issuer", "token", "jwk", "jwks", "app", "crypto-fixtures", "passkey-fixtures", "registration",
         "registration-challenge", "user-handle", "assertion", "assertion-challenge", "credential",
-        "yubikey-registration", "yubikey-challenge",
+        "yubikey-registration", "yubikey-challenge", "dpop-key", "dpop-jkt", "dpop-proof", "dpop-now",
     ]
 
     init() throws {
@@ -282,6 +296,14 @@ private final class Workspace {
             try makePasskey()
         case "yubikey-registration", "yubikey-challenge":
             try makeYubiKeyRegistration()
+        case "dpop-key", "dpop-jkt", "dpop-proof", "dpop-now":
+            let key = try SoftwareDPoPKey()
+            let now = Date()
+            values["dpop-key"] = try write("dpop.pem", key.pkcs8PEM().unredacted())
+            values["dpop-jkt"] = key.thumbprint
+            values["dpop-now"] = String(Int(now.timeIntervalSince1970))
+            values["dpop-proof"] = try DPoPProofFactory(key: key, now: { now }).proof(
+                method: "GET", url: URL(string: "https://api.example.com/me")!, accessToken: "at-1", nonce: "n-1")
         default:
             break
         }

@@ -33,7 +33,9 @@ struct DPoPTests {
     }
 
     @Test func theRFCAccessTokenHash() {
-        #expect(DPoPProofFactory.ath("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU") == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
+        #expect(
+            DPoPProofFactory.ath("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU")
+                == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
     }
 
     @Test func wardensProofsVerifyAndCannotBeReplayed() async throws {
@@ -84,13 +86,16 @@ struct DPoPTests {
     static let refusals: [Refusal] = [
         Refusal(name: "not a JWS", code: .malformed) { _, _, _ in "not.a-proof" },
         Refusal(name: "over 8 KiB", code: .malformed) { key, jwk, iat in
-            try forge(header: header(jwk), claims: claims(iat, #","pad":"\#(String(repeating: "x", count: 9000))""#), key: key)
+            try forge(
+                header: header(jwk), claims: claims(iat, #","pad":"\#(String(repeating: "x", count: 9000))""#), key: key
+            )
         },
         Refusal(name: "typ JWT", code: .wrongType) { key, jwk, iat in
             try forge(header: header(jwk, typ: "JWT"), claims: claims(iat), key: key)
         },
         Refusal(name: "alg none", code: .algorithmNotAllowed) { _, jwk, iat in
-            Base64URL.encode(Array(header(jwk, alg: "none").utf8)) + "." + Base64URL.encode(Array(claims(iat).utf8)) + "."
+            Base64URL.encode(Array(header(jwk, alg: "none").utf8)) + "." + Base64URL.encode(Array(claims(iat).utf8))
+                + "."
         },
         Refusal(name: "alg HS256", code: .algorithmNotAllowed) { key, jwk, iat in
             try forge(header: header(jwk, alg: "HS256"), claims: claims(iat), key: key)
@@ -107,19 +112,24 @@ struct DPoPTests {
         Refusal(name: "signed by another key", code: .invalidSignature) { _, jwk, iat in
             try forge(header: header(jwk), claims: claims(iat), key: try ECPrivateKey())
         },
-        Refusal(name: "htm mismatch", code: .methodMismatch, make: { key, jwk, iat in
-            try forge(header: header(jwk), claims: claims(iat), key: key)
-        }, method: "POST"),
+        Refusal(
+            name: "htm mismatch", code: .methodMismatch,
+            make: { key, jwk, iat in
+                try forge(header: header(jwk), claims: claims(iat), key: key)
+            }, method: "POST"),
         Refusal(name: "htu of another host", code: .urlMismatch) { key, jwk, iat in
             try forge(
                 header: header(jwk),
                 claims: #"{"jti":"j","htm":"GET","htu":"https://api.example.net/me","iat":\#(iat)}"#, key: key)
         },
         Refusal(name: "no jti", code: .missingClaim) { key, jwk, iat in
-            try forge(header: header(jwk), claims: #"{"htm":"GET","htu":"https://api.example.com/me","iat":\#(iat)}"#, key: key)
+            try forge(
+                header: header(jwk), claims: #"{"htm":"GET","htu":"https://api.example.com/me","iat":\#(iat)}"#,
+                key: key)
         },
         Refusal(name: "no iat", code: .missingClaim) { key, jwk, _ in
-            try forge(header: header(jwk), claims: #"{"jti":"j","htm":"GET","htu":"https://api.example.com/me"}"#, key: key)
+            try forge(
+                header: header(jwk), claims: #"{"jti":"j","htm":"GET","htu":"https://api.example.com/me"}"#, key: key)
         },
         Refusal(name: "iat in the future", code: .iatOutOfWindow) { key, jwk, iat in
             try forge(header: header(jwk), claims: claims(iat + 60), key: key)
@@ -127,21 +137,32 @@ struct DPoPTests {
         Refusal(name: "iat too old", code: .iatOutOfWindow) { key, jwk, iat in
             try forge(header: header(jwk), claims: claims(iat - 301), key: key)
         },
-        Refusal(name: "nonce missing", code: .nonceRequired, make: { key, jwk, iat in
-            try forge(header: header(jwk), claims: claims(iat), key: key)
-        }, nonce: "server-nonce"),
-        Refusal(name: "nonce wrong", code: .nonceMismatch, make: { key, jwk, iat in
-            try forge(header: header(jwk), claims: claims(iat, #","nonce":"old""#), key: key)
-        }, nonce: "server-nonce"),
-        Refusal(name: "ath missing", code: .athMismatch, make: { key, jwk, iat in
-            try forge(header: header(jwk), claims: claims(iat), key: key)
-        }, accessToken: "at-1"),
-        Refusal(name: "ath of another token", code: .athMismatch, make: { key, jwk, iat in
-            try forge(header: header(jwk), claims: claims(iat, #","ath":"\#(DPoPProofFactory.ath("at-2"))""#), key: key)
-        }, accessToken: "at-1"),
-        Refusal(name: "token bound to another key", code: .keyMismatch, make: { key, jwk, iat in
-            try forge(header: header(jwk), claims: claims(iat), key: key)
-        }, bound: rfcJKT),
+        Refusal(
+            name: "nonce missing", code: .nonceRequired,
+            make: { key, jwk, iat in
+                try forge(header: header(jwk), claims: claims(iat), key: key)
+            }, nonce: "server-nonce"),
+        Refusal(
+            name: "nonce wrong", code: .nonceMismatch,
+            make: { key, jwk, iat in
+                try forge(header: header(jwk), claims: claims(iat, #","nonce":"old""#), key: key)
+            }, nonce: "server-nonce"),
+        Refusal(
+            name: "ath missing", code: .athMismatch,
+            make: { key, jwk, iat in
+                try forge(header: header(jwk), claims: claims(iat), key: key)
+            }, accessToken: "at-1"),
+        Refusal(
+            name: "ath of another token", code: .athMismatch,
+            make: { key, jwk, iat in
+                try forge(
+                    header: header(jwk), claims: claims(iat, #","ath":"\#(DPoPProofFactory.ath("at-2"))""#), key: key)
+            }, accessToken: "at-1"),
+        Refusal(
+            name: "token bound to another key", code: .keyMismatch,
+            make: { key, jwk, iat in
+                try forge(header: header(jwk), claims: claims(iat), key: key)
+            }, bound: rfcJKT),
     ]
 
     @Test(arguments: refusals)

@@ -33,7 +33,8 @@ public struct DPoPVerifier: Sendable {
     }
 
     public init(
-        replayCache: any DPoPReplayCache, allowedAlgorithms: Set<JWSAlgorithm> = [.es256, .es384, .es512, .ps256, .rs256, .edDSA, .ed25519],
+        replayCache: any DPoPReplayCache,
+        allowedAlgorithms: Set<JWSAlgorithm> = [.es256, .es384, .es512, .ps256, .rs256, .edDSA, .ed25519],
         maxAge: TimeInterval = 300, leeway: TimeInterval = 5, now: @escaping NowProvider = systemNow
     ) {
         self.replayCache = replayCache
