@@ -25,8 +25,8 @@ struct SecretServiceFailureTests {
             failure: .init(kind: .dbus, code: 2, message: "The name org.freedesktop.secrets was not provided"),
             code: .serviceUnavailable, kind: .misconfiguration),
         Case(
-            failure: .init(kind: .io, code: 0, message: "Cannot autolaunch D-Bus"), code: .backendFailure,
-            kind: .transient),
+            failure: .init(kind: .io, code: 1, message: "Could not connect: No such file or directory"),
+            code: .serviceUnavailable, kind: .misconfiguration),
         Case(failure: .init(kind: .secret, code: 1, message: "protocol"), code: .backendFailure, kind: .transient),
         Case(failure: .init(kind: .other, code: 7, message: "?"), code: .backendFailure, kind: .transient),
     ]

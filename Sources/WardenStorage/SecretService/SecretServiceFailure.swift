@@ -1,8 +1,8 @@
 /// What a failed libsecret call reported, as the loader classified it, mapped to a ``StorageError``.
 ///
 /// Kept apart from the store so the mapping is tested without a daemon: a locked collection and a call our timeout
-/// cancelled are transient (``StorageError/Code/locked``); no bus or no Secret Service on it is
-/// ``StorageError/Code/serviceUnavailable``; anything else is a ``StorageError/Code/backendFailure`` whose reason
+/// cancelled are transient (``StorageError/Code/locked``); a D-Bus or GIO failure (no session bus, no socket, no
+/// Secret Service on the bus) is ``StorageError/Code/serviceUnavailable``; anything else is a ``StorageError/Code/backendFailure`` whose reason
 /// keeps only printable ASCII of GLib's message, capped at 160 characters (libsecret's messages name objects and
 /// D-Bus paths, never secret values).
 package struct SecretServiceFailure: Sendable, Equatable {
@@ -27,9 +27,9 @@ package struct SecretServiceFailure: Sendable, Equatable {
         case .cancelled:
             return StorageError(
                 .locked, "the keyring did not answer in time (it is locked or waiting for an unlock prompt)")
-        case .dbus:
+        case .dbus, .io:
             return StorageError(.serviceUnavailable, "no Secret Service is reachable on the session bus")
-        case .io, .secret, .other:
+        case .secret, .other:
             let safe = String(
                 String.UnicodeScalarView(
                     message.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }.prefix(160)))
