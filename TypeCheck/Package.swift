@@ -1,35 +1,81 @@
 // swift-tools-version:6.0
-// Type-checks Sources/WardenApple (and, through the root package, WardenStorage's KeychainStore) on Linux against
-// stand-ins of the Apple framework declarations they use (StandIns/<Framework>): `scripts/typecheck-apple`. The stand-ins copy the signatures from Apple's documentation;
-// they never ship and never run. What they prove: every call in the Apple files names a real API with the right
-// labels, types, optionality and async/throws, and the files compile in Swift 6 language mode (availability is
-// not checked: on Linux the compiler ignores iOS/macOS availability).
+// The Apple type-check: compiles Warden's library modules on Linux as they are compiled for ONE Apple platform,
+// against stand-ins of the Apple frameworks they use (StandIns/<Framework>, signatures and availability copied from
+// Apple's documentation). Run it through `scripts/typecheck-apple`, which generates the per-platform stand-ins
+// (Generated/<platform>/, availability rewritten for that platform and its deployment target) and then checks the
+// build log; never build this package by hand.
+//
+// What it proves, per declared platform (iOS 16, macOS 13, Mac Catalyst 16, visionOS 1):
+// - every module of the `Warden`/`WardenApple` products compiles in Swift 6 language mode with that platform's
+//   build settings (WARDEN_APPLE instead of WARDEN_OPENSSL, so the CryptoKit/Security backend, KeychainStore,
+//   OSLogSink and the whole Apple layer are compiled; WARDEN_LOOPBACK on macOS only; WARDEN_UIKIT or
+//   WARDEN_APPKIT);
+// - every call names an API the stand-ins declare with the right labels, types, optionality, isolation and
+//   async/throws;
+// - no API that Apple marks unavailable on that platform is used (a compile error), and no API introduced after
+//   the deployment target is used outside an `if #available` / `@available` scope (checked on the log).
+// What it cannot prove: that the stand-ins match the real SDK (they are reviewed against Apple's documentation),
+// the Darwin branches of `#if canImport(Glibc)` socket code, and Foundation differences between Apple's
+// Foundation and swift-corelibs-foundation.
 import Foundation
 import PackageDescription
 
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+let platform = ProcessInfo.processInfo.environment["WARDEN_TYPECHECK_PLATFORM"] ?? "iOS"
+let generated = "Generated/\(platform)"
+let appKit = platform == "macOS"
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+/// The same conditions the root Package.swift sets for this platform.
+let defines: [SwiftSetting] =
+    [.define("WARDEN_APPLE"), .define(appKit ? "WARDEN_APPKIT" : "WARDEN_UIKIT")]
+    + (platform == "macOS" ? [.define("WARDEN_LOOPBACK")] : [])
+    + (platform == "macCatalyst" ? [.define("WARDEN_CATALYST")] : [])
+    + (platform == "visionOS" ? [.define("WARDEN_VISIONOS")] : [])
+    + [.define("WARDEN_TYPECHECK_\(platform.uppercased())")]
 
+func standIn(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "\(generated)/\(name)", swiftSettings: strict + defines)
+}
+func mirror(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Mirror/\(name)", swiftSettings: strict + defines)
+}
+
+let windowing: Target.Dependency = appKit ? "AppKit" : "UIKit"
 let package = Package(
     name: "WardenAppleTypeCheck",
-    dependencies: [.package(path: "..")],
     targets: [
-        .target(name: "UIKit", path: "StandIns/UIKit", swiftSettings: strict),
-        .target(name: "SwiftUI", path: "StandIns/SwiftUI", swiftSettings: strict),
+        standIn(appKit ? "AppKit" : "UIKit"),
+        standIn("SwiftUI"),
+        standIn("os"),
+        standIn("Security"),
+        standIn("CryptoKit"),
+        standIn("LocalAuthentication"),
+        standIn("AuthenticationServices", [windowing, "SwiftUI"]),
+        mirror("WardenCore", ["os"]),
+        mirror("WardenCrypto", ["WardenCore", "CryptoKit", "Security"]),
+        mirror("WardenJOSE", ["WardenCore", "WardenCrypto"]),
+        mirror("WardenOAuth", ["WardenCore", "WardenCrypto", "WardenJOSE", "Security"]),
+        mirror("WardenStorage", ["WardenCore", "Security", "LocalAuthentication"]),
+        mirror("WardenSession", ["WardenCore", "WardenOAuth", "WardenJOSE", "WardenStorage"]),
+        mirror("WardenPasskeys", ["WardenCore", "WardenCrypto", "WardenJOSE"]),
+        mirror(
+            "WardenApple",
+            [
+                "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession", "WardenStorage",
+                "WardenPasskeys", windowing, "SwiftUI", "AuthenticationServices", "LocalAuthentication", "Security",
+                "CryptoKit",
+            ]),
+        // The README's Apple-only examples (Tests/ReadmeSnippetTests/Apple), so they compile per platform too.
         .target(
-            name: "AuthenticationServices", dependencies: ["UIKit", "SwiftUI"],
-            path: "StandIns/AuthenticationServices", swiftSettings: strict),
-        .target(name: "LocalAuthentication", path: "StandIns/LocalAuthentication", swiftSettings: strict),
-        .target(name: "Security", path: "StandIns/Security", swiftSettings: strict),
-        .target(
-            name: "WardenAppleChecked",
-            dependencies: [
-                "UIKit", "SwiftUI", "AuthenticationServices", "LocalAuthentication", "Security",
-                .product(name: "WardenCore", package: root), .product(name: "WardenCrypto", package: root),
-                .product(name: "WardenJOSE", package: root), .product(name: "WardenOAuth", package: root),
-                .product(name: "WardenSession", package: root),
-            ],
-            path: "WardenApple",
-            swiftSettings: strict),
+            name: "ReadmeAppleSnippets",
+            dependencies: ["WardenApple", "WardenOAuth", "WardenStorage", "AuthenticationServices", windowing],
+            path: "Mirror/ReadmeAppleSnippets",
+            // Examples bind values to show them (as in the root package's ReadmeSnippetTests).
+            swiftSettings: strict + defines + [.unsafeFlags(["-suppress-warnings"])]),
+        mirror(
+            "Warden",
+            [
+                "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
+                "WardenPasskeys",
+            ]),
     ]
 )

@@ -2,6 +2,7 @@
 // Snippets.swift.
 #if WARDEN_APPLE
     import Foundation
+    import AuthenticationServices
     import WardenApple
     import WardenOAuth
     import WardenStorage

@@ -1,10 +1,20 @@
-// Stand-in declarations of the UIKit API that Sources/WardenApple uses, with Apple's documented signatures.
-// For type-checking on Linux only (TypeCheck/Package.swift); never linked into an app.
+// Stand-in declarations of the UIKit API that Sources/WardenApple uses, with Apple's documented signatures, isolation
+// and availability. For type-checking on Linux only (TypeCheck/Package.swift; the iOS, Mac Catalyst and visionOS
+// builds — macOS compiles the AppKit stand-in instead); never linked into an app.
+//
+// Apple docs: UIResponder, UIView (`init(frame:)`, `bounds`, `backgroundColor`, `autoresizingMask`, `addSubview(_:)`,
+// `removeFromSuperview()`), UIView.AutoresizingMask, UIWindow, UIColor, UIApplication and its
+// `willResignActiveNotification` / `didBecomeActiveNotification`: iOS 2.0, Mac Catalyst 13.1, visionOS 1.0;
+// `UIColor.systemBackground`: iOS 13.0, Mac Catalyst 13.1, visionOS 1.0. UIResponder and its subclasses are
+// `@MainActor`; UIColor is Sendable.
 @_exported import Foundation
 
+@available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
 @MainActor open class UIResponder: NSObject {}
 
+@available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
 @MainActor open class UIView: UIResponder {
+    @available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
     public struct AutoresizingMask: OptionSet, Sendable {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }
@@ -13,19 +23,23 @@
     }
 
     public init(frame: CGRect) {}
-    open var bounds: CGRect { .zero }
+    open var bounds: CGRect = .zero
     open var backgroundColor: UIColor?
     open var autoresizingMask: AutoresizingMask = []
     open func addSubview(_ view: UIView) {}
     open func removeFromSuperview() {}
 }
 
+@available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
 @MainActor open class UIWindow: UIView {}
 
+@available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
 open class UIColor: NSObject, @unchecked Sendable {
+    @available(iOS 13.0, macCatalyst 13.1, visionOS 1.0, *)
     open class var systemBackground: UIColor { UIColor() }
 }
 
+@available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
 @MainActor open class UIApplication: UIResponder {
     public nonisolated static let willResignActiveNotification = NSNotification.Name(
         "UIApplicationWillResignActiveNotification")
