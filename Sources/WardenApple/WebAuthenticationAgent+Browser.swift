@@ -8,7 +8,7 @@
         public nonisolated func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws
             -> AuthorizationCode
         {
-            var (url, pending) = try request.make()
+            var (url, pending) = try await request.prepare()
             if requireIssuer { pending = pending.requiringIssuer() }
             return try await authorize(url: url, pending: pending)
         }

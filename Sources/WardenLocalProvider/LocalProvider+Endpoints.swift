@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import WardenCore
 import WardenCrypto
@@ -17,8 +18,24 @@ extension LocalProvider {
 
     func authorize(_ request: LoopbackRequest) -> HTTPResponse {
         bump("authorize")
-        let parameters = Self.form(request.query)
+        var parameters = Self.form(request.query)
         guard parameters["client_id"] == clientID else { return .text(400, "unknown client") }
+        if let requestURI = parameters["request_uri"] {
+            // RFC 9126 §4: the pushed parameters, once, before they expire; nothing else from the front channel.
+            let pushed: [String: String]? = stateBox.withLock { state in
+                guard var entry = state.pushed[requestURI], !entry.used, entry.expires > now(),
+                    entry.parameters["client_id"] == clientID
+                else { return nil }
+                entry.used = true
+                state.pushed[requestURI] = entry
+                return entry.parameters
+            }
+            guard let pushed else { return .text(400, "request_uri unknown, used or expired") }
+            parameters = pushed
+            bump("authorize.pushed")
+        } else if stateBox.current.requirePAR {
+            return .text(400, "this provider requires pushed authorization requests")
+        }
         guard let redirect = parameters["redirect_uri"], redirectURIs.contains(where: { $0.matches(redirect) }) else {
             return .text(400, "redirect_uri not registered")
         }
@@ -33,15 +50,81 @@ extension LocalProvider {
         self.stateBox.withLock {
             $0.codes[code] = PendingCode(
                 clientID: clientID, redirectURI: redirect, challenge: challenge, nonce: parameters["nonce"],
-                scope: parameters["scope"] ?? "openid")
+                scope: parameters["scope"] ?? "openid", dpopJKT: parameters["dpop_jkt"])
         }
         let location = redirect + "?" + FormEncoding.encode([("code", code), ("state", state), ("iss", issuer)])
         return HTTPResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store"])
     }
 
+    /// RFC 9126 §2: stores the authorization parameters and answers a one-time `request_uri` (60 s).
+    func pushAuthorization(_ request: LoopbackRequest) -> HTTPResponse {
+        bump("par")
+        let form = Self.form(String(decoding: request.body, as: UTF8.self))
+        guard form["client_id"] == clientID else { return .json(401, #"{"error":"invalid_client"}"#) }
+        guard form["request_uri"] == nil else { return .json(400, #"{"error":"invalid_request"}"#) }
+        let uri = "urn:ietf:params:oauth:request_uri:" + Self.random()
+        stateBox.withLock { $0.pushed[uri] = PushedRequest(parameters: form, expires: now().addingTimeInterval(60)) }
+        return .json(201, #"{"request_uri":"\#(uri)","expires_in":60}"#)
+    }
+
+    /// Blocks this handler thread (never a cooperative-pool thread) on an async call.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let result = Locked<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.current!
+    }
+
+    /// The DPoP proof of a request, verified (RFC 9449 §4.3): nil when absent, the thumbprint when valid, or the
+    /// error response to send.
+    func dpopProof(
+        _ request: LoopbackRequest, path: String, accessToken: String? = nil, requireNonce: Bool
+    ) -> Result<String?, DPoPRefusal> {
+        guard let proof = request.header("DPoP") else { return .success(nil) }
+        let state = stateBox.current
+        let verifier = DPoPVerifier(replayCache: replayCache, now: now)
+        let url = URL(string: issuer + path)!
+        let nonce = requireNonce ? state.dpopNonce : nil
+        let outcome: Result<DPoPVerifier.Proof, DPoPError> = Self.blocking {
+            do throws(DPoPError) {
+                return .success(
+                    try await verifier.verify(
+                        proof, method: request.method, url: url, expectedNonce: nonce, accessToken: accessToken))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let verified): return .success(verified.thumbprint)
+        case .failure(let error):
+            bump("dpop.refused." + error.codeName)
+            return .failure(DPoPRefusal(error: error, nonce: state.dpopNonce))
+        }
+    }
+
+    struct DPoPRefusal: Error {
+        let error: DPoPError
+        let nonce: String
+    }
+
     func token(_ request: LoopbackRequest) -> HTTPResponse {
         let form = Self.form(String(decoding: request.body, as: UTF8.self))
         guard form["client_id"] == clientID else { return .json(401, #"{"error":"invalid_client"}"#) }
+        let nonceHeader = ["DPoP-Nonce": stateBox.current.dpopNonce]
+        let proven: String?
+        switch dpopProof(request, path: "/token", requireNonce: stateBox.current.requireDPoPNonce) {
+        case .success(let jkt): proven = jkt
+        case .failure(let refusal):
+            let error =
+                refusal.error.code == .nonceRequired || refusal.error.code == .nonceMismatch
+                ? "use_dpop_nonce" : "invalid_dpop_proof"
+            return .json(400, #"{"error":"\#(error)"}"#, headers: ["DPoP-Nonce": refusal.nonce])
+        }
         switch form["grant_type"] {
         case "authorization_code":
             bump("token.authorization_code")
@@ -59,20 +142,25 @@ extension LocalProvider {
             else {
                 return .json(400, #"{"error":"invalid_grant","error_description":"bad, replayed or expired code"}"#)
             }
+            if let bound = pending.dpopJKT, bound != proven {  // RFC 9449 §10: the code is bound to that key
+                return .json(400, #"{"error":"invalid_dpop_proof","error_description":"dpop_jkt mismatch"}"#)
+            }
             let grantID = Self.random()
             let refresh = Self.random()
             stateBox.withLock { state in
-                state.grants[grantID] = Grant(refreshToken: refresh, subject: "demo-user-1", scope: pending.scope)
+                state.grants[grantID] = Grant(
+                    refreshToken: refresh, subject: "demo-user-1", scope: pending.scope, jkt: proven)
                 state.refreshIndex[refresh] = grantID
             }
             return issue(
                 grantID: grantID, refresh: refresh, nonce: pending.nonce,
-                includeIDToken: pending.scope.contains("openid"))
+                includeIDToken: pending.scope.contains("openid"), jkt: proven, headers: nonceHeader)
         case "refresh_token":
             bump("token.refresh_token")
             guard let presented = form["refresh_token"] else { return .json(400, #"{"error":"invalid_request"}"#) }
             let outcome: (grant: String, refresh: String)? = stateBox.withLock { state in
-                guard let grantID = state.refreshIndex[presented], var grant = state.grants[grantID], !grant.revoked
+                guard let grantID = state.refreshIndex[presented], var grant = state.grants[grantID], !grant.revoked,
+                    grant.jkt == proven  // a DPoP-bound refresh token needs its key (and a Bearer one none)
                 else { return nil }
                 if grant.usedRefreshTokens.contains(presented) || grant.refreshToken != presented {
                     grant.revoked = true  // reuse detection: the whole grant dies (RFC 9700 §4.14.2)
@@ -89,22 +177,28 @@ extension LocalProvider {
             guard let outcome else {
                 return .json(400, #"{"error":"invalid_grant","error_description":"revoked or reused"}"#)
             }
-            return issue(grantID: outcome.grant, refresh: outcome.refresh, nonce: nil, includeIDToken: false)
+            return issue(
+                grantID: outcome.grant, refresh: outcome.refresh, nonce: nil, includeIDToken: false, jkt: proven,
+                headers: nonceHeader)
         default:
             return .json(400, #"{"error":"unsupported_grant_type"}"#)
         }
     }
 
-    func issue(grantID: String, refresh: String, nonce: String?, includeIDToken: Bool) -> HTTPResponse {
+    func issue(
+        grantID: String, refresh: String, nonce: String?, includeIDToken: Bool, jkt: String? = nil,
+        headers: [String: String] = [:]
+    ) -> HTTPResponse {
         let access = Self.random()
         let lifetime = stateBox.current.accessTokenLifetime
-        stateBox.withLock { $0.accessTokens[access] = (grantID, now().addingTimeInterval(lifetime)) }
+        stateBox.withLock { $0.accessTokens[access] = (grantID, now().addingTimeInterval(lifetime), jkt) }
+        let type = jkt == nil ? "Bearer" : "DPoP"
         var body =
-            #"{"access_token":"\#(access)","token_type":"Bearer","expires_in":\#(Int(lifetime)),"refresh_token":"\#(refresh)","scope":"openid profile""#
+            #"{"access_token":"\#(access)","token_type":"\#(type)","expires_in":\#(Int(lifetime)),"refresh_token":"\#(refresh)","scope":"openid profile""#
         if includeIDToken, let idToken = try? idToken(nonce: nonce, accessToken: access) {
             body += #","id_token":"\#(idToken)""#
         }
-        return .json(200, body + "}")
+        return .json(200, body + "}", headers: headers)
     }
 
     func idToken(nonce: String?, accessToken: String) throws -> String {
@@ -137,18 +231,30 @@ extension LocalProvider {
             stateBox.withLock { $0.outage = .none }  // one 429, then normal service
             return .json(429, #"{"error":"rate_limited"}"#, headers: ["Retry-After": "\(seconds)"])
         }
-        guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else {
+        guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") || header.hasPrefix("DPoP ")
+        else {
             return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
         }
-        let token = String(header.dropFirst(7))
-        let valid: Bool = stateBox.withLock { state in
+        let scheme = header.hasPrefix("DPoP ") ? "DPoP" : "Bearer"
+        let token = String(header.dropFirst(scheme.count + 1))
+        let entry: (grant: String, expires: Date, jkt: String?)? = stateBox.withLock { state in
             guard let entry = state.accessTokens[token], entry.expires > now(),
                 state.grants[entry.grant]?.revoked == false
-            else { return false }
-            return true
+            else { return nil }
+            return entry
         }
-        guard valid else {
-            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+        guard let entry else {
+            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"\#(scheme) error="invalid_token""#])
+        }
+        if let bound = entry.jkt {
+            // RFC 9449 §7: a DPoP-bound token needs the DPoP scheme and a proof of its key for this request.
+            let refused = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#])
+            guard scheme == "DPoP" else { return refused }
+            guard
+                case .success(let proven?) = dpopProof(
+                    request, path: request.path, accessToken: token, requireNonce: false),
+                proven == bound
+            else { return refused }
         }
         return .json(200, #"{"sub":"demo-user-1","name":"Demo User"}"#)
     }

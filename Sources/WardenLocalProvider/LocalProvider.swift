@@ -36,6 +36,8 @@ public final class LocalProvider: Sendable {
         var revoked = false
         let subject: String
         let scope: String
+        /// DPoP: the key the grant's tokens are bound to (refreshes must prove it too).
+        var jkt: String?
     }
 
     struct PendingCode {
@@ -45,13 +47,25 @@ public final class LocalProvider: Sendable {
         let nonce: String?
         let scope: String
         var used = false
+        /// RFC 9449 §10: `dpop_jkt` from the authorization request; the exchange must prove this key.
+        var dpopJKT: String?
+    }
+
+    struct PushedRequest {
+        let parameters: [String: String]
+        let expires: Date
+        var used = false
     }
 
     struct State {
         var codes: [String: PendingCode] = [:]
         var grants: [String: Grant] = [:]  // by grant id
         var refreshIndex: [String: String] = [:]  // refresh token → grant id
-        var accessTokens: [String: (grant: String, expires: Date)] = [:]
+        var accessTokens: [String: (grant: String, expires: Date, jkt: String?)] = [:]
+        var pushed: [String: PushedRequest] = [:]
+        var requirePAR = false
+        var requireDPoPNonce = false
+        var dpopNonce = LocalProvider.random()
         var outage: Outage = .none
         var counters: [String: Int] = [:]
         var accessTokenLifetime: TimeInterval = 300
@@ -127,6 +141,24 @@ public final class LocalProvider: Sendable {
     /// How many requests each endpoint answered (`token.refresh_token`, `token.authorization_code`, `api`, ...).
     public func count(_ name: String) -> Int { stateBox.current.counters[name] ?? 0 }
 
+    /// RFC 9126: refuse authorization requests that were not pushed (discovery says so).
+    public var requirePushedAuthorizationRequests: Bool {
+        get { stateBox.current.requirePAR }
+        set { stateBox.withLock { $0.requirePAR = newValue } }
+    }
+
+    /// RFC 9449 §8: token requests must carry the provider's current `DPoP-Nonce` (a challenge first).
+    public var requireDPoPNonce: Bool {
+        get { stateBox.current.requireDPoPNonce }
+        set { stateBox.withLock { $0.requireDPoPNonce = newValue } }
+    }
+
+    /// Rotates the DPoP nonce (the next proof with the old one gets a `use_dpop_nonce` challenge).
+    public func rotateDPoPNonce() { stateBox.withLock { $0.dpopNonce = Self.random() } }
+
+    /// Proofs seen by the token endpoint and the API (jti replay detection).
+    let replayCache = InMemoryDPoPReplayCache()
+
     /// Revokes every grant (as an administrator or the user would at the provider).
     public func revokeAllGrants() { stateBox.withLock { for key in $0.grants.keys { $0.grants[key]!.revoked = true } } }
 
@@ -138,7 +170,7 @@ public final class LocalProvider: Sendable {
     }
 
     public var metadataJSON: String {
-        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","revocation_endpoint":"\#(issuer)/revoke","userinfo_endpoint":"\#(issuer)/userinfo","jwks_uri":"\#(issuer)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"]}"#
+        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","revocation_endpoint":"\#(issuer)/revoke","userinfo_endpoint":"\#(issuer)/userinfo","jwks_uri":"\#(issuer)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"],"pushed_authorization_request_endpoint":"\#(issuer)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR),"dpop_signing_alg_values_supported":["ES256"]}"#
     }
 
     func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
@@ -158,6 +190,7 @@ public final class LocalProvider: Sendable {
             return .json(200, #"{"keys":[\#(jwk)]}"#, headers: ["Cache-Control": "max-age=600"])
         case ("GET", "/authorize"): return authorize(request)
         case ("POST", "/token"): return token(request)
+        case ("POST", "/par"): return pushAuthorization(request)
         case ("POST", "/revoke"): return revoke(request)
         case ("GET", "/userinfo"), ("GET", "/api/resource"), ("POST", "/api/resource"): return api(request)
         default: return .text(404, "not found")

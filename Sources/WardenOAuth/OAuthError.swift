@@ -46,6 +46,8 @@ public struct OAuthError: CodedError {
             case signInInProgress = "sign_in_in_progress"
             case presentationUnavailable = "presentation_unavailable"
             case browserFailed = "browser_failed"
+            case tokenTypeMismatch = "token_type_mismatch"
+            case invalidPARResponse = "invalid_par_response"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -89,6 +91,11 @@ public struct OAuthError: CodedError {
         public static let presentationUnavailable = Code(.presentationUnavailable)
         /// The system browser session failed for another reason; not retried automatically.
         public static let browserFailed = Code(.browserFailed)
+        /// The token endpoint issued another `token_type` than asked for: `Bearer` when DPoP was requested is a
+        /// silent downgrade and refused; `DPoP` without a DPoP key is refused too.
+        public static let tokenTypeMismatch = Code(.tokenTypeMismatch)
+        /// The pushed-authorization endpoint's answer is not RFC 9126's `{"request_uri","expires_in"}`.
+        public static let invalidPARResponse = Code(.invalidPARResponse)
 
         /// The code for an RFC 6749 `error` value (unknown values become ``providerError``).
         public static func provider(_ value: String) -> Code {

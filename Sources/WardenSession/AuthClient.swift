@@ -51,6 +51,12 @@ public actor AuthClient {
         public var requireIssuerParameter: Bool
         /// Reinstall hygiene, checked before a stored session is restored.
         public var sentinel: InstallSentinel?
+        /// Sender-constrained tokens (RFC 9449): every token request and API call carries a proof of this key,
+        /// `dpop_jkt` binds the code, and a `Bearer` answer is refused.
+        public var dpop: DPoPBinding?
+        /// Pushed authorization requests (RFC 9126): nil pushes when the provider has a PAR endpoint, true
+        /// requires one, false never pushes.
+        public var pushedAuthorization: Bool?
         public var now: NowProvider
 
         public init(
@@ -126,9 +132,12 @@ public actor AuthClient {
     /// Signs the user in through `browser` and stores the session; see the type's documentation for the steps.
     public func signIn(with browser: any AuthorizationBrowser) async throws -> SignIn {
         let metadata = try await metadata()
-        let request = try AuthorizationRequest(
+        var request = try AuthorizationRequest(
             metadata: metadata, clientID: configuration.clientID, redirectURI: configuration.redirectURI,
             scopes: configuration.scopes)
+        request.transport = configuration.transport
+        request.pushed = configuration.pushedAuthorization
+        request.dpopThumbprint = configuration.dpop?.thumbprint
         let code = try await browser.authorize(request, requireIssuer: configuration.requireIssuerParameter)
         let client = tokenClient(metadata)
         let response = try await client.exchange(code)
@@ -138,10 +147,12 @@ public actor AuthClient {
                 response, metadata: metadata, clientID: configuration.clientID,
                 nonce: code.pending.nonce?.unredacted(), transport: configuration.transport, now: configuration.now)
         }
-        let tokens = TokenSet(response: response, issuer: metadata.issuer, now: configuration.now())
+        let tokens = TokenSet(
+            response: response, issuer: metadata.issuer, now: configuration.now(),
+            dpopThumbprint: configuration.dpop?.thumbprint)
         let session = AuthSession(
             tokens: tokens, store: configuration.store, service: configuration.service,
-            account: configuration.account, refresher: client, now: configuration.now)
+            account: configuration.account, refresher: client, now: configuration.now, dpop: configuration.dpop)
         try await session.persist()
         return SignIn(session: session, claims: claims, redirectURI: code.pending.redirect)
     }
@@ -151,7 +162,8 @@ public actor AuthClient {
         let metadata = try await metadata()
         let session = try await AuthSession.restore(
             store: configuration.store, service: configuration.service, account: configuration.account,
-            refresher: tokenClient(metadata), sentinel: configuration.sentinel, now: configuration.now)
+            refresher: tokenClient(metadata), sentinel: configuration.sentinel, now: configuration.now,
+            dpop: configuration.dpop)
         guard case .signedIn = await session.state else { return nil }
         return session
     }
@@ -168,6 +180,6 @@ public actor AuthClient {
     private func tokenClient(_ metadata: ProviderMetadata) -> TokenClient {
         TokenClient(
             metadata: metadata, clientID: configuration.clientID, transport: configuration.transport,
-            now: configuration.now)
+            dpop: configuration.dpop, now: configuration.now)
     }
 }

@@ -34,6 +34,8 @@ extension TokenClient: TokenRefresher {}
 public actor AuthSession {
     public let service: String
     public let account: String
+    /// The DPoP key the session's tokens are bound to (``AuthorizedClient`` signs API requests with it).
+    public nonisolated let dpop: DPoPBinding?
     let store: any CredentialStore
     let refresher: any TokenRefresher
     let now: NowProvider
@@ -64,9 +66,10 @@ public actor AuthSession {
     public init(
         tokens: TokenSet?, store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
         maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30, now: @escaping NowProvider = systemNow,
-        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, dpop: DPoPBinding? = nil
     ) {
         self.jitter = jitter
+        self.dpop = dpop
         self.tokens = tokens
         self.store = store
         self.service = service
@@ -83,16 +86,26 @@ public actor AuthSession {
 
     /// Restores the account's session from `store`, after the reinstall check of `sentinel` (when given).
     /// Returns a signed-out session when nothing is stored.
+    ///
+    /// DPoP-bound tokens need their key: when `dpop` is missing or holds another key than the one the tokens were
+    /// bound to, the tokens are unusable (a Bearer fallback would be a downgrade), so the stored session is purged
+    /// and a signed-out session returned.
     public static func restore(
         store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
-        sentinel: InstallSentinel? = nil, now: @escaping NowProvider = systemNow
+        sentinel: InstallSentinel? = nil, now: @escaping NowProvider = systemNow, dpop: DPoPBinding? = nil
     ) async throws(StorageError) -> AuthSession {
         if let sentinel { try await sentinel.purgeIfFirstLaunch(store: store, services: [service]) }
-        let tokens = try await store.load(service: service, account: account).map { data throws(StorageError) in
+        var tokens = try await store.load(service: service, account: account).map { data throws(StorageError) in
             try TokenSet(encoded: data)
         }
+        if let bound = tokens?.dpopThumbprint, bound != dpop?.thumbprint {
+            WardenLogger(category: "session").notice("the DPoP key of the stored tokens is gone; signing out")
+            try await store.delete(service: service, account: account)
+            tokens = nil
+        }
         return AuthSession(
-            tokens: tokens, store: store, service: service, account: account, refresher: refresher, now: now)
+            tokens: tokens, store: store, service: service, account: account, refresher: refresher, now: now,
+            dpop: dpop)
     }
 
     /// Writes the current tokens to the store.
@@ -179,6 +192,7 @@ public actor AuthSession {
             return .failure(signedOutError())
         }
         var fresh = tokens.refreshed(by: response, now: now())
+        fresh.dpopThumbprint = response.tokenType == "DPoP" ? dpop?.thumbprint : nil
         if fresh.refreshToken == nil, tokens.refreshTokenHeldSeparately {
             fresh.refreshToken = Redacted(refreshToken)  // not rotated: keep the one read from the vault
         }

@@ -60,18 +60,42 @@ public struct AuthorizedClient: Sendable {
 
     static func isInvalidToken(_ response: HTTPResponse) -> Bool {
         guard let challenge = response.header("WWW-Authenticate") else { return true }
-        guard challenge.lowercased().hasPrefix("bearer") else { return false }
+        guard challenge.lowercased().hasPrefix("bearer") || challenge.lowercased().hasPrefix("dpop") else {
+            return false
+        }
         return !challenge.contains("error=") || challenge.contains("invalid_token")
     }
 
-    private func sendWithRetry(_ request: HTTPRequest, token: String) async throws -> HTTPResponse {
+    /// The request with its credentials: `Authorization: Bearer`, or for DPoP-bound tokens `Authorization: DPoP`
+    /// plus a fresh `DPoP` proof (with `ath` and the resource server's latest nonce) — never a Bearer fallback.
+    private func authorize(_ request: HTTPRequest, token: String) async throws -> HTTPRequest {
         var authorized = request
-        authorized.headers["Authorization"] = "Bearer " + token
+        guard let bound = await session.currentTokens?.dpopThumbprint else {
+            authorized.headers["Authorization"] = "Bearer " + token
+            return authorized
+        }
+        guard let dpop = session.dpop, dpop.thumbprint == bound else {
+            throw SessionError(.signedOut, "the DPoP key these tokens are bound to is missing; sign in again")
+        }
+        authorized.headers["Authorization"] = "DPoP " + token
+        authorized.headers["DPoP"] = try dpop.proof(method: request.method, url: request.url, accessToken: token)
+        return authorized
+    }
+
+    private func sendWithRetry(_ request: HTTPRequest, token: String) async throws -> HTTPResponse {
         var attempt = 1
         var waited = Duration.zero
+        var nonceRetried = false
         while true {
             do {
-                let response = try await transport.send(authorized)
+                var response = try await transport.send(try await authorize(request, token: token))
+                if let dpop = session.dpop, dpop.record(response, from: request.url), !nonceRetried,
+                    DPoPBinding.asksForNonce(response)
+                {
+                    nonceRetried = true  // one retry with the resource server's new nonce (RFC 9449 §9)
+                    response = try await transport.send(try await authorize(request, token: token))
+                    dpop.record(response, from: request.url)
+                }
                 guard [429, 500, 502, 503, 504].contains(response.status) else { return response }
                 let outcome = RetryPolicy.Outcome.status(
                     response.status, retryAfter: RetryAfter.seconds(response.header("Retry-After"), now: now()))

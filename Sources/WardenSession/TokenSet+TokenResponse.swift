@@ -5,11 +5,13 @@ import WardenStorage
 
 extension TokenSet {
     /// The token set a token endpoint response gives (`expires_in` counted from `now`).
-    public init(response: TokenResponse, issuer: String, now: Date = Date()) {
+    /// `dpopThumbprint`: the key a `token_type: DPoP` response is bound to.
+    public init(response: TokenResponse, issuer: String, now: Date = Date(), dpopThumbprint: String? = nil) {
         self.init(
             accessToken: response.accessToken.unredacted(), refreshToken: response.refreshToken?.unredacted(),
             idToken: response.idToken?.unredacted(), expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
             scope: response.scope, issuer: issuer)
+        self.dpopThumbprint = response.tokenType == "DPoP" ? dpopThumbprint : nil
     }
 
     /// This set updated by a refresh response: a response without a refresh token keeps the current one

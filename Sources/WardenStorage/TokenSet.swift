@@ -23,6 +23,9 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
     /// The refresh token exists but lives in a separate, more protected item (``SplitTokenStore``): it is read
     /// only when a refresh needs it.
     public var refreshTokenHeldSeparately = false
+    /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to (`token_type: DPoP`), nil for Bearer
+    /// tokens. A session whose key is missing or different cannot use them and signs out.
+    public var dpopThumbprint: String?
 
     public init(
         accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scope: String?, issuer: String
@@ -47,6 +50,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
         var scope: String?
         var issuer: String
         var refreshTokenSeparate: Bool?
+        var dpopJKT: String?
     }
 
     /// The stored bytes.
@@ -54,7 +58,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
         let stored = Stored(
             v: Self.currentVersion, accessToken: accessToken.unredacted(), refreshToken: refreshToken?.unredacted(),
             idToken: idToken?.unredacted(), expiresAt: expiresAt?.timeIntervalSince1970, scope: scope, issuer: issuer,
-            refreshTokenSeparate: refreshTokenHeldSeparately ? true : nil)
+            refreshTokenSeparate: refreshTokenHeldSeparately ? true : nil, dpopJKT: dpopThumbprint)
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -80,6 +84,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
             expiresAt: stored.expiresAt.map(Date.init(timeIntervalSince1970:)), scope: stored.scope,
             issuer: stored.issuer)
         refreshTokenHeldSeparately = stored.refreshTokenSeparate == true && stored.refreshToken == nil
+        dpopThumbprint = stored.dpopJKT
     }
 
     public var description: String {

@@ -27,10 +27,19 @@ public struct AuthorizationRequest: Sendable {
     public let additionalParameters: [(String, String)]
     /// Whether to send a nonce (default: when `openid` is among the scopes).
     public let useNonce: Bool
+    /// Push the request (RFC 9126) when the provider has a PAR endpoint: `nil` pushes when one is announced, `true`
+    /// requires one, `false` never pushes (refused when the provider requires PAR).
+    public var pushed: Bool?
+    /// RFC 9449 §10 `dpop_jkt`: binds the authorization code to this DPoP key thumbprint.
+    public var dpopThumbprint: String?
+    /// How the client authenticates to the PAR endpoint.
+    public var clientAuthentication: ClientAuthentication = .none
+    /// The transport ``prepare(redirectOverride:now:)`` pushes with (default: a new ``URLSessionTransport``).
+    public var transport: (any HTTPTransport)?
 
     static let reserved: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method",
+        "code_challenge_method", "request_uri", "request", "dpop_jkt",
     ]
 
     public init(
@@ -53,9 +62,51 @@ public struct AuthorizationRequest: Sendable {
 
     /// Builds the URL to open and the pending state that validates the response.
     /// - Parameter redirectOverride: the concrete loopback redirect (with its port), when using a listener.
+    /// The request as the browser should open it: pushed to the provider first (RFC 9126) when ``pushed`` and the
+    /// metadata say so — the browser then gets only `client_id` and `request_uri` — otherwise ``make(random:redirectOverride:now:)``.
+    public func prepare(redirectOverride: String? = nil, now: @escaping NowProvider = systemNow) async throws -> (
+        url: URL, pending: PendingAuthorization
+    ) {
+        let endpoint = metadata.pushedAuthorizationRequestEndpoint
+        if metadata.requirePushedAuthorizationRequests, pushed == false {
+            throw OAuthError(.invalidConfiguration, "the provider requires pushed authorization requests (RFC 9126)")
+        }
+        if pushed == true, endpoint == nil {
+            throw OAuthError(.invalidMetadata, "PAR was required but the provider has no PAR endpoint")
+        }
+        let usePAR = endpoint != nil && (pushed ?? true)
+        let (parameters, pending) = try parameters(redirectOverride: redirectOverride, now: now())
+        guard usePAR else { return (try url(parameters), pending) }
+        let client = TokenClient(
+            metadata: metadata, clientID: clientID, authentication: clientAuthentication,
+            transport: transport ?? URLSessionTransport(), now: now)
+        let started = now()
+        let (requestURI, expiresIn) = try await client.pushAuthorization(parameters)
+        guard now().timeIntervalSince(started) < expiresIn else {
+            throw OAuthError(.invalidPARResponse, "the pushed request expired before the browser could open it")
+        }
+        return (try url([("client_id", clientID), ("request_uri", requestURI)]), pending)
+    }
+
+    private func url(_ parameters: [(String, String)]) throws(OAuthError) -> URL {
+        let endpoint = metadata.authorizationEndpoint.absoluteString
+        let separator = endpoint.contains("?") ? "&" : "?"
+        guard let url = URL(string: endpoint + separator + FormEncoding.encode(parameters)) else {
+            throw OAuthError(.invalidConfiguration, "cannot build the authorization URL")
+        }
+        return url
+    }
+
     public func make(random: some RandomSource = SecureRandom(), redirectOverride: String? = nil, now: Date = Date())
         throws -> (url: URL, pending: PendingAuthorization)
     {
+        let (parameters, pending) = try parameters(random: random, redirectOverride: redirectOverride, now: now)
+        return (try url(parameters), pending)
+    }
+
+    private func parameters(
+        random: some RandomSource = SecureRandom(), redirectOverride: String? = nil, now: Date = Date()
+    ) throws -> (parameters: [(String, String)], pending: PendingAuthorization) {
         let pkce = try PKCE(random: random)
         let state = Base64URL.encode(try random.bytes(count: 32))
         let nonce = useNonce ? Base64URL.encode(try random.bytes(count: 32)) : nil
@@ -66,16 +117,12 @@ public struct AuthorizationRequest: Sendable {
             ("code_challenge_method", "S256"),
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
+        if let dpopThumbprint { parameters.append(("dpop_jkt", dpopThumbprint)) }
         parameters += additionalParameters
-        let endpoint = metadata.authorizationEndpoint.absoluteString
-        let separator = endpoint.contains("?") ? "&" : "?"
-        guard let url = URL(string: endpoint + separator + FormEncoding.encode(parameters)) else {
-            throw OAuthError(.invalidConfiguration, "cannot build the authorization URL")
-        }
         let pending = PendingAuthorization(
             issuer: metadata.issuer, clientID: clientID, redirectURI: redirectURI, redirect: redirect,
             pkce: pkce, state: Redacted(state), nonce: nonce.map(Redacted.init),
             requireIssuer: metadata.authorizationResponseIssParameterSupported, createdAt: now)
-        return (url, pending)
+        return (parameters, pending)
     }
 }

@@ -20,7 +20,7 @@ public struct ScriptedBrowser: AuthorizationBrowser {
     }
 
     public func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws -> AuthorizationCode {
-        var (url, pending) = try request.make()
+        var (url, pending) = try await request.prepare()
         if requireIssuer { pending = pending.requiringIssuer() }
         for _ in 0..<5 {
             let response = try await transport.send(HTTPRequest(url: url, headers: headers, timeout: 10))

@@ -27,7 +27,7 @@
         public func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws -> AuthorizationCode {
             let listener = try LoopbackRedirectListener(path: path)
             defer { listener.stop() }
-            var (url, pending) = try request.make(redirectOverride: listener.redirectURI)
+            var (url, pending) = try await request.prepare(redirectOverride: listener.redirectURI)
             if requireIssuer { pending = pending.requiringIssuer() }
             try launcher.open(url)
             return try pending.validate(try await listener.waitForCallback(timeout: timeout))

@@ -17,6 +17,12 @@ public struct ProviderMetadata: Sendable {
     /// RFC 9207: the provider sends `iss` in authorization responses, so its absence is an attack.
     public let authorizationResponseIssParameterSupported: Bool
     public let codeChallengeMethodsSupported: [String]
+    /// RFC 9126 `pushed_authorization_request_endpoint`.
+    public private(set) var pushedAuthorizationRequestEndpoint: URL?
+    /// RFC 9126 `require_pushed_authorization_requests`: the provider accepts only pushed requests.
+    public private(set) var requirePushedAuthorizationRequests = false
+    /// RFC 9449 `dpop_signing_alg_values_supported` (empty when the provider does not announce DPoP).
+    public private(set) var dpopSigningAlgorithms: [String] = []
 
     /// Metadata configured by hand (for providers without discovery).
     public init(
@@ -64,6 +70,25 @@ public struct ProviderMetadata: Sendable {
             object["authorization_response_iss_parameter_supported"]?.boolValue ?? false
         codeChallengeMethodsSupported =
             object["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        pushedAuthorizationRequestEndpoint = try url("pushed_authorization_request_endpoint", required: false)
+        requirePushedAuthorizationRequests = object["require_pushed_authorization_requests"]?.boolValue ?? false
+        if requirePushedAuthorizationRequests, pushedAuthorizationRequestEndpoint == nil {
+            throw OAuthError(
+                .invalidMetadata,
+                "require_pushed_authorization_requests without a pushed_authorization_request_endpoint")
+        }
+        dpopSigningAlgorithms =
+            object["dpop_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    /// A copy with a pushed-authorization endpoint configured by hand (`required` as the provider demands).
+    public func withPushedAuthorizationRequestEndpoint(_ url: URL, required: Bool = false) throws(OAuthError)
+        -> ProviderMetadata
+    {
+        var copy = self
+        copy.pushedAuthorizationRequestEndpoint = try Self.secure(url, "pushed_authorization_request_endpoint")
+        copy.requirePushedAuthorizationRequests = required
+        return copy
     }
 
     /// A copy with a revocation endpoint configured by hand (for providers whose discovery omits it).

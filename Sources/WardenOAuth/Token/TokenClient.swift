@@ -30,12 +30,15 @@ public struct TokenClient: Sendable {
     public let authentication: ClientAuthentication
     let transport: any HTTPTransport
     let now: NowProvider
+    /// When set, token requests carry DPoP proofs and must come back `token_type: DPoP` (RFC 9449 §5).
+    public let dpop: DPoPBinding?
     let log = WardenLogger(category: "oauth")
 
     public init(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
-        transport: any HTTPTransport, now: @escaping NowProvider = systemNow
+        transport: any HTTPTransport, dpop: DPoPBinding? = nil, now: @escaping NowProvider = systemNow
     ) {
+        self.dpop = dpop
         self.metadata = metadata
         self.clientID = clientID
         self.authentication = authentication
@@ -63,19 +66,68 @@ public struct TokenClient: Sendable {
         guard let endpoint = metadata.revocationEndpoint else {
             throw OAuthError(.invalidConfiguration, "the provider has no revocation endpoint")
         }
-        let response = try await post(endpoint, [("token", token), ("token_type_hint", hint)])
+        let response = try await post(endpoint, [("token", token), ("token_type_hint", hint)], proof: false)
         guard response.status == 200 else { throw error(from: response, tokenEndpoint: false) }
     }
 
     private func tokenRequest(_ form: [(String, String)]) async throws(OAuthError) -> TokenResponse {
-        let response = try await post(metadata.tokenEndpoint, form)
+        let response = try await post(metadata.tokenEndpoint, form, proof: dpop != nil)
         guard response.status == 200 else { throw error(from: response, tokenEndpoint: true) }
-        return try TokenResponse(json: response.body)
+        let tokens = try TokenResponse(json: response.body)
+        // No silent downgrade: DPoP asked, DPoP issued (and never a DPoP token without a key to present it).
+        guard tokens.tokenType == (dpop == nil ? "Bearer" : "DPoP") else {
+            throw OAuthError(
+                .tokenTypeMismatch,
+                dpop == nil
+                    ? "the provider issued a DPoP-bound token but no DPoP key is configured"
+                    : "DPoP was requested but the provider issued token_type \(tokens.tokenType)")
+        }
+        return tokens
     }
 
-    private func post(_ url: URL, _ form: [(String, String)]) async throws(OAuthError) -> HTTPResponse {
+    /// Pushes an authorization request (RFC 9126 §2): the parameters go to the provider's PAR endpoint with the
+    /// client's authentication; returns the `request_uri` to open with `client_id`, and its lifetime.
+    public func pushAuthorization(_ parameters: [(String, String)]) async throws(OAuthError) -> (
+        requestURI: String, expiresIn: TimeInterval
+    ) {
+        guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else {
+            throw OAuthError(.invalidMetadata, "the provider has no pushed_authorization_request_endpoint")
+        }
+        let response = try await post(endpoint, parameters.filter { $0.0 != "client_id" }, proof: false)
+        guard response.status == 201 || response.status == 200 else {
+            throw error(from: response, tokenEndpoint: false)
+        }
+        guard let object = try? JSONReader(maximumBytes: 64 * 1024, maximumDepth: 4).parseObject(Array(response.body)),
+            let uri = object["request_uri"]?.stringValue, !uri.isEmpty, uri.utf8.count <= 2048,
+            uri.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
+            let expires = object["expires_in"]?.numberValue?.int64, expires > 0, expires <= 86_400
+        else { throw OAuthError(.invalidPARResponse, "the PAR response is not {request_uri, expires_in}") }
+        return (uri, TimeInterval(expires))
+    }
+
+    /// POSTs a form (with client authentication, and a DPoP proof when `proof`); one retry when the server asks
+    /// for a DPoP nonce (`use_dpop_nonce` with a new `DPoP-Nonce`).
+    private func post(_ url: URL, _ form: [(String, String)], proof: Bool = false) async throws(OAuthError)
+        -> HTTPResponse
+    {
+        var response = try await postOnce(url, form, proof: proof)
+        if proof, let dpop, dpop.record(response, from: url), DPoPBinding.asksForNonce(response) {
+            response = try await postOnce(url, form, proof: true)
+        }
+        if let dpop { dpop.record(response, from: url) }
+        return response
+    }
+
+    private func postOnce(_ url: URL, _ form: [(String, String)], proof: Bool) async throws(OAuthError)
+        -> HTTPResponse
+    {
         var body = form
         var headers = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
+        if proof, let dpop {
+            do { headers["DPoP"] = try dpop.proof(method: "POST", url: url) } catch {
+                throw OAuthError(.invalidConfiguration, "the DPoP proof could not be made")
+            }
+        }
         switch authentication {
         case .none: body.append(("client_id", clientID))
         case .clientSecretPost(let secret):

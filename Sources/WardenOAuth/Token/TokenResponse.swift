@@ -43,8 +43,8 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
             throw OAuthError(.invalidTokenResponse, "the token response has no access_token")
         }
         guard let type = try string("token_type") else { throw OAuthError(.invalidTokenResponse, "no token_type") }
-        guard type.lowercased() == "bearer" else {
-            throw OAuthError(.invalidTokenResponse, "unsupported token_type (only Bearer is accepted)")
+        guard ["bearer", "dpop"].contains(type.lowercased()) else {
+            throw OAuthError(.invalidTokenResponse, "unsupported token_type (Bearer or DPoP)")
         }
         var expires: TimeInterval?
         if let value = object["expires_in"] {
@@ -54,7 +54,7 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
             expires = number.double
         }
         accessToken = Redacted(access)
-        tokenType = "Bearer"
+        tokenType = type.lowercased() == "dpop" ? "DPoP" : "Bearer"
         expiresIn = expires
         refreshToken = try string("refresh_token").map(Redacted.init)
         idToken = try string("id_token").map(Redacted.init)
