@@ -171,4 +171,19 @@ enum ReadmeSnippets {
         save(record.updated(by: result))                    // new counter and backup state
     }
 
+    static func dpopAndPAR(
+        store: any CredentialStore, dpopHeader: String, requestURL: URL, token: String, cnfJKT: String
+    ) async throws {
+        var configuration = AuthClient.Configuration(
+            issuer: "https://id.example.com", clientID: "my-app", redirectURI: try RedirectURI("http://127.0.0.1/callback"),
+            store: store, service: "com.example.app.tokens")
+        configuration.dpop = DPoPBinding(key: try SoftwareDPoPKey())
+        configuration.pushedAuthorization = true
+        let signIn = try await AuthClient(configuration).signIn(with: LoopbackBrowser())
+
+        // On a resource server:
+        let verifier = DPoPVerifier(replayCache: InMemoryDPoPReplayCache())
+        let proof = try await verifier.verify(dpopHeader, method: "GET", url: requestURL, accessToken: token,
+                                              boundThumbprint: cnfJKT)
+    }
 }
