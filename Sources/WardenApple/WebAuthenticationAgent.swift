@@ -142,7 +142,8 @@
                     }
                     return try pending.validate(callbackURL.absoluteString)
                 } catch let error as ASWebAuthenticationSessionError {
-                    guard case .failed(let mapped) = BrowserSessionSlot.outcome(url: nil, errorCode: error.code.rawValue)
+                    guard
+                        case .failed(let mapped) = BrowserSessionSlot.outcome(url: nil, errorCode: error.code.rawValue)
                     else { throw error }
                     throw mapped
                 }
