@@ -141,6 +141,7 @@ enum PrivateKeyMaterial: Equatable {
     var pkcs8PEM: String {
         let base64 = Array(Data(pkcs8DER).base64EncodedString())
         let lines = stride(from: 0, to: base64.count, by: 64).map { String(base64[$0..<min($0 + 64, base64.count)]) }
+        // warden:ignore hardcoded-secret the PEM armour lines of a key computed at run time, no key material
         return "-----BEGIN PRIVATE KEY-----\n" + lines.joined(separator: "\n") + "\n-----END PRIVATE KEY-----\n"
     }
 }

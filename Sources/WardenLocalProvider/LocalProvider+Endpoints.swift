@@ -14,7 +14,11 @@ extension LocalProvider {
         return result
     }
 
-    static func random() -> String { Base64URL.encode((try? SecureRandom().bytes(count: 32)) ?? []) }
+    /// 256 bits from the system CSPRNG, base64url. The demo provider stops rather than hand out a guessable value.
+    static func secureToken() -> String {
+        guard let bytes = try? SecureRandom().bytes(count: 32) else { fatalError("the system CSPRNG failed") }
+        return Base64URL.encode(bytes)
+    }
 
     func authorize(_ request: LoopbackRequest) -> HTTPResponse {
         bump("authorize")
@@ -46,7 +50,7 @@ extension LocalProvider {
             return .text(400, "PKCE S256 is required")
         }
         guard let state = parameters["state"] else { return .text(400, "state is required") }
-        let code = Self.random()
+        let code = Self.secureToken()
         self.stateBox.withLock {
             $0.codes[code] = PendingCode(
                 clientID: clientID, redirectURI: redirect, challenge: challenge, nonce: parameters["nonce"],
@@ -62,7 +66,7 @@ extension LocalProvider {
         let form = Self.form(String(decoding: request.body, as: UTF8.self))
         guard form["client_id"] == clientID else { return .json(401, #"{"error":"invalid_client"}"#) }
         guard form["request_uri"] == nil else { return .json(400, #"{"error":"invalid_request"}"#) }
-        let uri = "urn:ietf:params:oauth:request_uri:" + Self.random()
+        let uri = "urn:ietf:params:oauth:request_uri:" + Self.secureToken()
         stateBox.withLock { $0.pushed[uri] = PushedRequest(parameters: form, expires: now().addingTimeInterval(60)) }
         return .json(201, #"{"request_uri":"\#(uri)","expires_in":60}"#)
     }
@@ -145,8 +149,8 @@ extension LocalProvider {
             if let bound = pending.dpopJKT, bound != proven {  // RFC 9449 §10: the code is bound to that key
                 return .json(400, #"{"error":"invalid_dpop_proof","error_description":"dpop_jkt mismatch"}"#)
             }
-            let grantID = Self.random()
-            let refresh = Self.random()
+            let grantID = Self.secureToken()
+            let refresh = Self.secureToken()
             stateBox.withLock { state in
                 state.grants[grantID] = Grant(
                     refreshToken: refresh, subject: "demo-user-1", scope: pending.scope, jkt: proven)
@@ -168,7 +172,7 @@ extension LocalProvider {
                     return nil
                 }
                 grant.usedRefreshTokens.insert(presented)
-                let next = Self.random()
+                let next = Self.secureToken()
                 grant.refreshToken = next
                 state.grants[grantID] = grant
                 state.refreshIndex[next] = grantID
@@ -189,7 +193,7 @@ extension LocalProvider {
         grantID: String, refresh: String, nonce: String?, includeIDToken: Bool, jkt: String? = nil,
         headers: [String: String] = [:]
     ) -> HTTPResponse {
-        let access = Self.random()
+        let access = Self.secureToken()
         let lifetime = stateBox.current.accessTokenLifetime
         stateBox.withLock { $0.accessTokens[access] = (grantID, now().addingTimeInterval(lifetime), jkt) }
         let type = jkt == nil ? "Bearer" : "DPoP"

@@ -65,7 +65,7 @@ public final class LocalProvider: Sendable {
         var pushed: [String: PushedRequest] = [:]
         var requirePAR = false
         var requireDPoPNonce = false
-        var dpopNonce = LocalProvider.random()
+        var dpopNonce = LocalProvider.secureToken()
         var outage: Outage = .none
         var counters: [String: Int] = [:]
         var accessTokenLifetime: TimeInterval = 300
@@ -154,7 +154,7 @@ public final class LocalProvider: Sendable {
     }
 
     /// Rotates the DPoP nonce (the next proof with the old one gets a `use_dpop_nonce` challenge).
-    public func rotateDPoPNonce() { stateBox.withLock { $0.dpopNonce = Self.random() } }
+    public func rotateDPoPNonce() { stateBox.withLock { $0.dpopNonce = Self.secureToken() } }
 
     /// Proofs seen by the token endpoint and the API (jti replay detection).
     let replayCache = InMemoryDPoPReplayCache()

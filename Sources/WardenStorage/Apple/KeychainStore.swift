@@ -106,6 +106,7 @@
                     // macOS: the iOS-style keychain instead of the legacy file keychain (ignored elsewhere).
                     result[kSecUseDataProtectionKeychain] = true
                 case (.authenticationContext, _):
+                    // warden:ignore faceid-usage-description-missing a library: the app's Info.plist has the text
                     let context = LAContext()  // new for this one read
                     context.touchIDAuthenticationAllowableReuseDuration = reuse
                     if let prompt { context.localizedReason = prompt }
