@@ -22,11 +22,15 @@ public struct AppleIdentityTokenValidator: Sendable {
     public let clientIDs: Set<String>
     public let keys: JWKSet
     public let leeway: Leeway
+    /// The expected `iss` (Apple's, unless a test emulates Apple on another origin).
+    public let expectedIssuer: String
     let now: NowProvider
 
     public init(
-        clientIDs: Set<String>, keys: JWKSet, leeway: Leeway = .standard, now: @escaping NowProvider = systemNow
+        clientIDs: Set<String>, keys: JWKSet, leeway: Leeway = .standard, issuer: String = Self.issuer,
+        now: @escaping NowProvider = systemNow
     ) {
+        self.expectedIssuer = issuer
         self.clientIDs = clientIDs
         self.keys = keys
         self.leeway = leeway
@@ -58,7 +62,7 @@ public struct AppleIdentityTokenValidator: Sendable {
     public func validate(_ identityToken: String, rawNonce: String?) throws(JOSEError) -> Identity {
         let clientIDs = self.clientIDs
         let policy = AllOf {
-            IssuerPolicy(Self.issuer)
+            IssuerPolicy(expectedIssuer)
             AudienceSetPolicy(allowed: clientIDs)
             ExpirationPolicy(leeway: leeway)
             IssuedAtPolicy(required: true)

@@ -66,6 +66,7 @@ public final class LocalProvider: Sendable {
         var requirePAR = false
         var requireDPoPNonce = false
         var dpopNonce = LocalProvider.secureToken()
+        var apple: AppleClient?
         var outage: Outage = .none
         var counters: [String: Int] = [:]
         var accessTokenLifetime: TimeInterval = 300
@@ -175,6 +176,11 @@ public final class LocalProvider: Sendable {
 
     func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
 
+    func jwksResponse() -> HTTPResponse {
+        let jwk = (try? JWK(publicKey: signingKey.publicKey, keyID: keyID, algorithm: .es256))?.publicJSON ?? "{}"
+        return .json(200, #"{"keys":[\#(jwk)]}"#, headers: ["Cache-Control": "max-age=600"])
+    }
+
     func handle(_ request: LoopbackRequest) -> HTTPResponse {
         switch stateBox.current.outage {
         case .unavailable(let seconds):
@@ -183,11 +189,10 @@ public final class LocalProvider: Sendable {
         case .slow(let milliseconds): Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
         default: break
         }
+        if request.path.hasPrefix("/auth/"), let response = appleEndpoint(request) { return response }
         switch (request.method, request.path) {
         case ("GET", "/.well-known/openid-configuration"): return .json(200, metadataJSON)
-        case ("GET", "/jwks"):
-            let jwk = (try? JWK(publicKey: signingKey.publicKey, keyID: keyID, algorithm: .es256))?.publicJSON ?? "{}"
-            return .json(200, #"{"keys":[\#(jwk)]}"#, headers: ["Cache-Control": "max-age=600"])
+        case ("GET", "/jwks"): return jwksResponse()
         case ("GET", "/authorize"): return authorize(request)
         case ("POST", "/token"): return token(request)
         case ("POST", "/par"): return pushAuthorization(request)

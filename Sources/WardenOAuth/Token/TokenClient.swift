@@ -55,6 +55,15 @@ public struct TokenClient: Sendable {
     }
 
     /// Refreshes with a refresh token (RFC 6749 §6).
+    /// `grant_type=authorization_code` for a code obtained outside ``AuthorizationRequest`` (e.g. from a Sign in
+    /// with Apple app, which sends it to its server); `redirectURI` only when the authorization request had one.
+    public func authorizationCode(_ code: String, redirectURI: String? = nil) async throws(OAuthError) -> TokenResponse
+    {
+        var form = [("grant_type", "authorization_code"), ("code", code)]
+        if let redirectURI { form.append(("redirect_uri", redirectURI)) }
+        return try await tokenRequest(form)
+    }
+
     public func refresh(refreshToken: String, scope: String? = nil) async throws(OAuthError) -> TokenResponse {
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { form.append(("scope", scope)) }
