@@ -71,6 +71,6 @@ struct RootCommand: CLICommand {
             DemoCommand.self, LoginCommand.self, TokenCommand.self, LogoutCommand.self, JWTCommand.self,
             JWSCommand.self,
             PKCECommand.self, OAuthCommand.self, OAuth1Command.self, PinCommand.self, StoreCommand.self,
-            PasskeyCommand.self, DPoPCommand.self, AuditCommand.self, BenchCommand.self,
+            PasskeyCommand.self, DPoPCommand.self, SIWACommand.self, AuditCommand.self, BenchCommand.self,
         ])
 }

@@ -186,4 +186,13 @@ enum ReadmeSnippets {
         let proof = try await verifier.verify(dpopHeader, method: "GET", url: requestURL, accessToken: token,
                                               boundThumbprint: cnfJKT)
     }
+    static func signInWithAppleServer(p8Text: String, codeFromApp: String, rawNonceFromApp: String) async throws {
+        let apple = SignInWithAppleServer(
+            secret: try AppleClientSecret(teamID: "TEAM123456", clientID: "com.example.app", keyID: "KEY1234567",
+                                          privateKey: ECPrivateKey(pem: p8Text)),
+            transport: URLSessionTransport())
+        let result = try await apple.exchange(code: codeFromApp, rawNonce: rawNonceFromApp)
+        let user = result.identity.subject                      // keep it; the e-mail and name arrive only once
+        if let refresh = result.tokens.refreshToken?.unredacted() { try await apple.revoke(refreshToken: refresh) }
+    }
 }

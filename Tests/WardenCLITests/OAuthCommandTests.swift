@@ -113,7 +113,7 @@ struct OAuthCommandTests {
         #expect(run.status == 0, "\(run.stdout)")
         let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
         let links = json["links"] as! [[String: Any]]
-        #expect(links.count == 14)
+        #expect(links.count == 15)
         #expect(links.allSatisfy { $0["ok"] as? Bool == true }, "\(links.filter { $0["ok"] as? Bool != true })")
     }
 }

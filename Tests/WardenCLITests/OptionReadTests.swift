@@ -110,6 +110,18 @@ struct OptionReadTests {
         ],
         "pin": [Invocation(["--json", "{crypto-fixtures}/rsa.pem"])],
         "dpop keygen": [Invocation(["{dir}/new-dpop-key.pem"])],
+        "siwa client-secret": [
+            Invocation([
+                "--team-id", "TEAM123456", "--client-id", "com.example.app", "--key-id", "KEY1234567", "--key",
+                "{dpop-key}", "--ttl", "600",
+            ])
+        ],
+        "siwa verify": [
+            Invocation([
+                "--jwks", "{apple-jwks}", "--client-id", "com.example.app", "--nonce", "raw-nonce", "--issuer",
+                "https://appleid.apple.com", "--now", "{dpop-now}", "{apple-token}",
+            ])
+        ],
         "dpop proof": [
             Invocation([
                 "--key", "{dpop-key}", "--htm", "GET", "--htu", "https://api.example.com/me", "--access-token", "at-1",
@@ -252,6 +264,7 @@ private final class Workspace {
         "dir", "issuer", "token", "jwk", "jwks", "app", "crypto-fixtures", "passkey-fixtures", "registration",
         "registration-challenge", "user-handle", "assertion", "assertion-challenge", "credential",
         "yubikey-registration", "yubikey-challenge", "dpop-key", "dpop-jkt", "dpop-proof", "dpop-now",
+        "apple-jwks", "apple-token",
     ]
 
     init() throws {
@@ -296,6 +309,17 @@ private final class Workspace {
             try makePasskey()
         case "yubikey-registration", "yubikey-challenge":
             try makeYubiKeyRegistration()
+        case "apple-jwks", "apple-token":
+            let key = try ECPrivateKey(curve: .p256)
+            let jwk = try #require(try JWK(publicKey: key.publicKey, keyID: "apple-1", algorithm: .es256).publicJSON)
+            values["apple-jwks"] = try write("apple-jwks.json", #"{"keys":[\#(jwk)]}"#)
+            let t = Int(Date().timeIntervalSince1970)
+            let claims =
+                #"{"iss":"https://appleid.apple.com","aud":"com.example.app","exp":\#(t + 600),"iat":\#(t),"sub":"001234.abc","nonce":"\#(AppleIdentityTokenValidator.hashedNonce("raw-nonce"))"}"#
+            let input =
+                Base64URL.encode(Array(#"{"alg":"ES256","kid":"apple-1"}"#.utf8)) + "."
+                + Base64URL.encode(Array(claims.utf8))
+            values["apple-token"] = input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
         case "dpop-key", "dpop-jkt", "dpop-proof", "dpop-now":
             let key = try SoftwareDPoPKey()
             let now = Date()
