@@ -81,6 +81,7 @@ let package = Package(
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession", "WardenStorage",
                 "WardenPasskeys",
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strict + backendDefines),
         .target(name: "WardenAudit", dependencies: ["WardenCore"], swiftSettings: strict),
         .target(

@@ -1,0 +1,164 @@
+import Foundation
+import WardenCore
+import WardenStorage
+
+/// How `AppleAuthorizationCoordinator` (WardenApple) presents its requests.
+public enum AppleAuthorizationMode: Sendable, Equatable {
+    /// The user tapped a button: show the sheet.
+    case interactive
+    /// On launch: sign in with a credential already on the device (`preferImmediatelyAvailableCredentials`), and
+    /// stay silent when there is none.
+    case existingAccountOnLaunch
+    /// Passkey suggestions in the QuickType bar of a username field (`performAutoFillAssistedRequests`).
+    case autoFill
+}
+
+/// A failed `ASAuthorizationController` request, from its `ASAuthorizationError.Code`, classified so the app never
+/// has to guess: a cancellation is never retried; "not interactive" means "show the UI" (or, on launch, "nothing
+/// to sign in with"); the rest are distinguished.
+public struct AppleAuthorizationError: CodedError {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Backing: String, Sendable {
+            case cancelled, failed
+            case invalidResponse = "invalid_response"
+            case notHandled = "not_handled"
+            case notInteractive = "not_interactive"
+            case matchedExcludedCredential = "matched_excluded_credential"
+            case unknown
+            case alreadyRunning = "already_running"
+        }
+        fileprivate let backing: Backing
+        fileprivate init(_ backing: Backing) { self.backing = backing }
+        public var description: String { backing.rawValue }
+
+        /// `.canceled` (1001): the user dismissed the sheet. Never retried.
+        public static let cancelled = Code(.cancelled)
+        /// `.failed` (1004): the authorization failed (e.g. no network for Sign in with Apple).
+        public static let failed = Code(.failed)
+        /// `.invalidResponse` (1002).
+        public static let invalidResponse = Code(.invalidResponse)
+        /// `.notHandled` (1003): no provider handled the request (e.g. no associated domain for passkeys).
+        public static let notHandled = Code(.notHandled)
+        /// `.notInteractive` (1005): UI was needed but the mode did not allow it.
+        public static let notInteractive = Code(.notInteractive)
+        /// `.matchedExcludedCredential` (1006, iOS 18): the device already has a passkey the server excluded.
+        public static let matchedExcludedCredential = Code(.matchedExcludedCredential)
+        /// `.unknown` (1000) or a code this version does not know.
+        public static let unknown = Code(.unknown)
+        /// A second request was started while one is showing.
+        public static let alreadyRunning = Code(.alreadyRunning)
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String = "") {
+        self.code = code
+        self.reason = Self.reason(reason, or: code)
+    }
+
+    /// The error for an `ASAuthorizationError.Code` raw value.
+    public init(authorizationErrorCode raw: Int) {
+        switch raw {
+        case 1001: self.init(.cancelled, "the user cancelled")
+        case 1002: self.init(.invalidResponse, "the authorization response was invalid")
+        case 1003: self.init(.notHandled, "no provider handled the request (check the associated domains)")
+        case 1004: self.init(.failed, "the authorization failed")
+        case 1005: self.init(.notInteractive, "the request needs the user; present it interactively")
+        case 1006: self.init(.matchedExcludedCredential, "a passkey for this account is already on the device")
+        default: self.init(.unknown, "the authorization failed for an unknown reason")
+        }
+    }
+
+    public var failureKind: FailureKind {
+        switch code.backing {
+        case .cancelled: .userCancelled
+        case .notHandled, .alreadyRunning: .misconfiguration
+        case .failed, .unknown: .transient
+        case .invalidResponse, .matchedExcludedCredential: .rejected
+        case .notInteractive: .userCancelled
+        }
+    }
+
+    /// What the coordinator does with this error in `mode`: on launch and in AutoFill, a cancellation or "nothing
+    /// to show" is not an error for the app (`nil`); interactively every error is reported.
+    public func surfaced(in mode: AppleAuthorizationMode) -> AppleAuthorizationError? {
+        switch (mode, code) {
+        case (.existingAccountOnLaunch, .cancelled), (.existingAccountOnLaunch, .notInteractive): nil
+        case (.autoFill, .cancelled): nil
+        default: self
+        }
+    }
+}
+
+/// A Sign in with Apple credential, as the app must handle it: the user ID to keep, the identity token and code
+/// for the server, and the e-mail and name, which Apple delivers **only on the first sign-in** — persist them now.
+public struct AppleIDSignIn: Sendable, CustomStringConvertible {
+    public let userID: String
+    public let identityToken: Redacted<String>
+    public let authorizationCode: Redacted<String>
+    public let email: String?
+    public let givenName: String?
+    public let familyName: String?
+    /// The raw nonce whose SHA-256 went into the request: send it to the server with the token.
+    public let rawNonce: Redacted<String>
+
+    public init(
+        userID: String, identityToken: String, authorizationCode: String, email: String?, givenName: String?,
+        familyName: String?, rawNonce: String
+    ) {
+        self.userID = userID
+        self.identityToken = Redacted(identityToken)
+        self.authorizationCode = Redacted(authorizationCode)
+        self.email = email
+        self.givenName = givenName
+        self.familyName = familyName
+        self.rawNonce = Redacted(rawNonce)
+    }
+
+    public var description: String {
+        "AppleIDSignIn(user: \(userID), email: \(email == nil ? "nil" : "present"), tokens: <redacted>)"
+    }
+}
+
+/// What one authorization produced.
+public enum AppleAuthorizationResult: Sendable {
+    case appleID(AppleIDSignIn)
+    /// `PublicKeyCredential.toJSON()` of a new passkey: post it to the server (`RelyingParty.verifyRegistration`).
+    case passkeyRegistration(json: String)
+    /// `toJSON()` of a passkey sign-in: post it to the server (`RelyingParty.verifyAssertion`).
+    case passkeyAssertion(json: String)
+    /// A saved password (Password AutoFill / iCloud Keychain).
+    case password(user: String, password: Redacted<String>)
+}
+
+/// Keeps the Apple user ID (`sub`) of the signed-in user in a ``CredentialStore`` (the Keychain on device), so
+/// the credential state can be checked on every launch (`AppleIDCredentialMonitor`).
+public struct AppleUserIDStore: Sendable {
+    public let store: any CredentialStore
+    public let service: String
+    public let account: String
+
+    public init(store: any CredentialStore, service: String, account: String = "apple-user-id") {
+        self.store = store
+        self.service = service
+        self.account = account
+    }
+
+    public func save(_ userID: String) async throws(StorageError) {
+        guard !userID.isEmpty, userID.utf8.count <= 512 else {
+            throw StorageError(.invalidName, "not an Apple user ID")
+        }
+        try await store.save(Data(userID.utf8), service: service, account: account)
+    }
+
+    public func load() async throws(StorageError) -> String? {
+        guard let data = try await store.load(service: service, account: account) else { return nil }
+        guard let text = String(data: data, encoding: .utf8), !text.isEmpty else {
+            throw StorageError(.corruptedData, "the stored Apple user ID cannot be read")
+        }
+        return text
+    }
+
+    public func delete() async throws(StorageError) { try await store.delete(service: service, account: account) }
+}

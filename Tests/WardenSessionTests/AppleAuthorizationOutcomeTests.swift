@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenStorage
+
+@testable import WardenSession
+
+/// The portable decisions behind the ASAuthorizationController coordinator.
+@Suite("Apple authorization outcomes")
+struct AppleAuthorizationOutcomeTests {
+    @Test(arguments: [
+        (1000, AppleAuthorizationError.Code.unknown, FailureKind.transient),
+        (1001, .cancelled, .userCancelled), (1002, .invalidResponse, .rejected), (1003, .notHandled, .misconfiguration),
+        (1004, .failed, .transient), (1005, .notInteractive, .userCancelled),
+        (1006, .matchedExcludedCredential, .rejected), (4242, .unknown, .transient),
+    ])
+    func errorCodes(raw: Int, code: AppleAuthorizationError.Code, kind: FailureKind) {
+        let error = AppleAuthorizationError(authorizationErrorCode: raw)
+        #expect(error.code == code && error.failureKind == kind)
+    }
+
+    @Test func launchAndAutoFillStaySilentWhenThereIsNothingToDo() {
+        let cancelled = AppleAuthorizationError(authorizationErrorCode: 1001)
+        let notInteractive = AppleAuthorizationError(authorizationErrorCode: 1005)
+        let failed = AppleAuthorizationError(authorizationErrorCode: 1004)
+        #expect(cancelled.surfaced(in: .existingAccountOnLaunch) == nil)
+        #expect(notInteractive.surfaced(in: .existingAccountOnLaunch) == nil)
+        #expect(cancelled.surfaced(in: .autoFill) == nil)
+        #expect(cancelled.surfaced(in: .interactive)?.code == .cancelled, "a tap that was cancelled is reported")
+        #expect(notInteractive.surfaced(in: .interactive)?.code == .notInteractive)
+        #expect(failed.surfaced(in: .existingAccountOnLaunch)?.code == .failed, "real failures are never hidden")
+    }
+
+    @Test func theAppleUserIDIsKeptAndTheOneTimeDetailsNeverPrintSecrets() async throws {
+        let store = InMemoryStore()
+        let ids = AppleUserIDStore(store: store, service: "com.example.app.apple")
+        #expect(try await ids.load() == nil)
+        try await ids.save("001234.abcdef")
+        #expect(try await ids.load() == "001234.abcdef")
+        await #expect(throws: StorageError(.invalidName)) { try await ids.save("") }
+        try await ids.delete()
+        #expect(try await ids.load() == nil)
+        let signIn = AppleIDSignIn(
+            userID: "001234.abcdef", identityToken: "eyJ-identity-token-secret", authorizationCode: "c0de-secret-value",
+            email: "x@privaterelay.appleid.com", givenName: "A", familyName: "B", rawNonce: "raw-nonce-secret-value")
+        var dumped = ""
+        dump(signIn, to: &dumped)
+        for secret in ["eyJ-identity-token-secret", "c0de-secret-value", "raw-nonce-secret-value"] {
+            #expect(!"\(signIn)".contains(secret) && !dumped.contains(secret))
+        }
+    }
+}
