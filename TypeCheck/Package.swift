@@ -47,7 +47,7 @@ let package = Package(
         standIn("SwiftUI"),
         standIn("os"),
         standIn("Security"),
-        standIn("CryptoKit"),
+        standIn("CryptoKit", ["Security", "LocalAuthentication"]),
         standIn("LocalAuthentication"),
         standIn("AuthenticationServices", [windowing, "SwiftUI"]),
         mirror("WardenCore", ["os"]),

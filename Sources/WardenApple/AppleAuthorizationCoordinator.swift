@@ -35,7 +35,10 @@
             case appleID(scopes: [ASAuthorization.Scope] = [.fullName, .email])
             case passkeyAssertion(relyingParty: String, challenge: Data)
             case passkeyRegistration(relyingParty: String, challenge: Data, userName: String, userID: Data)
-            case securityKeyAssertion(relyingParty: String, challenge: Data)
+            #if !WARDEN_VISIONOS
+                /// Not on visionOS: Apple has no security-key credential API there.
+                case securityKeyAssertion(relyingParty: String, challenge: Data)
+            #endif
             case password
         }
 
@@ -75,16 +78,33 @@
                         case .interactive: controller.performRequests()
                         case .existingAccountOnLaunch:
                             controller.performRequests(options: .preferImmediatelyAvailableCredentials)
-                        case .autoFill: controller.performAutoFillAssistedRequests()
+                        case .autoFill:
+                            #if WARDEN_APPKIT || WARDEN_CATALYST
+                                // performAutoFillAssistedRequests() is unavailable on macOS and Mac Catalyst.
+                                finish(
+                                    .failure(
+                                        AppleAuthorizationError(
+                                            .notHandled, "passkey AutoFill is not available on this platform")))
+                            #else
+                                controller.performAutoFillAssistedRequests()
+                            #endif
                         }
                     }
                 } onCancel: {
-                    Task { @MainActor in controller.cancel() }
+                    // The controller is not Sendable: hop to the main actor and cancel it there, if it is still
+                    // this request's (its state identifies it).
+                    Task { @MainActor [weak self] in self?.cancel(requestWithState: state) }
                 }
             } catch let error as AppleAuthorizationError {
                 guard let surfaced = error.surfaced(in: mode) else { return nil }
                 throw surfaced
             }
+        }
+
+        /// Cancels the running request if it is the one that sent `state` (not a later one).
+        private func cancel(requestWithState state: String) {
+            guard expected.current?.state == state else { return }
+            controller?.cancel()
         }
 
         private func build(_ request: Request, nonce: AppleSignInNonce, state: String) -> ASAuthorizationRequest {
@@ -101,9 +121,11 @@
             case .passkeyRegistration(let rp, let challenge, let name, let userID):
                 return ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: rp)
                     .createCredentialRegistrationRequest(challenge: challenge, name: name, userID: userID)
-            case .securityKeyAssertion(let rp, let challenge):
-                return ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: rp)
-                    .createCredentialAssertionRequest(challenge: challenge)
+            #if !WARDEN_VISIONOS
+                case .securityKeyAssertion(let rp, let challenge):
+                    return ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: rp)
+                        .createCredentialAssertionRequest(challenge: challenge)
+            #endif
             case .password:
                 return ASAuthorizationPasswordProvider().createRequest()
             }
@@ -168,13 +190,16 @@
                         authenticatorData: Array(assertion.rawAuthenticatorData), signature: Array(assertion.signature),
                         userHandle: Array(assertion.userID)
                     ).json())
-            case let assertion as ASAuthorizationSecurityKeyPublicKeyCredentialAssertion:
-                return .passkeyAssertion(
-                    json: AssertionResponse(
-                        credentialID: Array(assertion.credentialID), clientDataJSON: Array(assertion.rawClientDataJSON),
-                        authenticatorData: Array(assertion.rawAuthenticatorData), signature: Array(assertion.signature),
-                        userHandle: Array(assertion.userID)
-                    ).json())
+            #if !WARDEN_VISIONOS
+                case let assertion as ASAuthorizationSecurityKeyPublicKeyCredentialAssertion:
+                    return .passkeyAssertion(
+                        json: AssertionResponse(
+                            credentialID: Array(assertion.credentialID),
+                            clientDataJSON: Array(assertion.rawClientDataJSON),
+                            authenticatorData: Array(assertion.rawAuthenticatorData),
+                            signature: Array(assertion.signature), userHandle: Array(assertion.userID)
+                        ).json())
+            #endif
             case let password as ASPasswordCredential:
                 return .password(user: password.user, password: Redacted(password.password))
             default:

@@ -119,25 +119,31 @@ extension EnvironmentValues {
 
 // MARK: Sign in with Apple
 
-// Apple docs: ASAuthorization, ASAuthorizationRequest, ASAuthorizationOpenIDRequest (`requestedScopes`, `nonce`),
-// ASAuthorization.Scope (`fullName`, `email`, `init(rawValue:)`), ASAuthorizationAppleIDRequest,
-// ASAuthorizationAppleIDProvider (`createRequest()`, `getCredentialState(forUserID:completion:)` and its async
-// form, `credentialRevokedNotification`, `CredentialState` and its four cases): iOS 13.0, macOS 10.15,
-// Mac Catalyst 13.1, visionOS 1.0.
+// Apple docs: ASAuthorization (`credential`), ASAuthorizationRequest, ASAuthorizationOpenIDRequest
+// (`requestedScopes`, `nonce`, `state`), ASAuthorization.Scope (`fullName`, `email`, `init(rawValue:)`),
+// ASAuthorizationAppleIDRequest, ASAuthorizationAppleIDProvider (`createRequest()`,
+// `getCredentialState(forUserID:completion:)` and its async form, `credentialRevokedNotification`, `CredentialState`
+// and its four cases): iOS 13.0, macOS 10.15, Mac Catalyst 13.1, visionOS 1.0. ASAuthorization and
+// ASAuthorizationRequest (so every request class below) are listed as conforming to Sendable.
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorizationRequest: NSObject {}
+open class ASAuthorizationRequest: NSObject, @unchecked Sendable {}
 
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest {
+open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest, @unchecked Sendable {
     open var requestedScopes: [ASAuthorization.Scope]?
     open var nonce: String?
+    /// Apple docs: `var state: String? { get set }`, echoed unmodified in the credential.
+    open var state: String?
 }
 
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorizationAppleIDRequest: ASAuthorizationOpenIDRequest {}
+open class ASAuthorizationAppleIDRequest: ASAuthorizationOpenIDRequest, @unchecked Sendable {}
 
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorization: NSObject {
+open class ASAuthorization: NSObject, @unchecked Sendable {
+    /// Apple docs: `var credential: any ASAuthorizationCredential { get }`.
+    open var credential: any ASAuthorizationCredential { fatalError("stand-in") }
+
     @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
     public struct Scope: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
@@ -175,16 +181,16 @@ open class ASAuthorizationAppleIDProvider: NSObject {
 
 // MARK: Passkeys
 
-// Apple docs: ASAuthorizationPlatformPublicKeyCredentialProvider, `init(relyingPartyIdentifier:)`,
+// Apple docs: ASAuthorizationPlatformPublicKeyCredentialProvider (listed as Sendable), `init(relyingPartyIdentifier:)`,
 // `createCredentialRegistrationRequest(challenge:name:userID:)`, `createCredentialAssertionRequest(challenge:)` and the
 // two request classes: iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest {}
+open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest, @unchecked Sendable {}
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest {}
+open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest, @unchecked Sendable {}
 
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject {
+open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, @unchecked Sendable {
     public init(relyingPartyIdentifier: String) {}
     open func createCredentialRegistrationRequest(challenge: Data, name: String, userID: Data)
         -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
@@ -192,4 +198,250 @@ open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject {
     open func createCredentialAssertionRequest(challenge: Data)
         -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest
     { ASAuthorizationPlatformPublicKeyCredentialAssertionRequest() }
+}
+
+// MARK: Credentials
+
+/// Apple docs: `protocol ASAuthorizationCredential : NSCopying, NSSecureCoding, NSObjectProtocol`; iOS 13.0,
+/// macOS 10.15, Mac Catalyst 13.1, visionOS 1.0.
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+public protocol ASAuthorizationCredential: NSCopying, NSSecureCoding, NSObjectProtocol {}
+
+/// Apple docs: `protocol ASPublicKeyCredential : ASAuthorizationCredential` with `var credentialID: Data` and
+/// `var rawClientDataJSON: Data`; iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+public protocol ASPublicKeyCredential: ASAuthorizationCredential {
+    var credentialID: Data { get }
+    var rawClientDataJSON: Data { get }
+}
+
+/// Apple docs: `protocol ASAuthorizationPublicKeyCredentialRegistration : ASPublicKeyCredential` with
+/// `var rawAttestationObject: Data? { get }`; iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+public protocol ASAuthorizationPublicKeyCredentialRegistration: ASPublicKeyCredential {
+    var rawAttestationObject: Data? { get }
+}
+
+/// Apple docs: `protocol ASAuthorizationPublicKeyCredentialAssertion : ASPublicKeyCredential` with
+/// `var rawAuthenticatorData: Data!`, `var userID: Data!`, `var signature: Data!` (implicitly unwrapped, as imported);
+/// iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+public protocol ASAuthorizationPublicKeyCredentialAssertion: ASPublicKeyCredential {
+    var rawAuthenticatorData: Data! { get }
+    var userID: Data! { get }
+    var signature: Data! { get }
+}
+
+/// Apple docs: `class ASAuthorizationAppleIDCredential` (NSObject, ASAuthorizationCredential, Sendable) with
+/// `var user: String`, `var state: String?`, `var identityToken: Data?`, `var authorizationCode: Data?`,
+/// `var email: String?`, `var fullName: PersonNameComponents?` (all `{ get }`); iOS 13.0, macOS 10.15,
+/// Mac Catalyst 13.1, visionOS 1.0.
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential, @unchecked Sendable {
+    // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
+    // `init()` is unavailable (`NS_UNAVAILABLE`): the system creates credentials.
+    @available(*, unavailable) public override init() { fatalError("stand-in") }
+    public required init?(coder: NSCoder) { nil }
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+    open func encode(with coder: NSCoder) {}
+    open class var supportsSecureCoding: Bool { true }
+    open var user: String { fatalError("stand-in") }
+    open var state: String? { fatalError("stand-in") }
+    open var identityToken: Data? { fatalError("stand-in") }
+    open var authorizationCode: Data? { fatalError("stand-in") }
+    open var email: String? { fatalError("stand-in") }
+    open var fullName: PersonNameComponents? { fatalError("stand-in") }
+}
+
+/// Apple docs: `class ASAuthorizationPlatformPublicKeyCredentialRegistration` (NSObject,
+/// ASAuthorizationPublicKeyCredentialRegistration, Sendable); iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject,
+    ASAuthorizationPublicKeyCredentialRegistration, @unchecked Sendable
+{
+    // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
+    // `init()` is unavailable (`NS_UNAVAILABLE`): the system creates credentials.
+    @available(*, unavailable) public override init() { fatalError("stand-in") }
+    public required init?(coder: NSCoder) { nil }
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+    open func encode(with coder: NSCoder) {}
+    open class var supportsSecureCoding: Bool { true }
+    open var credentialID: Data { fatalError("stand-in") }
+    open var rawClientDataJSON: Data { fatalError("stand-in") }
+    open var rawAttestationObject: Data? { fatalError("stand-in") }
+}
+
+/// Apple docs: `class ASAuthorizationPlatformPublicKeyCredentialAssertion` (NSObject,
+/// ASAuthorizationPublicKeyCredentialAssertion, Sendable); iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject,
+    ASAuthorizationPublicKeyCredentialAssertion, @unchecked Sendable
+{
+    // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
+    // `init()` is unavailable (`NS_UNAVAILABLE`): the system creates credentials.
+    @available(*, unavailable) public override init() { fatalError("stand-in") }
+    public required init?(coder: NSCoder) { nil }
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+    open func encode(with coder: NSCoder) {}
+    open class var supportsSecureCoding: Bool { true }
+    open var credentialID: Data { fatalError("stand-in") }
+    open var rawClientDataJSON: Data { fatalError("stand-in") }
+    open var rawAuthenticatorData: Data! { fatalError("stand-in") }
+    open var userID: Data! { fatalError("stand-in") }
+    open var signature: Data! { fatalError("stand-in") }
+}
+
+// MARK: ASAuthorizationController
+
+/// Apple docs: `@MainActor protocol ASAuthorizationControllerDelegate : NSObjectProtocol`; iOS 13.0, macOS 10.15,
+/// Mac Catalyst 13.1, visionOS 1.0. Both methods are `optional` in the SDK (same availability); a Swift protocol
+/// on Linux cannot say `optional`, so they are requirements here (a mislabelled witness then fails to compile
+/// instead of silently never being called).
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+@MainActor public protocol ASAuthorizationControllerDelegate: NSObjectProtocol {
+    func authorizationController(
+        controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization)
+    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error)
+}
+
+/// Apple docs: `@MainActor protocol ASAuthorizationControllerPresentationContextProviding : NSObjectProtocol`;
+/// iOS 13.0, macOS 10.15, Mac Catalyst 13.1, visionOS 1.0.
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+@MainActor public protocol ASAuthorizationControllerPresentationContextProviding: NSObjectProtocol {
+    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor
+}
+
+/// Apple docs: `class ASAuthorizationController` (NSObject; not main-actor isolated, not Sendable); iOS 13.0,
+/// macOS 10.15, Mac Catalyst 13.1, visionOS 1.0. `init()` is unavailable (`NS_UNAVAILABLE`).
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+open class ASAuthorizationController: NSObject {
+    /// Apple docs: `struct RequestOptions` (OptionSet, `init(rawValue: UInt)`) and
+    /// `static var preferImmediatelyAvailableCredentials`: iOS 16.0, macOS 13.0, Mac Catalyst 16.0, visionOS 1.0.
+    @available(iOS 16.0, macOS 13.0, macCatalyst 16.0, visionOS 1.0, *)
+    public struct RequestOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        @available(iOS 16.0, macOS 13.0, macCatalyst 16.0, visionOS 1.0, *)
+        public static var preferImmediatelyAvailableCredentials: ASAuthorizationController.RequestOptions {
+            RequestOptions(rawValue: 1 << 0)
+        }
+    }
+
+    /// Apple docs: `init(authorizationRequests: [ASAuthorizationRequest])`, `var authorizationRequests`,
+    /// `weak var delegate`, `weak var presentationContextProvider`, `performRequests()`: the class's availability.
+    public init(authorizationRequests: [ASAuthorizationRequest]) { self.authorizationRequests = authorizationRequests }
+    @available(*, unavailable) public override init() { fatalError("stand-in") }
+
+    open private(set) var authorizationRequests: [ASAuthorizationRequest]
+    open weak var delegate: (any ASAuthorizationControllerDelegate)?
+    open weak var presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)?
+
+    open func performRequests() {}
+
+    /// Apple docs: iOS 16.0, macOS 13.0, Mac Catalyst 16.0, visionOS 1.0.
+    @available(iOS 16.0, macOS 13.0, macCatalyst 16.0, visionOS 1.0, *)
+    open func performRequests(options: ASAuthorizationController.RequestOptions = []) {}
+
+    /// Apple docs: iOS 16.0, iPadOS 16.0, visionOS 1.0 only; the SDK header says
+    /// `API_UNAVAILABLE(macos, macCatalyst, watchos, tvos)`.
+    @available(iOS 16.0, visionOS 1.0, *)
+    @available(macOS, unavailable)
+    @available(macCatalyst, unavailable)
+    open func performAutoFillAssistedRequests() {}
+
+    /// Apple docs: iOS 16.0, macOS 13.0, Mac Catalyst 16.0, visionOS 1.0.
+    @available(iOS 16.0, macOS 13.0, macCatalyst 16.0, visionOS 1.0, *)
+    open func cancel() {}
+}
+
+// MARK: Passwords
+
+/// Apple docs: `class ASAuthorizationPasswordRequest` (an ASAuthorizationRequest); iOS 13.0, macOS 10.15,
+/// Mac Catalyst 13.1, visionOS 1.0.
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+open class ASAuthorizationPasswordRequest: ASAuthorizationRequest, @unchecked Sendable {}
+
+/// Apple docs: `class ASAuthorizationPasswordProvider` (NSObject, not Sendable), `init()`, `createRequest()`;
+/// iOS 13.0, macOS 10.15, Mac Catalyst 13.1, visionOS 1.0.
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+open class ASAuthorizationPasswordProvider: NSObject {
+    public override init() {}
+    open func createRequest() -> ASAuthorizationPasswordRequest { ASAuthorizationPasswordRequest() }
+}
+
+/// Apple docs: `class ASPasswordCredential` (NSObject, ASAuthorizationCredential, Sendable), `init(user:password:)`,
+/// `var user: String { get }`, `var password: String { get }`; iOS 12.0, macOS 10.15, Mac Catalyst 13.1,
+/// visionOS 1.0.
+@available(iOS 12.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+open class ASPasswordCredential: NSObject, ASAuthorizationCredential, @unchecked Sendable {
+    public init(user: String, password: String) {}
+    // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
+    public required init?(coder: NSCoder) { nil }
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+    open func encode(with coder: NSCoder) {}
+    open class var supportsSecureCoding: Bool { true }
+    open var user: String { fatalError("stand-in") }
+    open var password: String { fatalError("stand-in") }
+}
+
+// MARK: Security keys
+
+// Apple docs: ASAuthorizationSecurityKeyPublicKeyCredentialProvider (NSObject, Sendable; `init(relyingPartyIdentifier:)`,
+// `createCredentialAssertionRequest(challenge:)`), ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest (an
+// ASAuthorizationRequest) and ASAuthorizationSecurityKeyPublicKeyCredentialAssertion (NSObject,
+// ASAuthorizationPublicKeyCredentialAssertion, Sendable): iOS 15.0, macOS 12.0, Mac Catalyst 15.0, and no visionOS
+// (nor tvOS / watchOS) entry: unavailable on visionOS.
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, *)
+@available(visionOS, unavailable)
+open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest: ASAuthorizationRequest, @unchecked Sendable {}
+
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, *)
+@available(visionOS, unavailable)
+open class ASAuthorizationSecurityKeyPublicKeyCredentialProvider: NSObject, @unchecked Sendable {
+    public init(relyingPartyIdentifier: String) {}
+    open func createCredentialAssertionRequest(challenge: Data)
+        -> ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest
+    { ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest() }
+}
+
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, *)
+@available(visionOS, unavailable)
+open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject,
+    ASAuthorizationPublicKeyCredentialAssertion, @unchecked Sendable
+{
+    // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
+    // `init()` is unavailable (`NS_UNAVAILABLE`): the system creates credentials.
+    @available(*, unavailable) public override init() { fatalError("stand-in") }
+    public required init?(coder: NSCoder) { nil }
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+    open func encode(with coder: NSCoder) {}
+    open class var supportsSecureCoding: Bool { true }
+    open var credentialID: Data { fatalError("stand-in") }
+    open var rawClientDataJSON: Data { fatalError("stand-in") }
+    open var rawAuthenticatorData: Data! { fatalError("stand-in") }
+    open var userID: Data! { fatalError("stand-in") }
+    open var signature: Data! { fatalError("stand-in") }
+}
+
+// MARK: Errors
+
+/// Apple docs: `struct ASAuthorizationError` and `enum Code` (raw values from the `NS_ERROR_ENUM`): iOS 13.0,
+/// macOS 10.15, Mac Catalyst 13.1, visionOS 1.0; `.unknown` … `.failed` the same; `.notInteractive` iOS 15.0,
+/// macOS 12.0, Mac Catalyst 15.0, visionOS 1.0; `.matchedExcludedCredential` iOS 18.0, macOS 15.0,
+/// Mac Catalyst 18.0, visionOS 2.0.
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+public struct ASAuthorizationError: Error, Hashable {
+    @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
+    public enum Code: Int, Sendable {
+        case unknown = 1000
+        case canceled = 1001
+        case invalidResponse = 1002
+        case notHandled = 1003
+        case failed = 1004
+        @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+        case notInteractive = 1005
+        @available(iOS 18.0, macOS 15.0, macCatalyst 18.0, visionOS 2.0, *)
+        case matchedExcludedCredential = 1006
+    }
+    public var code: Code
 }

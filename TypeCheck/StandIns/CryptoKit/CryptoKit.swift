@@ -6,6 +6,8 @@
 // Mac Catalyst 13.0, visionOS 1.0, except `derRepresentation` (iOS 14.0, macOS 11.0, Mac Catalyst 14.0,
 // visionOS 1.0). The key types conform to Sendable ("Conforms To" on their pages).
 import Foundation
+import LocalAuthentication
+import Security
 
 // MARK: Digests
 
@@ -133,6 +135,7 @@ public enum P256 {
         @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
         public struct PublicKey: Sendable {
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {}
+            public var x963Representation: Data { Data() }
             @available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
             public var derRepresentation: Data { Data() }
             public func isValidSignature<D: DataProtocol>(_ signature: ECDSASignature, for data: D) -> Bool { false }
@@ -162,6 +165,7 @@ public enum P384 {
         @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
         public struct PublicKey: Sendable {
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {}
+            public var x963Representation: Data { Data() }
             @available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
             public var derRepresentation: Data { Data() }
             public func isValidSignature<D: DataProtocol>(_ signature: ECDSASignature, for data: D) -> Bool { false }
@@ -191,6 +195,7 @@ public enum P521 {
         @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
         public struct PublicKey: Sendable {
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {}
+            public var x963Representation: Data { Data() }
             @available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
             public var derRepresentation: Data { Data() }
             public func isValidSignature<D: DataProtocol>(_ signature: ECDSASignature, for data: D) -> Bool { false }
@@ -227,6 +232,37 @@ public enum Curve25519 {
             public var publicKey: PublicKey { fatalError("stand-in") }
             public var rawRepresentation: Data { Data() }
             public func signature<D: DataProtocol>(for data: D) throws -> Data { Data() }
+        }
+    }
+}
+
+// MARK: Secure Enclave (SecureEnclaveDPoPKey)
+// Apple docs: SecureEnclave, isAvailable, SecureEnclave.P256.Signing.PrivateKey and its members: iOS 13.0, macOS 10.15,
+// Mac Catalyst 13.0, visionOS 1.0 (developer.apple.com/documentation/cryptokit/secureenclave).
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public enum SecureEnclave {
+    public static var isAvailable: Bool { false }
+
+    @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+    public enum P256 {
+        @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+        public enum Signing {
+            @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+            public struct PrivateKey {
+                public init(
+                    compactRepresentable: Bool = true,
+                    accessControl: SecAccessControl = SecAccessControlCreateWithFlags(
+                        nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [], nil)!,
+                    authenticationContext: LAContext? = nil
+                ) throws {}
+                public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {}
+                public var dataRepresentation: Data { Data() }
+                public var publicKey: CryptoKit.P256.Signing.PublicKey { fatalError("stand-in") }
+                public func signature<D: DataProtocol>(for data: D) throws -> CryptoKit.P256.Signing.ECDSASignature {
+                    fatalError("stand-in")
+                }
+            }
         }
     }
 }

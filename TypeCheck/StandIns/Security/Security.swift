@@ -244,6 +244,9 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable {
     public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
     @available(iOS 9.0, macOS 10.11, macCatalyst 13.1, visionOS 1.0, *)
     public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
+    /// Apple docs: iOS 9.0, macOS 10.12.1, Mac Catalyst 13.1, visionOS 1.0 (Secure Enclave key use).
+    @available(iOS 9.0, macOS 10.12.1, macCatalyst 13.1, visionOS 1.0, *)
+    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: 1 << 30)
 }
 
 /// Apple docs: iOS 8.0, macOS 10.10, Mac Catalyst 13.1, visionOS 1.0.
