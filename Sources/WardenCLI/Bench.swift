@@ -74,6 +74,6 @@ struct BenchCommand: CLICommand {
         abstract: "Micro-benchmarks (build with -c release).",
         subcommands: [
             BenchCryptoCommand.self, BenchJWTCommand.self, BenchOAuth1Command.self, BenchRedactCommand.self,
-            BenchRefreshCommand.self, BenchPasskeyCommand.self, BenchAuditCommand.self,
+            BenchRefreshCommand.self, BenchPasskeyCommand.self, BenchAuditCommand.self, BenchDPoPCommand.self,
         ])
 }

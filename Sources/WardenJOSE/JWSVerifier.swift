@@ -53,7 +53,9 @@ public struct JWSVerifier: Sendable {
         return Verified(header: jws.header, payload: jws.payload, key: key)
     }
 
-    static func signatureIsValid(_ jws: JWSCompact, algorithm: JWSAlgorithm, key: JWK) throws(JOSEError) -> Bool {
+    package static func signatureIsValid(_ jws: JWSCompact, algorithm: JWSAlgorithm, key: JWK) throws(JOSEError)
+        -> Bool
+    {
         switch key.material {
         case .symmetric(let secret):
             guard let hash = algorithm.hmacHash else { return false }

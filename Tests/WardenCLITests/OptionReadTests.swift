@@ -174,6 +174,7 @@ struct OptionReadTests {
         "bench crypto": [Invocation(["--seconds", "1", "--no-openssl", "--json"])],
         "bench jwt": [Invocation(["--seconds", "1", "--algorithm", "HS256", "--export", "{dir}/jwt", "--json"])],
         "bench oauth1": [Invocation(["--seconds", "1", "--json"])],
+        "bench dpop": [Invocation(["--seconds", "1", "--proofs", "100", "--json"])],
         "bench redact": [Invocation(["--seconds", "1", "--json"])],
         "bench refresh": [Invocation(["--callers", "2", "--refresh-ms", "0", "--json"])],
         "bench passkey": [Invocation(["--seconds", "1", "--export", "{dir}/passkey", "--json"])],

@@ -23,6 +23,9 @@ public struct DPoPVerifier: Sendable {
     public let leeway: TimeInterval
     let replayCache: any DPoPReplayCache
     let now: NowProvider
+    /// Parsed proof keys by their JSON (a client signs every proof with the same key; parsing and validating the
+    /// point is most of a verification's cost otherwise).
+    let keys = DPoPKeyCache()
 
     /// What a valid proof says.
     public struct Proof: Sendable {
@@ -67,17 +70,14 @@ public struct DPoPVerifier: Sendable {
         if let member = jwkObject.names.first(where: Self.privateMembers.contains) {
             throw DPoPError(.privateKey, "the jwk carries the private member '\(member)'")
         }
-        let jwk: JWK
-        do { jwk = try JWK(object: jwkObject) } catch { throw DPoPError(.badKey, "jwk: \(error.reason)") }
-        guard jwk.publicKey != nil else { throw DPoPError(.badKey, "the jwk is not a public key") }
-        do {
-            _ = try JWSVerifier(keys: try JWKSet(keys: [jwk]), allowedAlgorithms: [jws.header.algorithm])
-                .verify(proof)
-        } catch {
+        let jwk = try keys.key(for: jwkObject)
+        let valid: Bool
+        do { valid = try JWSVerifier.signatureIsValid(jws, algorithm: jws.header.algorithm, key: jwk) } catch {
             throw error.code == .invalidSignature
                 ? DPoPError(.invalidSignature, "the proof's signature does not verify")
                 : DPoPError(.badKey, "\(jws.header.algorithm) cannot be verified with the jwk (\(error.codeName))")
         }
+        guard valid else { throw DPoPError(.invalidSignature, "the proof's signature does not verify") }
         let claims: JSONObject
         do { claims = try JSONReader(maximumBytes: 4096, maximumDepth: 4).parseObject(jws.payload) } catch {
             throw DPoPError(.malformed, "the claims are not a JSON object")
@@ -124,5 +124,28 @@ public struct DPoPVerifier: Sendable {
                 jti, thumbprint: jwk.thumbprint, expires: issued.addingTimeInterval(maxAge + leeway), now: current)
         else { throw DPoPError(.replayed, "this proof (jti) was already used") }
         return Proof(thumbprint: jwk.thumbprint, jti: jti, issuedAt: issued, nonce: nonce)
+    }
+}
+
+/// A bounded cache of the `jwk` header members a verifier has parsed (at most 1024 keys; cleared when full).
+final class DPoPKeyCache: Sendable {
+    private let entries = Locked<[String: JWK]>([:])
+
+    func key(for object: JSONObject) throws(DPoPError) -> JWK {
+        // The key's identity: its string members (a public JWK has only strings), sorted; anything else is not cached.
+        let members = object.members.sorted { $0.name < $1.name }
+        let cacheable = members.allSatisfy { $0.value.stringValue != nil }
+        let id = members.map { "\($0.name)\u{0}\($0.value.stringValue ?? "")" }.joined(separator: "\u{1}")
+        if cacheable, let cached = entries.current[id] { return cached }
+        let jwk: JWK
+        do { jwk = try JWK(object: object) } catch { throw DPoPError(.badKey, "jwk: \(error.reason)") }
+        guard jwk.publicKey != nil else { throw DPoPError(.badKey, "the jwk is not a public key") }
+        if cacheable {
+            entries.withLock { table in
+                if table.count >= 1024 { table.removeAll() }
+                table[id] = jwk
+            }
+        }
+        return jwk
     }
 }
