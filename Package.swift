@@ -143,7 +143,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WardenSessionTests",
-            dependencies: ["WardenSession", "WardenOAuth", "WardenStorage", "WardenCore", "WardenLocalProvider"],
+            dependencies: [
+                "WardenSession", "WardenOAuth", "WardenStorage", "WardenCore", "WardenLocalProvider", "WardenPasskeys",
+                "WardenCrypto", "WardenJOSE",
+            ],
             swiftSettings: strict + loopbackDefines
         ),
         .testTarget(

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenCrypto
+import WardenLocalProvider
+import WardenPasskeys
 import WardenStorage
 
 @testable import WardenSession
@@ -48,5 +51,41 @@ struct AppleAuthorizationOutcomeTests {
         for secret in ["eyJ-identity-token-secret", "c0de-secret-value", "raw-nonce-secret-value"] {
             #expect(!"\(signIn)".contains(secret) && !dumped.contains(secret))
         }
+    }
+}
+
+/// What the coordinator hands the app for a passkey (`RegistrationResponse(...)`/`AssertionResponse(...)` built from
+/// the platform credential's Data fields, then `.json()`) is exactly what the server's verifier accepts.
+@Suite("Passkey results from the Apple coordinator")
+struct CoordinatorPasskeyRoundTripTests {
+    @Test func nativeFieldsRoundTripThroughTheVerifier() async throws {
+        let rp = try RelyingParty(id: "example.com", origins: ["https://example.com"])
+        var authenticator = try LocalPasskeyAuthenticator()
+        let userHandle = Array("user-1".utf8)
+        let challenge = try SecureRandom().bytes(count: 32)
+        let made = try authenticator.register(
+            rpID: rp.id, origin: "https://example.com", challenge: challenge, userHandle: userHandle)
+        // As AppleAuthorizationCoordinator.map does with ASAuthorizationPlatformPublicKeyCredentialRegistration.
+        let registrationJSON = RegistrationResponse(
+            credentialID: Array(Data(made.credentialID)), clientDataJSON: Array(Data(made.clientDataJSON)),
+            attestationObject: Array(Data(made.attestationObject)), transports: ["internal", "hybrid"],
+            authenticatorAttachment: "platform"
+        ).json()
+        let record = try rp.verifyRegistration(
+            try RegistrationResponse(json: Array(registrationJSON.utf8)), challenge: challenge,
+            requireUserVerification: true, userHandle: userHandle
+        ).credential
+        let signInChallenge = try SecureRandom().bytes(count: 32)
+        let asserted = try authenticator.assert(rpID: rp.id, origin: "https://example.com", challenge: signInChallenge)
+        // As the coordinator does with ASAuthorizationPlatformPublicKeyCredentialAssertion.
+        let assertionJSON = AssertionResponse(
+            credentialID: Array(Data(asserted.credentialID)), clientDataJSON: Array(Data(asserted.clientDataJSON)),
+            authenticatorData: Array(Data(asserted.authenticatorData)), signature: Array(Data(asserted.signature)),
+            userHandle: asserted.userHandle
+        ).json()
+        let result = try rp.verifyAssertion(
+            try AssertionResponse(json: Array(assertionJSON.utf8)), challenge: signInChallenge, credential: record,
+            requireUserVerification: true)
+        #expect(result.newSignCount == 1 && result.userVerified)
     }
 }
