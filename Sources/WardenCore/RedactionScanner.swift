@@ -128,10 +128,15 @@ struct RedactionScanner {
         while i < input.count && (input[i] == 0x20 || input[i] == 0x09) { i += 1 }
         guard i < input.count, input[i] == UInt8(ascii: ":") else { return nil }
         i += 1
+        var crossedLine = false
         while i < input.count && (input[i] == 0x20 || input[i] == 0x09 || input[i] == 0x0A || input[i] == 0x0D) {
+            if input[i] == 0x0A || input[i] == 0x0D { crossedLine = true }
             i += 1
         }
         guard i < input.count else { return nil }
+        // A member whose value is not on its line: only a string or a JSON number/literal continues it there. A bare
+        // word on the next line (`Authorization: Bearer ...`) is the next line's own text and is scanned as such.
+        if crossedLine, input[i] != UInt8(ascii: "\""), !Self.startsJSONScalar(input[i]) { return i }
         if input[i] == UInt8(ascii: "\"") {
             let valueStart = i + 1
             var end = valueStart
@@ -148,6 +153,12 @@ struct RedactionScanner {
             replace(i, end, with: placeholder(i, end))
         }
         return end
+    }
+
+    /// A byte that can begin a JSON number or `true`/`false`/`null`.
+    private static func startsJSONScalar(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "t")
+            || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n")
     }
 
     /// `Authorization: Bearer xyz` — keeps the scheme, redacts to the end of the line.

@@ -68,6 +68,21 @@ public struct PublicKey: Sendable {
     public init(spkiDER: [UInt8]) throws {
         guard !spkiDER.isEmpty else { throw CryptoError(.malformedInput, "empty SubjectPublicKeyInfo") }
         guard spkiDER.count <= Self.maximumInputBytes else { throw CryptoError(.inputTooLarge, "key over 1 MiB") }
+        // The portable reader decides first, so both backends accept the same SubjectPublicKeyInfo: a key BIT
+        // STRING with unused bits is refused, and EC points must be uncompressed (a compressed point would be kept
+        // as is by OpenSSL and then sliced as x || y).
+        let parsed: (algorithm: [UInt8], parameter: [UInt8]?, key: [UInt8])
+        do { parsed = try DER.parseSPKI(spkiDER) } catch {
+            throw CryptoError(.invalidKey, "not a DER SubjectPublicKeyInfo")
+        }
+        if parsed.algorithm == DER.ecPublicKey {
+            guard let curve = EllipticCurve.allCases.first(where: { DER.curveOID($0) == parsed.parameter }) else {
+                throw CryptoError(.unsupportedKey, "unsupported curve")
+            }
+            guard parsed.key.first == 0x04, parsed.key.count == 1 + 2 * curve.fieldByteCount else {
+                throw CryptoError(.unsupportedKey, "only uncompressed EC points are accepted")
+            }
+        }
         let (kind, backing) = try PublicKeyBacking.fromSPKI(spkiDER)
         self.init(kind: kind, backing: backing)
     }

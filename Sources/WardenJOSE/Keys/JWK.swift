@@ -123,6 +123,8 @@ public struct JWK: Sendable, CustomStringConvertible {
                 let n = try field("n")
                 let e = try field("e")
                 guard n.first != 0 else { throw JOSEError(.invalidKey, "RSA 'n' has a leading zero byte") }
+                // RFC 7518 §6.3.1.2: the minimal encoding; otherwise one key has several RFC 7638 thumbprints.
+                guard e.first != 0 else { throw JOSEError(.invalidKey, "RSA 'e' has a leading zero byte") }
                 guard !RSAFingerprint.isROCA(modulus: n) else {
                     throw JOSEError(.weakKey, "the RSA modulus has the ROCA (CVE-2017-15361) fingerprint")
                 }
@@ -157,7 +159,7 @@ public struct JWK: Sendable, CustomStringConvertible {
     /// A JWK for a public key (for publishing a JWKS, as the local demo provider does).
     public init(publicKey: PublicKey, keyID: String?, algorithm: JWSAlgorithm?) throws(JOSEError) {
         var members = Self.keyMembers(publicKey)
-        if let keyID { members.append(#""kid":"\#(keyID)""#) }
+        if let keyID { members.append(#""kid":"# + Self.jsonString(keyID)) }
         if let algorithm { members.append(#""alg":"\#(algorithm.rawValue)""#) }
         members.append(#""use":"sig""#)
         try self.init(json: "{" + members.joined(separator: ",") + "}")
@@ -167,10 +169,29 @@ public struct JWK: Sendable, CustomStringConvertible {
     public var publicJSON: String? {
         guard let key = publicKey else { return nil }
         var members = Self.keyMembers(key)
-        if let keyID { members.append(#""kid":"\#(keyID)""#) }
-        if let algorithm { members.append(#""alg":"\#(algorithm)""#) }
-        if let use { members.append(#""use":"\#(use)""#) }
+        if let keyID { members.append(#""kid":"# + Self.jsonString(keyID)) }
+        if let algorithm { members.append(#""alg":"# + Self.jsonString(algorithm)) }
+        if let use { members.append(#""use":"# + Self.jsonString(use)) }
         return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped, so a `kid` such as
+    /// `x","x":"…` stays one string instead of adding members.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// The key-type members (`kty`, `crv`, `x`, `y` / `n`, `e`) of a public key, as JSON member texts.

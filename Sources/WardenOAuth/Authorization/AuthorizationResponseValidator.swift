@@ -34,8 +34,14 @@ public struct AuthorizationResponseValidator: Sendable {
             throw OAuthError(.redirectMismatch, "the callback was not sent to the registered redirect URI")
         }
         if let fragment = url.fragment, !fragment.isEmpty {
-            let fragmentNames = (try? FormEncoding.decode(fragment))?.map(\.0) ?? []
-            if fragmentNames.contains("code") || fragmentNames.contains("access_token") {
+            // A fragment that does not even decode is refused too: the credential check must not depend on it.
+            guard let decoded = try? FormEncoding.decode(fragment) else {
+                throw OAuthError(.malformedResponse, "the callback's fragment is not form-encoded")
+            }
+            let fragmentNames = decoded.map(\.0)
+            if fragmentNames.contains("code") || fragmentNames.contains("access_token")
+                || fragmentNames.contains("id_token")
+            {
                 throw OAuthError(.codeInFragment, "credentials in the fragment are refused for the query response mode")
             }
         }

@@ -69,7 +69,9 @@ import WardenCore
             }
             scanned = buffer.count
             guard let end else {
-                return buffer.count > Self.maximumHeaderBytes ? .failed(Failure(status: 431)) : .needMore
+                // A head of up to the cap may still end with a blank line whose CR LF CR LF straddles the cap:
+                // refuse only once no terminator can start within it, so TCP's splitting never changes the answer.
+                return buffer.count > Self.maximumHeaderBytes + 3 ? .failed(Failure(status: 431)) : .needMore
             }
             guard end <= Self.maximumHeaderBytes else { return .failed(Failure(status: 431)) }
             switch Self.parseHead(buffer[..<end]) {

@@ -131,6 +131,9 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible, CustomReflectable
         base += path.isEmpty ? "/" : path
         var parameters = try FormEncoding.decode(components.percentEncodedQuery ?? "")
         if let body { parameters += try FormEncoding.decode(body) }
+        // RFC 5849 §3.4.1.3.1: oauth_signature is excluded from every source (query and body too); realm only
+        // comes from the header.
+        parameters = parameters.filter { $0.0 != "oauth_signature" }
         parameters += protocolParameters.filter { $0.0 != "oauth_signature" && $0.0 != "realm" }
         let encoded: [(String, String)] = parameters.map { (encode($0.0), encode($0.1)) }
         let sorted = encoded.sorted { (a: (String, String), b: (String, String)) -> Bool in
