@@ -1,34 +1,46 @@
 // swift-tools-version:6.0
-// libFuzzer targets for Warden's parsers. Build and run with `scripts/fuzz TARGET SECONDS`.
+// libFuzzer targets for Warden's parsers. Build and run with `scripts/fuzz TARGET SECONDS` (or `--smoke`, `--all`).
+//
+// The sanitizers come from the command line, not from per-target flags, so that they reach every module of the
+// build, the Warden libraries under test included (libFuzzer then sees their coverage, not only the harness's):
+//
+//     swift build -c release --package-path Fuzz --sanitize=fuzzer --sanitize=address \
+//         -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+//
+// (SwiftPM passes the two sanitizers to swiftc as two options and only the last reaches the frontend, hence the
+// combined -Xswiftc; scripts/fuzz explains lld.)
+//
+// Each harness is one file that is not `main.swift`, so SwiftPM compiles it as a library (`-parse-as-library`) and
+// links it with `main` aliased to `<Target>_main`, which the harness exports and hands to libFuzzer's driver.
 import Foundation
 import PackageDescription
 
 // SwiftPM names a path dependency after its folder, which depends on where the repository was cloned.
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
-let fuzz: [SwiftSetting] = [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])]
-let link: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+/// Every fuzz target and the Warden products it exercises.
+let harnesses: [(name: String, products: [String])] = [
+    ("FuzzAudit", ["WardenAudit"]),
+    ("FuzzAuthenticatorData", ["WardenPasskeys"]),
+    ("FuzzCBOR", ["WardenPasskeys"]),
+    ("FuzzCallback", ["WardenOAuth", "WardenCore"]),
+    ("FuzzCertificate", ["WardenCrypto"]),
+    ("FuzzDER", ["WardenCrypto"]),
+    ("FuzzJSON", ["WardenJOSE"]),
+    ("FuzzJWK", ["WardenJOSE", "WardenCrypto"]),
+    ("FuzzLoopbackRequest", ["WardenOAuth"]),
+    ("FuzzOAuth1", ["WardenOAuth", "WardenCrypto", "WardenCore"]),
+    ("FuzzPEM", ["WardenCrypto"]),
+    ("FuzzRedactor", ["WardenCore"]),
+]
 
 let package = Package(
     name: "WardenFuzz",
     dependencies: [.package(path: "..")],
-    targets: [
-        .target(name: "FuzzSupport", path: "Sources/FuzzSupport"),
-        .executableTarget(
-            name: "FuzzCertificate", dependencies: ["FuzzSupport", .product(name: "WardenCrypto", package: root)],
-            swiftSettings: fuzz, linkerSettings: link),
-        .executableTarget(
-            name: "FuzzCBOR", dependencies: ["FuzzSupport", .product(name: "WardenPasskeys", package: root)],
-            swiftSettings: fuzz, linkerSettings: link),
-        .executableTarget(
-            name: "FuzzAuthenticatorData",
-            dependencies: ["FuzzSupport", .product(name: "WardenPasskeys", package: root)],
-            swiftSettings: fuzz, linkerSettings: link),
-        .executableTarget(
-            name: "FuzzAudit", dependencies: ["FuzzSupport", .product(name: "WardenAudit", package: root)],
-            swiftSettings: fuzz, linkerSettings: link),
-        .executableTarget(
-            name: "FuzzJSON", dependencies: ["FuzzSupport", .product(name: "WardenJOSE", package: root)],
-            swiftSettings: fuzz, linkerSettings: link),
-    ]
+    targets: [.target(name: "FuzzSupport", path: "Sources/FuzzSupport")]
+        + harnesses.map { harness in
+            .executableTarget(
+                name: harness.name,
+                dependencies: ["FuzzSupport"] + harness.products.map { .product(name: $0, package: root) })
+        }
 )
