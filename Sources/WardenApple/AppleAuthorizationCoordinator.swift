@@ -116,6 +116,7 @@
                 appleID.state = state
                 return appleID
             case .passkeyAssertion(let rp, let challenge):
+                // warden:ignore passkeys-without-webcredentials a library: the app declares the webcredentials: domain
                 return ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: rp)
                     .createCredentialAssertionRequest(challenge: challenge)
             case .passkeyRegistration(let rp, let challenge, let name, let userID):
