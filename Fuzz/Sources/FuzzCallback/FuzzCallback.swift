@@ -72,7 +72,9 @@ func checkQuery(_ callback: String, state: String, code: String) {
         require(!fragment.contains { $0.0 == "code" || $0.0 == "access_token" }, "credentials in the fragment")
     }
     // Fuzz/Crashes/FuzzCallback/undecodable-fragment-with-code: `#code=x&%` once passed, undecoded.
-    let rawNames = beforeFragment[1].split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).first ?? "" }
+    let rawNames = beforeFragment[1].split(separator: "&").map {
+        $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    }
     require(!rawNames.contains { $0 == "code" || $0 == "access_token" }, "credentials in an undecodable fragment")
 }
 
