@@ -195,3 +195,59 @@ struct DPoPWireTests {
         }
     }
 }
+
+@Suite("PAR and DPoP configuration refusals")
+struct PARAndDPoPRefusalTests {
+    static func metadata(_ extra: String) -> Data {
+        Data(
+            #"{"issuer":"https://as.example.com","authorization_endpoint":"https://as.example.com/a","token_endpoint":"https://as.example.com/t"\#(extra)}"#
+                .utf8)
+    }
+
+    @Test func requiringPARWithoutAnEndpointIsInvalidMetadata() {
+        #expect(throws: OAuthError(.invalidMetadata)) {
+            try ProviderMetadata(
+                json: Self.metadata(#","require_pushed_authorization_requests":true"#),
+                expectedIssuer: "https://as.example.com")
+        }
+        #expect(throws: OAuthError(.insecureEndpoint)) {
+            try ProviderMetadata(
+                json: Self.metadata(#","pushed_authorization_request_endpoint":"http://as.example.com/par""#),
+                expectedIssuer: "https://as.example.com")
+        }
+    }
+
+    @Test func askingForPARWhereThereIsNoneFails() async throws {
+        let metadata = try ProviderMetadata(json: Self.metadata(""), expectedIssuer: "https://as.example.com")
+        var request = try AuthorizationRequest(
+            metadata: metadata, clientID: "c", redirectURI: try RedirectURI("com.example.app:/cb"))
+        request.pushed = true
+        await #expect(throws: OAuthError(.invalidMetadata)) { try await request.prepare() }
+        request.pushed = nil
+        let (url, _) = try await request.prepare()  // no endpoint, not required: the plain front-channel request
+        #expect(url.query?.contains("code_challenge=") == true)
+    }
+
+    @Test func aPushedRequestThatExpiresBeforeTheBrowserOpensIsRefused() async throws {
+        let metadata = try ProviderMetadata(
+            json: Self.metadata(#","pushed_authorization_request_endpoint":"https://as.example.com/par""#),
+            expectedIssuer: "https://as.example.com")
+        let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
+        let transport = FakeHTTP { _ in
+            clock.withLock { $0 += 5 }  // the push took five seconds
+            return HTTPResponse(status: 201, headers: [:], body: Data(#"{"request_uri":"urn:x","expires_in":3}"#.utf8))
+        }
+        var request = try AuthorizationRequest(
+            metadata: metadata, clientID: "c", redirectURI: try RedirectURI("com.example.app:/cb"))
+        request.transport = transport
+        await #expect(throws: OAuthError(.invalidPARResponse)) { try await request.prepare(now: { clock.current }) }
+    }
+
+    @Test(arguments: ["", "with space", "tab\there", String(repeating: "n", count: 1025), "é-non-ascii"])
+    func unusableNoncesAreIgnored(_ nonce: String) throws {
+        let dpop = DPoPBinding(key: try SoftwareDPoPKey())
+        let url = URL(string: "https://rs.example.com/x")!
+        #expect(!dpop.record(HTTPResponse(status: 200, headers: ["DPoP-Nonce": nonce]), from: url))
+        #expect(dpop.nonce(for: url) == nil)
+    }
+}
