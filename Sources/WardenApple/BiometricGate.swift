@@ -29,6 +29,7 @@
             var error: NSError?
             guard context.canEvaluatePolicy(laPolicy, error: &error) else { throw Failure.unavailable }
             do {
+                // warden:ignore biometric-event-gate a presence check for UI confirmation; secrets use Keychain access control
                 guard try await context.evaluatePolicy(laPolicy, localizedReason: reason) else { throw Failure.failed }
             } catch let error as LAError
                 where error.code == .userCancel || error.code == .appCancel || error.code == .systemCancel

@@ -50,6 +50,8 @@ public struct Auditor: Sendable {
         "swift": .swift, "m": .objectiveC, "mm": .objectiveC, "h": .objectiveC,
     ]
 
+    static let resourceExtensions: Set<String> = ["plist", "entitlements", "json", "xcconfig"]
+
     private func collect(_ base: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
         var paths: [String] = []
@@ -63,7 +65,11 @@ public struct Auditor: Sendable {
                 if name.hasPrefix(".") { continue }
             }
             let ext = (name as NSString).pathExtension
-            if Self.sourceExtensions[ext] != nil || ext == "plist" || ext == "entitlements" { paths.append(path) }
+            if Self.sourceExtensions[ext] != nil || Self.resourceExtensions.contains(ext) {
+                // Asset catalogues' Contents.json files describe images, not configuration.
+                if ext == "json", path.contains(".xcassets/") { continue }
+                paths.append(path)
+            }
         }
         return paths.sorted()
     }
@@ -81,8 +87,9 @@ public struct Auditor: Sendable {
     struct FileOutcome: Sendable {
         var path: String
         var findings: [RawFinding] = []
-        var facts = ProjectFacts()
-        var plistFacts: (faceID: Bool, webCredentials: Bool) = (false, false)
+        var facts = FileFacts()
+        /// Test code: a test target or folder, or a file that imports a test framework.
+        var isTest = false
         var suppressions: [Suppression] = []
         var lines = 0
         var skipped: String?
@@ -114,37 +121,11 @@ public struct Auditor: Sendable {
         }
         var files = outcomes.current.compactMap { $0 }
         // Project-wide rules.
-        let faceID = files.contains { $0.plistFacts.faceID }
-        let webCredentials = files.contains { $0.plistFacts.webCredentials }
-        let checksState = files.contains { $0.facts.checksCredentialState }
-        let observesRevocation = files.contains { $0.facts.observesRevocation }
-        for index in files.indices {
-            let facts = files[index].facts
-            if !faceID, let first = facts.localAuthentication.first {
-                files[index].findings.append(
-                    RawFinding(
-                        rule: Catalogue.faceIDUsageDescriptionMissing, line: first.line, column: first.column,
-                        message: Catalogue.faceIDUsageDescriptionMissing.message))
-            }
-            if !(checksState && observesRevocation), let first = facts.signInWithApple.first {
-                let missing = [
-                    checksState ? nil : "getCredentialState(forUserID:)",
-                    observesRevocation ? nil : "a credentialRevokedNotification observer",
-                ].compactMap { $0 }
-                files[index].findings.append(
-                    RawFinding(
-                        rule: Catalogue.signInWithAppleWithoutStateCheck, line: first.line, column: first.column,
-                        message: "Sign in with Apple without " + missing.joined(separator: " or ")))
-            }
-            if !webCredentials, let first = facts.passkeys.first {
-                files[index].findings.append(
-                    RawFinding(
-                        rule: Catalogue.passkeysWithoutWebCredentials, line: first.line, column: first.column,
-                        message: Catalogue.passkeysWithoutWebCredentials.message))
-            }
-        }
+        let project = RuleSet.finish(ProjectFacts(files: files.map(\.facts)))
+        for (file, finding) in project.findings { files[file].findings.append(finding) }
         // Suppressions, fingerprints, baseline.
         var findings: [Finding] = []
+        var hiddenInTests = 0
         var suppressed = 0
         var baselined = 0
         for file in files {
@@ -169,16 +150,21 @@ public struct Auditor: Sendable {
                     baselined += 1
                     continue
                 }
+                if file.isTest, !options.includeTests {
+                    hiddenInTests += 1
+                    continue
+                }
                 findings.append(
                     Finding(
                         rule: raw.rule, file: file.path, line: raw.line, column: raw.column, message: raw.message,
-                        fingerprint: fingerprint))
+                        fingerprint: fingerprint, inTestCode: file.isTest))
             }
         }
         findings.sort { ($0.file, $0.line, $0.column, $0.rule.id) < ($1.file, $1.line, $1.column, $1.rule.id) }
         return AuditReport(
             findings: findings, filesScanned: files.filter { $0.skipped == nil }.count,
             linesScanned: files.reduce(0) { $0 + $1.lines }, suppressed: suppressed, baselined: baselined,
+            hiddenInTests: hiddenInTests,
             skipped: files.compactMap { file in file.skipped.map { (file.path, $0) } })
     }
 
@@ -191,25 +177,33 @@ public struct Auditor: Sendable {
             return outcome
         }
         let ext = (path as NSString).pathExtension
-        if ext == "plist" || ext == "entitlements" {
-            guard let plist = PropertyListFile(path: path, bytes: bytes) else {
-                outcome.skipped = "not a property list with a dictionary at the top"
+        outcome.isTest = TestCode.isTestPath(path)
+        if resourceExtensions.contains(ext) {
+            guard bytes.count <= maximumFileBytes else {
+                outcome.skipped = "larger than 8 MiB"
+                return outcome
+            }
+            let resource: ResourceFile
+            switch ResourceFile.read(path: path, bytes: bytes) {
+            case .success(let file): resource = file
+            case .failure(let unreadable):
+                outcome.skipped = unreadable.reason
                 return outcome
             }
             outcome.lines = bytes.reduce(into: 1) { count, byte in if byte == 10 { count += 1 } }
-            let facts = PropertyListRules.run(plist) { rule, line, message in
-                outcome.findings.append(RawFinding(rule: rule, line: line, column: 1, message: message ?? rule.message))
-            }
-            outcome.plistFacts = (facts.hasFaceIDUsageDescription, facts.hasWebCredentialsDomain)
-            if !plist.isBinary {
+            let report = ResourceReport()
+            RuleSet.run(resource, report)
+            outcome.findings = report.findings
+            outcome.facts = report.facts
+            if resource.propertyList?.isBinary != true {
                 let lines = String(decoding: bytes, as: UTF8.self).split(
                     separator: "\n", omittingEmptySubsequences: false)
-                for (number, line) in lines.enumerated() {
-                    if line.contains("warden:ignore") {
-                        let comment = line.replacingOccurrences(of: "<!--", with: "").replacingOccurrences(
-                            of: "-->", with: "")
-                        outcome.addSuppression(String(comment), line: number + 1, endLine: number + 1)
-                    }
+                for (number, line) in lines.enumerated() where line.contains("warden:ignore") {
+                    let comment = line.replacingOccurrences(of: "<!--", with: "").replacingOccurrences(
+                        of: "-->", with: ""
+                    )
+                    .replacingOccurrences(of: "#", with: "")
+                    outcome.addSuppression(String(comment), line: number + 1, endLine: number + 1)
                 }
                 for finding in outcome.findings where finding.line <= lines.count {
                     outcome.fingerprintTexts[finding.line] = String(lines[finding.line - 1])
@@ -235,9 +229,10 @@ public struct Auditor: Sendable {
         }
         let file = SourceFile(path: path, bytes: bytes, language: language)
         let scan = FileScan(file: file)
-        SourceRules.run(scan)
+        RuleSet.run(scan)
         outcome.findings = scan.findings
         outcome.facts = scan.facts
+        if !outcome.isTest { outcome.isTest = TestCode.importsTestFramework(file) }
         outcome.lines = file.tokens.last.map { Int($0.line) } ?? 0
         outcome.lines = max(outcome.lines, file.comments.last.map { Int($0.endLine) } ?? 0)
         for comment in file.comments where comment.text.contains("warden:ignore") {
@@ -298,6 +293,9 @@ public struct AuditOptions: Sendable {
     public var excludedDirectories: Set<String> = AuditOptions.vendored
     /// Fingerprints of accepted findings (from a baseline file).
     public var baseline: Set<String> = []
+    /// Whether findings in test code (test targets, `*Tests/` folders, XCTest and Swift Testing files) are
+    /// listed; by default they are counted in ``AuditReport/hiddenInTests`` only.
+    public var includeTests = false
     /// Called after each file with (done, total); used for the TTY progress line.
     public var progress: (@Sendable (Int, Int) -> Void)?
 
@@ -320,6 +318,8 @@ public struct AuditReport: Sendable {
     public let suppressed: Int
     /// Findings accepted by the baseline.
     public let baselined: Int
+    /// Findings in test code left out because ``AuditOptions/includeTests`` is off.
+    public let hiddenInTests: Int
     /// Files skipped, with the reason (binary, unreadable, too large...).
     public let skipped: [(path: String, reason: String)]
 

@@ -91,6 +91,7 @@ struct BenchJWTCommand: CLICommand {
                     "EdDSA": pem(ed.publicKey),
                 ],
             ]
+            // warden:ignore secret-in-file test vectors signed with throwaway keys, exported only on request (--export)
             try Data(JSONOutput.string(export).utf8).write(
                 to: URL(fileURLWithPath: directory).appendingPathComponent("tokens.json"))
         }

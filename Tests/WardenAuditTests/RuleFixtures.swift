@@ -29,7 +29,7 @@ let webCredentials = plist(
     "<key>com.apple.developer.associated-domains</key><array><string>webcredentials:example.com</string></array>",
     name: "App/App.entitlements")
 
-let ruleFixtures: [RuleFixture] = [
+let baseFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "keychain-accessible-always",
         positives: [
@@ -441,9 +441,6 @@ let ruleFixtures: [RuleFixture] = [
         negatives: [
             swift(
                 "func unlock() {\n let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\") { success, _ in\n if success { self.read(using: context) } } }"
-            ),
-            swift(
-                "func confirm() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Confirm\") { success, _ in\n if success { self.showConfirmation() } } }"
             ),
             swift(
                 "func read() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\") { success, _ in\n let query: [String: Any] = [kSecUseAuthenticationContext as String: context]\n SecItemCopyMatching(query as CFDictionary, nil) } }"

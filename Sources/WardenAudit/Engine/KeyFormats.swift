@@ -1,3 +1,5 @@
+import Foundation
+
 /// Well-known credential formats found in string literals, matched without regular expressions (prefix, then
 /// a character class and a length) so that scanning stays fast.
 enum KeyFormats {
@@ -73,21 +75,53 @@ enum KeyFormats {
         }
     }
 
-    /// Whether a literal assigned to a secret-named variable looks like a real secret rather than a key name,
-    /// a placeholder or a message.
+    /// Whether a literal stored under a secret name looks like a real secret rather than a key name, a
+    /// placeholder, a path, a date, a message or a public identifier: long enough, not made of words, and random
+    /// enough (Shannon entropy of at least 3 bits per character, less for short values).
     static func looksLikeSecretValue(_ text: String) -> Bool {
-        guard text.count >= 8, text.count <= 4096, !text.contains(" ") else { return false }
+        let count = text.count
+        guard count >= 8, count <= 4096 else { return false }
+        if text.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\u{FFFC}" || $0 == "%" }) {
+            return false
+        }
         let lower = text.lowercased()
         let placeholders = [
-            "your", "placeholder", "example", "changeme", "xxxx", "****", "<", "${", "$(", "todo", "dummy", "insert",
+            "your", "placeholder", "example", "changeme", "xxxx", "****", "<", "${", "$(", "{{", "todo", "dummy",
+            "insert", "redacted", "replace",
         ]
         if placeholders.contains(where: lower.contains) { return false }
-        // Identifier-like words are key names ("authToken", "user_password", "com.example.token").
-        let letters = text.filter(\.isLetter).count
-        let digits = text.filter(\.isNumber).count
-        let others = text.count - letters - digits
-        if digits == 0, others == 0 { return false }
-        if digits == 0, text.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "." || $0 == "-" }) { return false }
-        return true
+        // URLs, and publishable keys that are public by design (Stripe pk_, Mapbox pk.).
+        if lower.contains("://") || lower.hasPrefix("pk_live_") || lower.hasPrefix("pk_test_") || lower.hasPrefix("pk.")
+        {
+            return false
+        }
+        // Key names, paths, dates and versions: every part a word, a word with a short number, or a short number
+        // ("authToken", "user_password", "com.example.token", "auth/reset_password", "2024-01-01", "password-v2").
+        let parts = text.split(whereSeparator: { "._-/:".contains($0) })
+        if parts.allSatisfy(isWordLike) { return false }
+        return entropy(text) >= min(3.0, log2(Double(count)) - 0.5)
+    }
+
+    private static func isWordLike(_ part: Substring) -> Bool {
+        let letters = part.prefix { $0.isLetter }
+        let rest = part.dropFirst(letters.count)
+        if rest.isEmpty { return true }
+        if rest.allSatisfy(\.isNumber) { return letters.isEmpty ? rest.count <= 4 : rest.count <= 2 }
+        return false
+    }
+
+    /// Shannon entropy in bits per character.
+    static func entropy(_ text: String) -> Double {
+        var counts: [Unicode.Scalar: Int] = [:]
+        var total = 0
+        for scalar in text.unicodeScalars {
+            counts[scalar, default: 0] += 1
+            total += 1
+        }
+        guard total > 0 else { return 0 }
+        return counts.values.reduce(0) { sum, count in
+            let p = Double(count) / Double(total)
+            return sum - p * log2(p)
+        }
     }
 }

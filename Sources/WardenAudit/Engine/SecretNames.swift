@@ -5,7 +5,7 @@ public enum SecretNames {
     static let secretWords: Set<String> = [
         "token", "tokens", "password", "passwords", "passwd", "pwd", "secret", "secrets", "pin", "otp", "totp", "jwt",
         "credential", "credentials", "passcode", "apikey", "cookie", "cookies", "privatekey", "bearer", "sessionid",
-        "sessiontoken", "cvv", "refreshtoken", "accesstoken",
+        "sessiontoken", "cvv", "refreshtoken", "accesstoken", "creds", "pw",
     ]
     static let secretPairs: Set<String> = [
         "api key", "private key", "session id", "session key", "session cookie", "session token", "client secret",
@@ -22,7 +22,23 @@ public enum SecretNames {
         "style", "enabled", "timeout", "request", "response", "error", "status", "regex", "pattern", "validator",
         "controller", "cell", "id", "identifier", "lifetime", "ttl", "age", "kind", "mode", "strength", "rule",
         "rules", "requirements", "reset", "changed", "handler", "delegate", "param", "parameter", "attempts",
-        "description",
+        "description", "color", "colour", "latitude", "longitude", "lat", "lng", "lon", "coordinate", "coordinates",
+        "location", "annotation", "image", "icon", "tint", "size", "font", "width", "height", "offset", "position",
+        "point", "radius", "index", "animation", "layer", "marker", "event", "events", "notification", "screen",
+        "page", "section", "segue", "route", "action", "tag", "analytics", "cache", "config", "configuration", "flag",
+        "toggle", "text", "string", "message", "localized",
+    ]
+    /// Words next to `pin` that make it a map pin or a certificate pin (public data), not a PIN.
+    static let publicPinWords: Set<String> = [
+        "map", "marker", "annotation", "location", "drop", "dropped", "cert", "certificate", "certificates", "ssl",
+        "tls", "spki", "public", "sha256", "hash", "hashes", "pins", "set", "pinning", "trust", "host", "domain",
+    ]
+    /// Words next to `token` that make it an identifier that is not a credential: push and device tokens,
+    /// pagination and cancellation tokens.
+    static let publicTokenWords: Set<String> = [
+        "device", "push", "fcm", "apns", "voip", "page", "next", "cancellation", "cancel", "sync", "continuation",
+        "pagination", "cursor", "registration", "notification", "lexer", "parser", "syntax", "change", "resume",
+        "observer", "observation", "subscription",
     ]
 
     /// Lower-cased words of an identifier or key.
@@ -53,7 +69,7 @@ public enum SecretNames {
     /// Word stems without which no name can be a secret (a byte-level filter before splitting into words).
     static let secretStems = [
         "token", "pass", "secret", "pin", "otp", "jwt", "cred", "key", "cookie", "bearer", "session", "cvv", "pwd",
-        "auth",
+        "auth", "pw",
     ]
     static let randomStems = secretStems + ["state", "nonce", "verifier", "salt", "iv", "seed", "challenge"]
 
@@ -65,7 +81,16 @@ public enum SecretNames {
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
         if words.count >= 2, secretPairs.contains(words[words.count - 2] + " " + last) { return true }
         if metadataSuffixes.contains(last), words.count > 1 { return false }
-        if words.contains(where: secretWords.contains) { return true }
+        let secrets = words.filter(secretWords.contains)
+        if secrets.allSatisfy({ $0 == "pin" }), words.contains(where: publicPinWords.contains) { return false }
+        if secrets.allSatisfy({ $0 == "token" || $0 == "tokens" }), words.contains(where: publicTokenWords.contains) {
+            return false
+        }
+        if !secrets.isEmpty { return true }
+        // `pass` alone (or `userPass`) is a password; `boardingPass` or a PassKit `pass` is not named so.
+        if last == "pass", words.count == 1 || ["user", "login", "account", "my", "new", "old"].contains(words[0]) {
+            return true
+        }
         return zip(words, words.dropFirst()).contains { secretPairs.contains($0 + " " + $1) }
     }
 

@@ -1,0 +1,545 @@
+/// Where a value of interest came from and the variables that carried it to where it is used.
+struct Origin: Sendable {
+    /// The source as a message names it: `'password'`, `the text of 'passwordField'`, `a Keychain read`,
+    /// `arc4random()`. Never a value.
+    let source: String
+    /// The line of the source.
+    let line: Int32
+    /// The variables the value went through, in order, with the line each was assigned on.
+    var path: [(name: String, line: Int32)] = []
+
+    /// `'password' (line 3) via blob (line 4)`, or just `'password'` when it is used where it is named.
+    func describe(at sinkLine: Int32) -> String {
+        if path.isEmpty, line == sinkLine { return source }
+        let via = path.isEmpty ? "" : " via " + path.map { "\($0.name) (line \($0.line))" }.joined(separator: ", ")
+        return "\(source) (line \(line))\(via)"
+    }
+}
+
+/// What an expression or a variable carries. Each kind keeps the first origin that reached it.
+struct Taint: Sendable {
+    /// A secret: a password, token, key, PIN, credential, a Keychain read, a secure text field's text.
+    var secret: Origin?
+    /// Non-cryptographic or too-short randomness.
+    var random: Origin?
+    /// A JWT split into its segments (before decoding).
+    var segments: Origin?
+    /// JWT claims decoded without verifying the signature.
+    var claims: Origin?
+    /// An authorization (sign-in) URL or request.
+    var authorizationURL: Origin?
+
+    var isEmpty: Bool {
+        secret == nil && random == nil && segments == nil && claims == nil && authorizationURL == nil
+    }
+
+    mutating func merge(_ other: Taint) {
+        if secret == nil { secret = other.secret }
+        if random == nil { random = other.random }
+        if segments == nil { segments = other.segments }
+        if claims == nil { claims = other.claims }
+        if authorizationURL == nil { authorizationURL = other.authorizationURL }
+    }
+
+    /// The same taint after passing through the variable `name` assigned on `line`.
+    func through(_ name: String, line: Int32) -> Taint {
+        func extend(_ origin: Origin?) -> Origin? {
+            guard var origin else { return nil }
+            if origin.path.count < 6, origin.path.last?.name != name { origin.path.append((name, line)) }
+            return origin
+        }
+        return Taint(
+            secret: extend(secret), random: extend(random), segments: extend(segments), claims: extend(claims),
+            authorizationURL: extend(authorizationURL))
+    }
+}
+
+/// A function-local dataflow pass over the tokens of one Swift or Objective-C file.
+///
+/// One pass in token order records every binding: `let`/`var` declarations (with `if`/`guard let`), Objective-C
+/// declarations, `for ... in`, assignments and `+=`, member and subscript assignments (`user.password = p` and
+/// `dict["token"] = t` taint `user` and `dict`), mutating calls (`append`, `setValue(_:forKey:)`,
+/// `[dict setObject:forKey:]`) and `SecItemCopyMatching`'s out-parameter. The value of each binding is the taint
+/// of its right-hand side: the sources it names (``SecretNames``, secure text fields, Keychain reads, JWT decoding,
+/// weak random calls, authorization URLs) and the tainted variables it reads, through interpolation,
+/// concatenation, `Data(x.utf8)`, `.data(using:)`, encoders, archives, dictionary and array literals and
+/// initialisers. Hashing, encryption and redaction (``sanitizers``) stop a secret.
+///
+/// Variables are looked up in their scope (``FileScan/scopes``) at the last binding before the use, so a value
+/// flows forward within a function and never between functions.
+final class Dataflow {
+    private unowned let scan: FileScan
+    private var tokens: [Token] { scan.tokens }
+
+    private struct Key: Hashable {
+        let scope: Int32
+        let name: String
+    }
+
+    private var bindings: [Key: [(index: Int32, taint: Taint)]] = [:]
+    /// The `=` of declarations already bound (so that `let a: T = x` does not also bind `T`).
+    private var declarationEquals = Set<Int>()
+
+    /// The longest expression evaluated, in tokens (a pathological file stays linear).
+    static let maximumExpression = 4096
+
+    init(scan: FileScan) {
+        self.scan = scan
+        build()
+    }
+
+    // MARK: - Queries
+
+    /// What the variable `name` carries at token `index` (its last binding before `index` in its scope).
+    func taint(of name: String, at index: Int) -> Taint? {
+        guard !bindings.isEmpty, let list = bindings[Key(scope: scan.scopes[index], name: name)] else { return nil }
+        var found: Taint?
+        for binding in list {
+            if Int(binding.index) >= index { break }
+            found = binding.taint
+        }
+        return found
+    }
+
+    /// What the expression `range` carries.
+    func evaluate(_ range: Range<Int>) -> Taint {
+        var taint = Taint()
+        let end = min(range.upperBound, range.lowerBound + Self.maximumExpression, tokens.count)
+        var index = max(range.lowerBound, 0)
+        while index < end {
+            let token = tokens[index]
+            switch token.kind {
+            case .identifier:
+                index = identifier(index, end: end, into: &taint)
+                continue
+            case .string:
+                string(index, end: end, into: &taint)
+            default:
+                break
+            }
+            index += 1
+        }
+        return taint
+    }
+
+    // MARK: - Sources
+
+    /// Calls whose result no longer reveals the secret (hashes, encryption, redaction, counts).
+    static let sanitizers: Set<String> = [
+        "sha256", "SHA256", "sha512", "SHA512", "sha1", "hash", "hashed", "digest", "hmac", "HMAC", "Redacted",
+        "redacted", "mask", "masked", "fingerprint", "count", "isEmpty", "hashValue", "prefix", "suffix", "encrypt",
+        "encrypted", "seal", "sealed", "SecKeyCreateEncryptedData", "bcrypt", "scrypt", "pbkdf2", "PBKDF2",
+        "deriveKey", "CCKeyDerivationPBKDF", "isValid", "validate", "matches",
+    ]
+    /// Members whose value does not reveal the secret.
+    static let sanitizerMembers: Set<String> = [
+        "count", "isEmpty", "hashValue", "sha256", "hash", "redacted", "masked", "fingerprint", "isValid", "isExpired",
+        "expiresAt", "expiry", "expirationDate", "scope", "type", "tokenType", "kind", "length", "hasPrefix",
+        "hasSuffix", "description", "debugDescription", "isExpiring", "needsRefresh",
+    ]
+    /// Methods that read an item from a Keychain wrapper.
+    static let keychainReads: Set<String> = [
+        "get", "getString", "getData", "string", "data", "object", "password", "read", "load", "value", "item",
+        "objectForKey", "stringForKey", "dataForKey", "passwordForService", "passwordDataForService",
+        "genericPassword", "retrieve", "fetch",
+    ]
+    /// Calls that produce non-cryptographic or short randomness.
+    static let weakRandomCalls: Set<String> = [
+        "arc4random", "arc4random_uniform", "rand", "random", "srand", "srandom", "drand48", "lrand48", "srand48",
+        "erand48", "randomElement", "shuffled", "nextInt", "nextUniform", "nextBool",
+    ]
+    static let weakRandomTypes: Set<String> = [
+        "GKRandomSource", "GKMersenneTwisterRandomSource", "GKLinearCongruentialRandomSource", "GKARC4RandomSource",
+        "GKRandomDistribution", "GKShuffledDistribution", "GKGaussianDistribution",
+    ]
+    static let base64Decoders: Set<String> = [
+        "base64Encoded", "base64URLDecoded", "base64Decoded", "base64UrlDecoded", "base64URLDecode", "base64Decode",
+        "fromBase64", "base64URL", "initWithBase64EncodedString", "base64UrlDecode",
+    ]
+    static let jwtDecoders: Set<String> = ["decode"]
+    /// Parameters of an authorization request: a query that has them is a sign-in URL.
+    static let authorizationParameters: Set<String> = ["response_type", "redirect_uri", "code_challenge"]
+
+    private func origin(_ source: String, _ index: Int) -> Origin { Origin(source: source, line: tokens[index].line) }
+
+    /// Evaluates the identifier at `index` and returns where evaluation continues.
+    private func identifier(_ index: Int, end: Int, into taint: inout Taint) -> Int {
+        let token = tokens[index]
+        let name = token.text
+        let isCall = scan.isSymbol(index + 1, "(")
+        let member = scan.isSymbol(index - 1, ".")
+        // Truncated UUIDs: UUID().uuidString.prefix(8)
+        if member, ["prefix", "suffix", "dropLast", "dropFirst"].contains(name),
+            scan.file.receiver(of: index).contains(where: { $0 == "uuidString" || $0 == "UUID" })
+        {
+            if taint.random == nil { taint.random = origin("a truncated UUID", index) }
+            return skipCall(index)
+        }
+        if Self.sanitizers.contains(name), isCall || scan.file.language == .objectiveC {
+            return skipCall(index)
+        }
+        // A harmless member of the value: token.count, password.isEmpty
+        if scan.isSymbol(index + 1, "."), Self.sanitizerMembers.contains(scan.text(index + 2)) {
+            return index + 3
+        }
+        // Weak randomness.
+        if Self.weakRandomCalls.contains(name), isCall || scan.file.language == .objectiveC,
+            name != "random" || !member || scan.text(index - 2).first?.isUppercase == true
+        {
+            if taint.random == nil { taint.random = origin("\(name)()", index) }
+        } else if Self.weakRandomTypes.contains(name) {
+            if taint.random == nil { taint.random = origin(name, index) }
+        } else if name == "seed", scan.isSymbol(index + 1, ":"),
+            let open = scan.enclosingOpener(of: index, "(", limit: 64),
+            ["random", "generator", "rng"].contains(where: {
+                FastText.contains(scan.text(open - 1), $0, caseInsensitive: true)
+            })
+        {
+            if taint.random == nil { taint.random = origin("a seeded generator", index) }
+        }
+        // JWT: split into segments, decoded by hand, or decoded by a library without verification.
+        if ["split", "components", "componentsSeparatedByString"].contains(name),
+            member || isCall || scan.file.language == .objectiveC
+        {
+            let owner = scan.file.receiver(of: index).last ?? (member ? "" : scan.text(index - 1))
+            let words = SecretNames.words(owner)
+            if words.contains("jwt") || words.contains("token"), separatorIsDot(after: index) {
+                if taint.segments == nil { taint.segments = origin("'\(owner)' split at '.'", index) }
+            }
+        }
+        if Self.base64Decoders.contains(name) {
+            let argument = callRange(index)
+            let inner = evaluate(argument)
+            if let segments = inner.segments ?? taint.segments {
+                if taint.claims == nil {
+                    taint.claims = Origin(source: "JWT claims decoded by hand", line: token.line, path: segments.path)
+                }
+            }
+        }
+        if name == "decode", isCall, scan.text(index + 2) == "jwt" {
+            if taint.claims == nil { taint.claims = origin("JWT claims decoded without verification", index) }
+        }
+        // Authorization URLs by name: authorizationURL, loginURL, oauthURL.
+        if taint.authorizationURL == nil, Self.isAuthorizationName(name) {
+            taint.authorizationURL = origin("'\(name)'", index)
+        }
+        // Keychain reads.
+        if Self.keychainReads.contains(name), member || scan.file.language == .objectiveC,
+            isKeychainReceiver(index)
+        {
+            if taint.secret == nil { taint.secret = origin("a Keychain read", index) }
+        }
+        // A variable bound in this scope (self.name included).
+        if !member || scan.text(index - 2) == "self", let bound = self.taint(of: name, at: index) {
+            taint.merge(bound)
+        }
+        // A secure text field's text: passwordField.text, [self.pinField text]
+        if name == "text", member || scan.file.language == .objectiveC {
+            let owner = member ? scan.file.receiver(of: index).last ?? "" : scan.text(index - 1)
+            if Self.isSecretField(owner), taint.secret == nil {
+                taint.secret = origin("the text of '\(owner)'", index)
+            }
+        }
+        // A secret by its name, unless it labels a literal (`password: ""`) or is a declaration's type.
+        if taint.secret == nil, SecretNames.isSecret(name), !labelsLiteral(index) {
+            taint.secret = origin("'\(name)'", index)
+        }
+        return index + 1
+    }
+
+    private func string(_ index: Int, end: Int, into taint: inout Taint) {
+        let text = tokens[index].text
+        if taint.authorizationURL == nil,
+            Self.isAuthorizationURL(text) || Self.authorizationParameters.contains(text)
+        {
+            taint.authorizationURL = origin("an authorization URL", index)
+        }
+        // ["password": value] / @{@"token": value}: the value is a secret.
+        if taint.secret == nil, scan.isSymbol(index + 1, ":"), SecretNames.isSecret(text), index + 2 < end,
+            !scan.isLiteral(scan.expression(from: index + 2))
+        {
+            taint.secret = origin("'\(text)'", index)
+        }
+    }
+
+    /// Whether the identifier at `index` is an argument label of a literal value (`password: ""`, `token: nil`).
+    private func labelsLiteral(_ index: Int) -> Bool {
+        guard scan.isSymbol(index + 1, ":") else { return false }
+        return scan.isLiteral(scan.expression(from: index + 2))
+    }
+
+    /// The index after the call's closing parenthesis (or after the name when it is not called).
+    private func skipCall(_ index: Int) -> Int {
+        if scan.isSymbol(index + 1, "("), scan.file.partner[index + 1] > index + 1 {
+            return Int(scan.file.partner[index + 1]) + 1
+        }
+        return index + 1
+    }
+
+    /// The argument tokens of the call at `index`, or the Objective-C argument after `name:`.
+    private func callRange(_ index: Int) -> Range<Int> {
+        if scan.isSymbol(index + 1, "("), scan.file.partner[index + 1] > index + 1 {
+            return (index + 2)..<Int(scan.file.partner[index + 1])
+        }
+        if scan.isSymbol(index + 1, ":") { return scan.expression(from: index + 2) }
+        return index..<index
+    }
+
+    private func separatorIsDot(after index: Int) -> Bool {
+        let range = callRange(index)
+        if let literal = scan.firstString(in: range) { return literal == "." }
+        // [token componentsSeparatedByString:@"."]
+        return scan.isSymbol(index + 1, ":") && scan.text(index + 2) == "."
+    }
+
+    /// Whether the receiver of the call at `index` is a Keychain wrapper (`keychain.get`, `KeychainWrapper.standard`,
+    /// `SAMKeychain`, `valet.string(forKey:)`).
+    private func isKeychainReceiver(_ index: Int) -> Bool {
+        let chain: [String]
+        if scan.file.language == .objectiveC, !scan.isSymbol(index - 1, ".") {
+            chain =
+                scan.message(at: index).map { message in
+                    message.receiver.filter { scan.tokens[$0].kind == .identifier }.map { scan.tokens[$0].text }
+                } ?? []
+        } else {
+            chain = scan.resolvedReceiver(of: index)
+        }
+        return chain.contains { name in
+            ["keychain", "valet", "vault", "samkeychain", "sskeychain", "lockbox", "uickeychainstore"].contains {
+                FastText.contains(name, $0, caseInsensitive: true)
+            }
+        }
+    }
+
+    /// `passwordField`, `pinTextField`, `txtPassword`, `passcodeInput`: a field whose text is a secret.
+    static func isSecretField(_ name: String) -> Bool {
+        let words = SecretNames.words(name)
+        let secret = words.contains {
+            ["password", "passwd", "pwd", "pin", "passcode", "otp", "cvv", "secret", "token"].contains($0)
+        }
+        return secret && !words.contains(where: { ["confirm", "hint", "label", "placeholder"].contains($0) })
+    }
+
+    static func isAuthorizationName(_ name: String) -> Bool {
+        guard
+            FastText.contains(name, "url", caseInsensitive: true)
+                || FastText.contains(name, "request", caseInsensitive: true)
+                || FastText.contains(name, "uri", caseInsensitive: true)
+        else { return false }
+        let words = SecretNames.words(name)
+        return words.contains {
+            ["authorize", "authorization", "oauth", "signin", "login", "auth", "sso"].contains($0)
+        }
+            && !words.contains("callback") && !words.contains("redirect") && !words.contains("logout")
+    }
+
+    static func isAuthorizationURL(_ text: String) -> Bool {
+        guard text.utf8.count > 6 else { return false }
+        let lower = text.lowercased()
+        return lower.contains("/authorize") || lower.contains("/oauth") || lower.contains("response_type=")
+            || lower.contains("/o/oauth2/")
+    }
+
+    // MARK: - Bindings
+
+    private func bind(_ name: String, at index: Int, _ value: Taint, merging: Bool = false) {
+        let key = Key(scope: scan.scopes[index], name: name)
+        var value = value.through(name, line: tokens[index].line)
+        // Randomness is followed through two variables: further on it has usually become something else (a
+        // service name built with a random suffix, the client made with it, the session that client opened).
+        if let random = value.random, random.path.count > 2 { value.random = nil }
+        if merging, let previous = taint(of: name, at: index) { value.merge(previous) }
+        if value.isEmpty, bindings[key] == nil { return }
+        bindings[key, default: []].append((Int32(index), value))
+    }
+
+    private func build() {
+        let tokens = self.tokens
+        let objectiveC = scan.file.language == .objectiveC
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            switch token.kind {
+            case .keyword where token.text == "let" || token.text == "var":
+                declaration(index)
+            case .keyword where token.text == "for":
+                forIn(index)
+            case .operator where token.text == "=" || token.text == "+=":
+                assignment(index, compound: token.text == "+=")
+            case .operator where token.text == "&":
+                outParameter(index)
+            case .identifier where scan.isSymbol(index - 1, ".") && scan.isSymbol(index + 1, "("):
+                mutatingCall(index)
+            case .identifier where objectiveC && scan.isSymbol(index + 1, ":"):
+                objcMutatingMessage(index)
+            default:
+                break
+            }
+            index += 1
+        }
+    }
+
+    /// `let NAME (: Type)? = EXPR`, `if let NAME = EXPR`, `guard let NAME = EXPR else`.
+    private func declaration(_ index: Int) {
+        guard index + 1 < tokens.count, tokens[index + 1].kind == .identifier else { return }
+        var position = index + 2
+        if scan.isSymbol(position, ":") {
+            position += 1
+            var steps = 0
+            while position < tokens.count, steps < 64, !tokens[position].isSymbol("=") {
+                let token = tokens[position]
+                if scan.file.partner[position] > position {
+                    position = Int(scan.file.partner[position]) + 1
+                    steps += 1
+                    continue
+                }
+                guard
+                    token.kind == .identifier || token.kind == .keyword || token.isSymbol(".")
+                        || token.kind == .operator && token.text != "="
+                else { return }
+                if token.line != tokens[index].line { return }
+                position += 1
+                steps += 1
+            }
+        }
+        guard scan.isSymbol(position, "=") else { return }
+        declarationEquals.insert(position)
+        let previous = scan.text(index - 1)
+        let condition = ["if", "guard", "while", ","].contains(previous) || scan.text(index - 2) == "case"
+        let value = valueRange(from: position + 1, stopAtBrace: condition)
+        bind(tokens[index + 1].text, at: index + 1, evaluate(value))
+    }
+
+    /// `for NAME in EXPR {`.
+    private func forIn(_ index: Int) {
+        guard index + 3 < tokens.count, tokens[index + 1].kind == .identifier, tokens[index + 2].text == "in" else {
+            return
+        }
+        bind(tokens[index + 1].text, at: index + 1, evaluate(valueRange(from: index + 3, stopAtBrace: true)))
+    }
+
+    /// `NAME = EXPR`, `self.NAME = EXPR`, `owner.member = EXPR`, `dict[key] = EXPR`, `NAME += EXPR`.
+    private func assignment(_ index: Int, compound: Bool) {
+        guard index >= 1, index + 1 < tokens.count, !declarationEquals.contains(index) else { return }
+        let value = valueRange(from: index + 1, stopAtBrace: false)
+        let before = index - 1
+        let target = tokens[before]
+        if target.kind == .identifier {
+            let chain = scan.file.receiver(of: before)
+            var taint = evaluate(value)
+            if chain.isEmpty || chain == ["self"] || chain == ["_"] {
+                bind(target.text, at: before, taint, merging: compound)
+                return
+            }
+            // owner.member = value: the owner now carries the value; a secret-named member makes it a secret.
+            let owner = chain.first == "self" && chain.count > 1 ? chain[1] : chain[0]
+            if taint.secret == nil, SecretNames.isSecret(target.text), !scan.isLiteral(value) {
+                taint.secret = origin("'\(target.text)'", before)
+            }
+            if !taint.isEmpty { bind(owner, at: before, taint, merging: true) }
+        } else if target.isSymbol("]"), scan.file.partner[before] >= 0 {
+            // dict["password"] = value
+            let open = Int(scan.file.partner[before])
+            guard open >= 1, tokens[open - 1].kind == .identifier else { return }
+            var taint = evaluate(value)
+            if taint.secret == nil, !scan.isLiteral(value),
+                ((open + 1)..<before).contains(where: {
+                    tokens[$0].kind == .string && SecretNames.isSecret(tokens[$0].text)
+                })
+            {
+                taint.secret = origin("'\(scan.firstString(in: (open + 1)..<before) ?? "")'", open)
+            }
+            taint.merge(evaluate((open + 1)..<before))
+            if !taint.isEmpty { bind(tokens[open - 1].text, at: open - 1, taint, merging: true) }
+        }
+    }
+
+    /// `SecItemCopyMatching(query, &result)`: `result` holds the Keychain item.
+    private func outParameter(_ index: Int) {
+        guard index + 1 < tokens.count, tokens[index + 1].kind == .identifier,
+            let open = scan.enclosingOpener(of: index, "(", limit: 64), scan.text(open - 1) == "SecItemCopyMatching"
+        else { return }
+        var taint = Taint()
+        taint.secret = origin("a Keychain read", open - 1)
+        bind(tokens[index + 1].text, at: index + 1, taint)
+    }
+
+    static let mutators: Set<String> = [
+        "append", "insert", "merge", "updateValue", "setValue", "setObject", "setString", "setData", "setBlob",
+        "setDictionary", "addEntries", "add", "appending", "write",
+    ]
+
+    /// `owner.append(x)`, `dict.setValue(x, forKey: "password")`, `doc.setString(x, forKey: "pin")`.
+    private func mutatingCall(_ index: Int) {
+        let name = tokens[index].text
+        guard Self.mutators.contains(name), name != "write", name != "appending" else { return }
+        let chain = scan.file.receiver(of: index)
+        guard let first = chain.first, let call = scan.file.call(at: index) else { return }
+        let owner = first == "self" && chain.count > 1 ? chain[1] : first
+        var taint = evaluate((call.open + 1)..<call.close)
+        if taint.secret == nil, let key = call.argument("forKey"),
+            let literal = scan.firstString(in: key), SecretNames.isSecret(literal),
+            let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value)
+        {
+            taint.secret = origin("'\(literal)'", key.lowerBound)
+        }
+        if !taint.isEmpty { bind(owner, at: index, taint, merging: true) }
+    }
+
+    /// `[dict setObject:x forKey:@"token"]`, `[blob appendString:password]`.
+    private func objcMutatingMessage(_ index: Int) {
+        let name = tokens[index].text
+        guard
+            ["setObject", "setValue", "appendString", "appendData", "appendFormat", "addObject", "setString"]
+                .contains(name), let message = scan.message(at: index), message.parts.first?.index == index,
+            message.receiver.count == 1
+                || (message.receiver.count == 3 && scan.text(message.receiver.lowerBound) == "self")
+        else { return }
+        let owner = scan.text(message.receiver.upperBound - 1)
+        var taint = Taint()
+        for part in message.parts { taint.merge(evaluate(part.argument)) }
+        if taint.secret == nil, let key = message.argument("forKey"), let literal = scan.firstString(in: key),
+            SecretNames.isSecret(literal), let value = message.parts.first?.argument, !scan.isLiteral(value)
+        {
+            taint.secret = origin("'\(literal)'", key.lowerBound)
+        }
+        if !taint.isEmpty { bind(owner, at: index, taint, merging: true) }
+    }
+
+    /// The right-hand side starting at `start`: to the end of the statement, across lines that continue it (an
+    /// operator at the end of a line, or a line that starts with `.` or a binary operator), over brackets and
+    /// trailing closures; in a condition (`if let`, `guard let`), up to its `{` or `else`.
+    func valueRange(from start: Int, stopAtBrace: Bool) -> Range<Int> {
+        guard start < tokens.count else { return start..<start }
+        var line = tokens[start].line
+        var index = start
+        let limit = min(tokens.count, start + Self.maximumExpression)
+        while index < limit {
+            let token = tokens[index]
+            if token.line != line, index > start {
+                let previous = tokens[index - 1]
+                let continues =
+                    (previous.kind == .operator && previous.text != "!" && previous.text != "?")
+                    || token.isSymbol(".")
+                    || (token.kind == .operator && ["+", "??", "&&", "||", "-", "*"].contains(token.text))
+                guard continues else { break }
+                line = token.line
+            }
+            if stopAtBrace, token.isSymbol("{") || (token.kind == .keyword && token.text == "else") { break }
+            if scan.file.partner[index] > index, token.kind != .interpolationEnd {
+                let close = Int(scan.file.partner[index])
+                line = tokens[close].line
+                index = close + 1
+                continue
+            }
+            if token.kind == .punctuation, [";", "}", ")", "]", ","].contains(token.text) { break }
+            if index > start, token.kind == .keyword,
+                ["let", "var", "return", "if", "guard", "func", "case", "else"].contains(token.text)
+            {
+                break
+            }
+            index += 1
+        }
+        return start..<index
+    }
+}

@@ -1,0 +1,293 @@
+/// A finding before suppressions, baselines and fingerprints.
+struct RawFinding: Sendable {
+    let rule: RuleInfo
+    let line: Int
+    let column: Int
+    let message: String
+}
+
+/// One source file under audit: the rules read it through here and append findings here.
+final class FileScan {
+    let file: SourceFile
+    var tokens: [Token] { file.tokens }
+    private(set) var findings: [RawFinding] = []
+    var facts = FileFacts()
+
+    init(file: SourceFile) { self.file = file }
+
+    private var memos: [String: Bool] = [:]
+
+    /// A file-wide answer computed once (`compute` runs on the first call for `key`).
+    func memo(_ key: String, _ compute: () -> Bool) -> Bool {
+        if let known = memos[key] { return known }
+        let value = compute()
+        memos[key] = value
+        return value
+    }
+
+    private var seen = Set<String>()
+
+    /// `true` the first time it is called with `key` in this file, `false` afterwards.
+    func once(_ key: String) -> Bool { seen.insert(key).inserted }
+
+    /// Whether any identifier of the file is one of `names` (computed once per key).
+    func mentions(_ key: String, _ names: Set<String>) -> Bool {
+        memo(key) { tokens.contains { $0.kind == .identifier && names.contains($0.text) } }
+    }
+
+    func report(_ rule: RuleInfo, at index: Int, _ message: String? = nil) {
+        let token = tokens[index]
+        findings.append(
+            RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message ?? rule.message))
+    }
+
+    /// Records a fact for the project-wide rules at the token `index`.
+    func mark(_ name: String, at index: Int) {
+        facts.mark(name, Position(line: Int(tokens[index].line), column: Int(tokens[index].column)))
+    }
+
+    /// What values carry in this file (secrets, weak randomness, decoded JWT claims, authorization URLs), computed
+    /// on first use.
+    private(set) lazy var flow = Dataflow(scan: self)
+
+    /// `let NAME = A.b.c` declarations: NAME → "A.b.c" (a light substitute for type information).
+    private(set) lazy var aliases: [String: String] = {
+        var result: [String: String] = [:]
+        for index in tokens.indices where tokens[index].kind == .keyword {
+            guard tokens[index].text == "let" || tokens[index].text == "var", index + 3 < tokens.count,
+                tokens[index + 1].kind == .identifier, tokens[index + 2].isSymbol("=")
+            else { continue }
+            var parts: [String] = []
+            var cursor = index + 3
+            while cursor < tokens.count, tokens[cursor].kind == .identifier || tokens[cursor].isSymbol(".") {
+                if tokens[cursor].kind == .identifier { parts.append(tokens[cursor].text) }
+                cursor += 1
+            }
+            if !parts.isEmpty { result[tokens[index + 1].text] = parts.joined(separator: ".") }
+        }
+        return result
+    }()
+
+    /// Owners that get a `textContentType` somewhere in the file (`field.textContentType = ...`), computed once.
+    private(set) lazy var contentTypeOwners: Set<String> = {
+        var owners = Set<String>()
+        for index in tokens.indices where tokens[index].kind == .identifier {
+            if tokens[index].text == "textContentType" {
+                owners.insert(file.receiver(of: index).last ?? "")
+            } else if tokens[index].text == "setTextContentType" {
+                owners.insert(text(index - 1))  // [field setTextContentType:UITextContentTypePassword]
+            }
+        }
+        return owners
+    }()
+
+    /// Token ranges compiled only into debug builds (`#if DEBUG` up to its `#else`/`#elseif`/`#endif`).
+    private(set) lazy var debugOnly: [Range<Int>] = {
+        var ranges: [Range<Int>] = []
+        // One entry per open #if: where its DEBUG branch started, if it is one.
+        var stack: [Int?] = []
+        for index in tokens.indices where tokens[index].kind == .directive {
+            let text = tokens[index].text
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" })
+            let directive = words.first.map(String.init) ?? text
+            // Swift lexes `#if DEBUG` as a directive and an identifier; Objective-C keeps the line as one token.
+            let condition =
+                words.count > 1
+                ? words.dropFirst().map(String.init) : [index + 1 < tokens.count ? tokens[index + 1].text : ""]
+            switch directive {
+            case "#if", "#ifdef":
+                stack.append(condition == ["DEBUG"] ? index : nil)
+            case "#else", "#elseif", "#elif":
+                if let start = stack.last, let open = start {
+                    ranges.append(open..<index)
+                    stack[stack.count - 1] = nil
+                }
+            case "#endif":
+                if let start = stack.popLast(), let open = start { ranges.append(open..<index) }
+            default: break
+            }
+        }
+        return ranges
+    }()
+
+    /// Whether the token at `index` is compiled only into debug builds.
+    func isDebugOnly(_ index: Int) -> Bool { debugOnly.contains { $0.contains(index) } }
+
+    /// For each token, the scope its variables live in: the body of the function, initialiser, accessor or
+    /// closure it belongs to (the outermost one below a type or the file), a type body for stored properties,
+    /// or -1 at the top level.
+    private(set) lazy var scopes: [Int32] = {
+        var result = [Int32](repeating: -1, count: tokens.count)
+        var stack: [(isType: Bool, scope: Int32)] = []
+        for index in tokens.indices {
+            let token = tokens[index]
+            let current = stack.last?.scope ?? -1
+            result[index] = current
+            guard token.kind == .punctuation else { continue }
+            if token.text == "{" {
+                if let parent = stack.last, !parent.isType {
+                    stack.append((false, parent.scope))
+                } else {
+                    stack.append((isTypeBody(index), Int32(index)))
+                }
+            } else if token.text == "}", !stack.isEmpty {
+                stack.removeLast()
+                result[index] = stack.last?.scope ?? -1
+            }
+        }
+        return result
+    }()
+
+    /// Whether the `{` at `open` starts the body of a type (class, struct, enum, extension, protocol, actor).
+    private func isTypeBody(_ open: Int) -> Bool {
+        var position = open - 1
+        var steps = 0
+        while position >= 0, steps < 256 {
+            let token = tokens[position]
+            switch token.kind {
+            case .punctuation where token.text == ")" || token.text == "]":
+                let partner = Int(file.partner[position])
+                position = partner >= 0 && partner < position ? partner - 1 : position - 1
+                steps += 1
+                continue
+            case .punctuation where token.text == "{" || token.text == "}" || token.text == ";":
+                return false
+            case .keyword:
+                switch token.text {
+                case "class", "struct", "enum", "extension", "protocol", "actor": return true
+                case "func", "init", "deinit", "subscript", "var", "let", "in", "if", "guard", "for", "while",
+                    "switch", "else", "do", "catch", "repeat", "return", "defer", "case", "default":
+                    return false
+                default: break
+                }
+            case .operator where token.text == "=":
+                return false
+            default: break
+            }
+            position -= 1
+            steps += 1
+        }
+        return false
+    }
+
+    /// The innermost `(` or `[` around `index`, looking back at most `limit` tokens.
+    func enclosingOpener(of index: Int, _ opener: String, limit: Int = 512) -> Int? {
+        var position = index - 1
+        var steps = 0
+        while position >= 0, steps < limit {
+            if tokens[position].kind == .punctuation, tokens[position].text == opener, file.partner[position] > index {
+                return position
+            }
+            position -= 1
+            steps += 1
+        }
+        return nil
+    }
+
+    /// The receiver chain of the call at `index`, with a leading local alias expanded.
+    func resolvedReceiver(of index: Int) -> [String] {
+        var chain = file.receiver(of: index)
+        if let first = chain.first, let alias = aliases[first] {
+            chain = alias.split(separator: ".").map(String.init) + chain.dropFirst()
+        }
+        return chain
+    }
+
+    /// The tokens of the receiver expression before `.name` at `index` (`a.b(c).name` → `a.b(c)`).
+    func receiverRange(of index: Int) -> Range<Int> {
+        guard isSymbol(index - 1, ".") else { return index..<index }
+        var start = index - 1
+        var position = index - 2
+        while position >= 0 {
+            let token = tokens[position]
+            if token.kind == .punctuation, token.text == ")" || token.text == "]", file.partner[position] >= 0,
+                file.partner[position] < position
+            {
+                position = Int(file.partner[position]) - 1
+                start = position + 1
+                continue
+            }
+            if token.kind == .operator, token.text == "?" || token.text == "!" {
+                position -= 1
+                continue
+            }
+            guard token.kind == .identifier || token.kind == .keyword || token.kind == .string else { break }
+            start = position
+            if isSymbol(position - 1, ".") {
+                position -= 2
+                continue
+            }
+            break
+        }
+        return start..<(index - 1)
+    }
+
+    // MARK: Token helpers
+
+    func text(_ index: Int) -> String { index >= 0 && index < tokens.count ? tokens[index].text : "" }
+
+    func isSymbol(_ index: Int, _ symbol: String) -> Bool {
+        index >= 0 && index < tokens.count && tokens[index].isSymbol(symbol)
+    }
+
+    /// `.name` used as an implicit member (not `a.name`).
+    func isImplicitMember(_ index: Int) -> Bool {
+        guard isSymbol(index - 1, ".") else { return false }
+        let before = index - 2
+        guard before >= 0 else { return true }
+        let token = tokens[before]
+        switch token.kind {
+        case .identifier, .number, .string: return false
+        case .keyword: return !(token.text == "self" || token.text == "Self")
+        case .punctuation: return !(token.text == ")" || token.text == "]" || token.text == "?")
+        default: return true
+        }
+    }
+
+    /// Whether the tokens of `range` are a single literal (string, number, `true`/`false`/`nil`/`YES`/`NO`).
+    func isLiteral(_ range: Range<Int>) -> Bool {
+        var range = range
+        // An Objective-C boxed literal: @YES, @(1).
+        if range.count == 2, tokens[range.lowerBound].text == "@" { range = (range.lowerBound + 1)..<range.upperBound }
+        guard range.count == 1 else { return range.isEmpty }
+        let token = tokens[range.lowerBound]
+        return token.kind == .string && !token.isInterpolated || token.kind == .number
+            || ["true", "false", "nil", "YES", "NO", "NULL"].contains(token.text)
+    }
+
+    /// Whether `range` names a secret key: a secret-named string literal or identifier (unless hashed).
+    func secretKey(in range: Range<Int>) -> Bool {
+        for index in range where tokens[index].kind == .string {
+            if SecretNames.isSecret(tokens[index].text) { return !hashed(range) }
+        }
+        return !hashed(range) && flow.evaluate(range).secret != nil
+    }
+
+    /// Whether `range` contains a hashing or redacting call.
+    func hashed(_ range: Range<Int>) -> Bool {
+        range.contains { tokens[$0].kind == .identifier && Dataflow.sanitizers.contains(tokens[$0].text) }
+    }
+
+    /// The tokens of the expression starting at `start`: to the end of its line, extended over brackets that
+    /// open on it.
+    func expression(from start: Int) -> Range<Int> {
+        guard start < tokens.count else { return start..<start }
+        let line = tokens[start].line
+        var index = start
+        while index < tokens.count {
+            if tokens[index].line != line { break }
+            if file.partner[index] > index, tokens[index].kind != .interpolationEnd {
+                index = Int(file.partner[index]) + 1
+                continue
+            }
+            if tokens[index].kind == .punctuation, [";", "}", ")", "]", ","].contains(tokens[index].text) { break }
+            index += 1
+        }
+        return start..<index
+    }
+
+    /// The first string literal in `range`.
+    func firstString(in range: Range<Int>) -> String? {
+        range.first { tokens[$0].kind == .string }.map { tokens[$0].text }
+    }
+}

@@ -1,0 +1,158 @@
+/// LocalAuthentication used as the gate: the result of `LAContext.evaluatePolicy` (reply closure, `async` form,
+/// Objective-C reply block) deciding access, which a hooked callback bypasses; and Face ID used without
+/// `NSFaceIDUsageDescription` in any Info.plist.
+struct BiometricRules: Rule {
+    static let eventGate = RuleInfo(
+        id: "biometric-event-gate", severity: .warning, name: "Biometric success used as the gate",
+        message: "LAContext.evaluatePolicy's result decides access: a hooked callback bypasses it",
+        fix: "Protect the secret with Keychain access control (.biometryCurrentSet); let the Keychain prompt.",
+        masvs: ["MASVS-AUTH-2"], maswe: ["MASWE-0020"])
+    static let faceIDUsageDescriptionMissing = RuleInfo(
+        id: "faceid-usage-description-missing", severity: .error, name: "NSFaceIDUsageDescription missing",
+        message: "LocalAuthentication is used but no Info.plist has NSFaceIDUsageDescription (Face ID fails)",
+        fix: "Add NSFaceIDUsageDescription to the app's Info.plist.", masvs: ["MASVS-AUTH-2"])
+
+    var reports: [RuleInfo] { [Self.eventGate, Self.faceIDUsageDescriptionMissing] }
+    var triggers: Triggers { Triggers(identifiers: ["evaluatePolicy", "LAContext"]) }
+
+    /// Names that show the Keychain enforces the policy itself (the right design).
+    static let keychainBound: Set<String> = [
+        "kSecUseAuthenticationContext", "kSecAttrAccessControl", "SecAccessControlCreateWithFlags",
+        "biometryCurrentSet", "BiometricGate", "kSecUseOperationPrompt", "evaluateAccessControl",
+    ]
+    static let logCalls: Set<String> = ["print", "debugPrint", "NSLog", "os_log", "dump"]
+
+    func check(_ scan: FileScan, at index: Int) {
+        if scan.tokens[index].text == "LAContext" {
+            scan.mark("localAuthentication", at: index)
+            return
+        }
+        let scope = scan.scopeRange(of: index)
+        if scope.contains(where: { Self.keychainBound.contains(scan.tokens[$0].text) }) { return }
+        if scan.file.language == .objectiveC, !scan.isSymbol(index + 1, "(") {
+            objectiveC(scan, index)
+        } else {
+            swift(scan, index, scope)
+        }
+    }
+
+    func check(resource: ResourceFile, _ report: ResourceReport) {
+        if let plist = resource.propertyList, let text = plist.root["NSFaceIDUsageDescription"] as? String,
+            !text.isEmpty
+        {
+            report.facts.flags.insert("faceIDUsageDescription")
+        }
+    }
+
+    func finish(project: ProjectFacts, _ report: ProjectReport) {
+        guard !project.any("faceIDUsageDescription") else { return }
+        for (file, position) in project.firstMarks("localAuthentication") {
+            report.report(Self.faceIDUsageDescriptionMissing, file: file, line: position.line, column: position.column)
+        }
+    }
+
+    private func swift(_ scan: FileScan, _ index: Int, _ scope: Range<Int>) {
+        guard let call = scan.file.call(at: index) else { return }
+        // The reply closure: a trailing closure or the `reply:` argument.
+        var closure: Int?
+        if scan.isSymbol(call.close + 1, "{") {
+            closure = call.close + 1
+        } else if let reply = call.argument("reply"), scan.isSymbol(reply.lowerBound, "{") {
+            closure = reply.lowerBound
+        }
+        if let closure, scan.file.partner[closure] > closure {
+            let close = Int(scan.file.partner[closure])
+            let (name, bodyStart) = closureParameter(scan, closure, close)
+            guard let name else { return }
+            gate(scan, index, name: name, in: bodyStart..<close)
+            return
+        }
+        // The async form: `let ok = try await context.evaluatePolicy(...)`, `if try await ...`, or a statement
+        // after which the code runs only when it did not throw.
+        var start = index
+        while start > scope.lowerBound,
+            scan.tokens[start - 1].kind == .identifier || scan.isSymbol(start - 1, ".")
+                || ["try", "await"].contains(scan.tokens[start - 1].text) || scan.isSymbol(start - 1, "?")
+        {
+            start -= 1
+        }
+        guard start > 0 else { return }
+        let before = scan.tokens[start - 1]
+        if (before.kind == .keyword && ["if", "guard", "while", "return"].contains(before.text))
+            || before.isSymbol("&&") || before.isSymbol("||")
+        {
+            report(scan, index, at: start - 1, "'evaluatePolicy'")
+        } else if before.isSymbol("="), start >= 2, scan.tokens[start - 2].kind == .identifier {
+            let name = scan.tokens[start - 2].text
+            gate(scan, index, name: name, in: (call.close + 1)..<scope.upperBound)
+        } else if scan.tokens[start].text == "try" || scan.text(start) == "await" {
+            // A bare `try await context.evaluatePolicy(...)`: what follows in the block is the gate.
+            let next = call.close + 1
+            if next < scope.upperBound, !scan.isSymbol(next, "}") { report(scan, index, at: next, "'evaluatePolicy'") }
+        }
+    }
+
+    /// The first parameter of the closure opening at `open` (`{ success, error in`, `{ [weak self] (ok, _) in`),
+    /// or `$0`, and where its body starts.
+    private func closureParameter(_ scan: FileScan, _ open: Int, _ close: Int) -> (String?, Int) {
+        var position = open + 1
+        if scan.isSymbol(position, "["), scan.file.partner[position] > position {
+            position = Int(scan.file.partner[position]) + 1
+        }
+        let limit = min(close, position + 24)
+        var cursor = position
+        while cursor < limit {
+            if scan.tokens[cursor].kind == .keyword, scan.tokens[cursor].text == "in" {
+                let first = (position..<cursor).first { scan.tokens[$0].kind == .identifier || scan.text($0) == "_" }
+                guard let first, scan.text(first) != "_" else { return (nil, cursor + 1) }
+                return (scan.tokens[first].text, cursor + 1)
+            }
+            cursor += 1
+        }
+        return ("$0", open + 1)
+    }
+
+    /// `[context evaluatePolicy:... localizedReason:... reply:^(BOOL success, NSError *error) { ... }]`.
+    private func objectiveC(_ scan: FileScan, _ index: Int) {
+        guard let message = scan.message(at: index), let reply = message.argument("reply"),
+            let caret = reply.first(where: { scan.text($0) == "^" }), scan.isSymbol(caret + 1, "("),
+            scan.file.partner[caret + 1] > caret + 1
+        else { return }
+        let parametersClose = Int(scan.file.partner[caret + 1])
+        // ^(BOOL success, NSError *error): the name after BOOL.
+        var name: String?
+        for position in (caret + 2)..<parametersClose where scan.tokens[position].kind == .identifier {
+            if scan.isSymbol(position + 1, ",") || position + 1 == parametersClose {
+                name = scan.tokens[position].text
+                break
+            }
+        }
+        let open = parametersClose + 1
+        guard let name, scan.isSymbol(open, "{"), scan.file.partner[open] > open else { return }
+        gate(scan, index, name: name, in: (open + 1)..<Int(scan.file.partner[open]))
+    }
+
+    /// Reports the first use of the result `name` in `body` that is not only logged.
+    private func gate(_ scan: FileScan, _ index: Int, name: String, in body: Range<Int>) {
+        for position in body where scan.tokens[position].kind == .identifier && scan.tokens[position].text == name {
+            if scan.isSymbol(position - 1, "."), scan.text(position - 2) != "self" { continue }
+            if scan.isSymbol(position + 1, ":") { continue }  // a label
+            if let open = scan.enclosingOpener(of: position, "(", limit: 32),
+                Self.logCalls.contains(scan.text(open - 1))
+            {
+                continue
+            }
+            report(scan, index, at: position, "'\(name)'")
+            return
+        }
+    }
+
+    private func report(_ scan: FileScan, _ source: Int, at sink: Int, _ what: String) {
+        let line = scan.tokens[source].line
+        let origin = Origin(source: "evaluatePolicy's result \(what)", line: line)
+        scan.report(
+            Self.eventGate, at: sink,
+            scan.message(
+                origin, at: sink, "decides access: a hooked callback bypasses it; let the Keychain enforce biometry"))
+    }
+}

@@ -1,0 +1,30 @@
+/// `http://` URLs to hosts other than loopback (XML namespaces and DTDs excepted).
+struct CleartextRule: Rule {
+    static let cleartextHTTP = RuleInfo(
+        id: "cleartext-http", severity: .warning, name: "Cleartext HTTP URL",
+        message: "A cleartext http:// URL to a non-loopback host", fix: "Use https://.", masvs: ["MASVS-NETWORK-1"],
+        maswe: ["MASWE-0026"])
+
+    var reports: [RuleInfo] { [Self.cleartextHTTP] }
+    var triggers: Triggers { Triggers(strings: true) }
+
+    static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]
+    static let namespaceHosts = [
+        "www.w3.org", "schemas.", "ns.adobe.com", "www.apple.com/dtds", "purl.org", "xmlns.", "json-schema.org",
+    ]
+
+    func check(_ scan: FileScan, at index: Int) {
+        let text = scan.tokens[index].text
+        guard FastText.hasPrefix(text, "http://", caseInsensitive: true) else { return }
+        let lower = text.lowercased()
+        let rest = lower.dropFirst("http://".count)
+        let host = String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        let hostOnly = host.hasPrefix("[") ? host : String(host.prefix { $0 != ":" })
+        guard !hostOnly.isEmpty, !hostOnly.contains("\u{FFFC}") else { return }
+        if Self.loopbackHosts.contains(hostOnly) || hostOnly.hasPrefix("127.") || hostOnly.hasSuffix(".localhost") {
+            return
+        }
+        if Self.namespaceHosts.contains(where: { rest.hasPrefix($0) }) { return }
+        scan.report(Self.cleartextHTTP, at: index, "Cleartext http:// URL to \(hostOnly)")
+    }
+}

@@ -1,0 +1,271 @@
+/// Secrets written to databases: Core Data (`setValue(_:forKey:)` and managed-object properties), Realm,
+/// YapDatabase, Couchbase Lite and SQLite (the C API, FMDB, GRDB, SQLite.swift), in Swift and Objective-C.
+/// They report ``FileStorageRules/secretInFile``: a database is a file in the app container.
+struct DatabaseStorageRules: Rule {
+    var reports: [RuleInfo] { [] }
+
+    static let keyedSetters: Set<String> = ["setValue", "setObject", "setString", "setData", "setBlob"]
+    static let sqlCalls: Set<String> = [
+        "executeUpdate", "execute", "executeStatements", "run", "sqlite3_exec", "sqlite3_prepare_v2", "prepare",
+        "executeQuery", "insert", "update", "upsert",
+    ]
+    static let managedObjectMakers: Set<String> = [
+        "insertNewObject", "insertNewObjectForEntityForName", "NSManagedObject", "context", "MutableDocument",
+        "CBLMutableDocument",
+    ]
+
+    var triggers: Triggers {
+        Triggers(
+            identifiers: Self.keyedSetters.union(Self.sqlCalls).union(Self.managedObjectMakers).union([
+                "sqlite3_bind_text", "sqlite3_bind_blob", "add", "addObject", "create", "createObject", "write",
+                "saveDocument",
+            ]))
+    }
+
+    func check(_ scan: FileScan, at index: Int) {
+        let name = scan.tokens[index].text
+        if scan.file.language == .objectiveC, !scan.isSymbol(index - 1, "."), scan.isSymbol(index + 1, ":") {
+            objectiveC(scan, index)
+            return
+        }
+        switch name {
+        case "sqlite3_bind_text", "sqlite3_bind_blob":
+            if let call = scan.file.call(at: index) { flag(scan, index, (call.open + 1)..<call.close, "SQLite") }
+        case _ where Self.keyedSetters.contains(name):
+            keyedSetter(scan, index)
+        case _ where Self.sqlCalls.contains(name):
+            sql(scan, index)
+        case "add", "create", "write":
+            realm(scan, index)
+        case _ where Self.managedObjectMakers.contains(name):
+            managedObject(scan, index)
+        default:
+            break
+        }
+    }
+
+    private func flag(_ scan: FileScan, _ index: Int, _ range: Range<Int>, _ store: String) {
+        guard let origin = scan.secret(in: range), !scan.hashed(range) else { return }
+        scan.report(FileStorageRules.secretInFile, at: index, scan.message(origin, at: index, "is stored in \(store)"))
+    }
+
+    /// `entity.setValue(token, forKey: "token")` (Core Data KVC), `transaction.setObject(_:forKey:inCollection:)`
+    /// (YapDatabase), `document.setString(_:forKey:)` (Couchbase Lite). Preferences are another rule's.
+    func keyedSetter(_ scan: FileScan, _ index: Int) {
+        guard scan.isSymbol(index - 1, "."), let call = scan.file.call(at: index), let key = call.argument("forKey"),
+            let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value)
+        else { return }
+        let receiver = scan.resolvedReceiver(of: index)
+        if PreferencesRules.store(receiver) != nil { return }
+        let name = scan.tokens[index].text
+        let store: String
+        if call.argument("inCollection") != nil {
+            store = "YapDatabase"
+        } else if name == "setValue" {
+            store = "Core Data"
+        } else if isDocument(scan, index, receiver) {
+            store = "Couchbase Lite"
+        } else {
+            return
+        }
+        if let origin = scan.secret(in: value), !scan.hashed(value) {
+            scan.report(
+                FileStorageRules.secretInFile, at: index, scan.message(origin, at: index, "is stored in \(store)"))
+        } else if scan.secretKey(in: key) {
+            scan.report(FileStorageRules.secretInFile, at: index, "A secret is stored in \(store) under a secret key")
+        }
+    }
+
+    /// A Couchbase Lite document: named so, or bound to `MutableDocument(...)`.
+    private func isDocument(_ scan: FileScan, _ index: Int, _ receiver: [String]) -> Bool {
+        guard let owner = receiver.last else { return false }
+        let words = SecretNames.words(owner)
+        if words.contains("doc") || words.contains("document") { return true }
+        return documents(scan).contains(owner)
+    }
+
+    /// Whether `owner` is bound to a Couchbase Lite `MutableDocument` in this file.
+    private func documents(_ scan: FileScan) -> Set<String> {
+        guard scan.mentions("couchbase", ["MutableDocument", "CBLMutableDocument"]) else { return [] }
+        var names = Set<String>()
+        for index in scan.tokens.indices
+        where ["MutableDocument", "CBLMutableDocument"].contains(scan.tokens[index].text) {
+            if let name = declaredName(scan, before: index) { names.insert(name) }
+        }
+        return names
+    }
+
+    /// The variable a declaration or assignment binds, for a call starting at `index` on its right-hand side.
+    private func declaredName(_ scan: FileScan, before index: Int) -> String? {
+        var position = index - 1
+        var steps = 0
+        while position >= 0, steps < 24 {
+            let token = scan.tokens[position]
+            if token.isSymbol("=") {
+                var name = position - 1
+                if scan.isSymbol(name, "]") || scan.isSymbol(name, ">"), scan.file.partner[name] >= 0 {
+                    name = Int(scan.file.partner[name]) - 1
+                }
+                // let user: User = ... / NSManagedObject *user = ...
+                if scan.tokens.indices.contains(name), scan.tokens[name].kind == .identifier {
+                    if scan.isSymbol(name - 1, ":"), scan.tokens.indices.contains(name - 2) { name -= 2 }
+                    return scan.tokens[name].kind == .identifier ? scan.tokens[name].text : nil
+                }
+                return nil
+            }
+            if token.kind == .punctuation, [";", "{", "}"].contains(token.text) { return nil }
+            position -= 1
+            steps += 1
+        }
+        return nil
+    }
+
+    /// `User(context: ctx)`, `NSEntityDescription.insertNewObject(forEntityName:into:)`,
+    /// `MutableDocument(data: [...])`: a model object whose secret properties, assigned later in the function,
+    /// are persisted.
+    func managedObject(_ scan: FileScan, _ index: Int) {
+        let name = scan.tokens[index].text
+        if name == "context" {
+            // User(context: moc): a label of an initialiser call of a type, in a file that uses Core Data.
+            guard scan.isSymbol(index + 1, ":"), scan.isSymbol(index - 1, "("),
+                scan.text(index - 2).first?.isUppercase == true,
+                scan.mentions(
+                    "core-data",
+                    [
+                        "NSManagedObjectContext", "viewContext", "managedObjectContext", "NSPersistentContainer",
+                        "newBackgroundContext", "NSManagedObject", "CoreData",
+                    ]) || scan.imports("CoreData")
+            else { return }
+        }
+        if name == "MutableDocument" || name == "CBLMutableDocument" {
+            // MutableDocument(data: ["password": p]) / MutableDocument(id: id, data: dict)
+            guard let call = scan.file.call(at: index), let data = call.argument("data") else { return }
+            flag(scan, index, data, "Couchbase Lite")
+            return
+        }
+        let start = name == "context" ? index - 2 : index
+        guard let variable = declaredName(scan, before: start) else { return }
+        let scope = scan.scopeRange(of: index)
+        var position = index + 1
+        while position < scope.upperBound {
+            // variable.member = value
+            if scan.tokens[position].kind == .identifier, scan.tokens[position].text == variable,
+                scan.isSymbol(position + 1, "."), position + 3 < scan.tokens.count,
+                scan.tokens[position + 2].kind == .identifier, scan.isSymbol(position + 3, "=")
+            {
+                let member = position + 2
+                let value = scan.flow.valueRange(from: position + 4, stopAtBrace: false)
+                if !scan.isLiteral(value), !scan.hashed(value) {
+                    if let origin = scan.secret(in: value) {
+                        scan.report(
+                            FileStorageRules.secretInFile, at: member,
+                            scan.message(origin, at: member, "is stored in a Core Data entity"))
+                    } else if SecretNames.isSecret(scan.tokens[member].text) {
+                        scan.report(
+                            FileStorageRules.secretInFile, at: member,
+                            "'\(scan.tokens[member].text)' of a Core Data entity is stored in cleartext")
+                    }
+                }
+            }
+            position += 1
+        }
+    }
+
+    /// Realm: `realm.add(object)` / `realm.create(T.self, value: ...)` with a secret, and secret-named properties
+    /// assigned inside `realm.write { }`. A Realm opened with an `encryptionKey` in this file is encrypted.
+    func realm(_ scan: FileScan, _ index: Int) {
+        guard scan.isSymbol(index - 1, "."),
+            scan.resolvedReceiver(of: index).contains(where: { FastText.contains($0, "realm", caseInsensitive: true) }),
+            !encrypted(scan)
+        else { return }
+        let name = scan.tokens[index].text
+        if name == "write" {
+            // try realm.write { user.password = p }
+            var open = index + 1
+            if scan.isSymbol(open, "("), scan.file.partner[open] > open { open = Int(scan.file.partner[open]) + 1 }
+            guard scan.isSymbol(open, "{"), scan.file.partner[open] > open else { return }
+            for position in open..<Int(scan.file.partner[open])
+            where scan.tokens[position].kind == .identifier && scan.isSymbol(position - 1, ".")
+                && scan.isSymbol(position + 1, "=")
+            {
+                let value = scan.flow.valueRange(from: position + 2, stopAtBrace: false)
+                guard !scan.isLiteral(value), !scan.hashed(value) else { continue }
+                if let origin = scan.secret(in: value) ?? scan.secret(in: position..<(position + 1)) {
+                    scan.report(
+                        FileStorageRules.secretInFile, at: position,
+                        scan.message(origin, at: position, "is stored in Realm"))
+                }
+            }
+            return
+        }
+        guard let call = scan.file.call(at: index) else { return }
+        flag(scan, index, (call.open + 1)..<call.close, "Realm")
+    }
+
+    private func encrypted(_ scan: FileScan) -> Bool { scan.mentions("realm-encryption", ["encryptionKey"]) }
+
+    /// SQL that writes (`INSERT`, `UPDATE`, `REPLACE`) with a secret argument or interpolated secret; SQLite.swift
+    /// setters (`password <- value`).
+    func sql(_ scan: FileScan, _ index: Int) {
+        guard let call = scan.file.call(at: index) else { return }
+        let range = (call.open + 1)..<call.close
+        let writes =
+            range.contains { position in
+                guard scan.tokens[position].kind == .string else { return false }
+                let text = scan.tokens[position].text.drop { $0 == " " || $0 == "\n" }.prefix(7).uppercased()
+                return text.hasPrefix("INSERT") || text.hasPrefix("UPDATE") || text.hasPrefix("REPLACE")
+            }
+            || range.contains { scan.tokens[$0].kind == .operator && scan.tokens[$0].text == "<-" }
+        guard writes || ["executeUpdate", "sqlite3_exec"].contains(scan.tokens[index].text) else { return }
+        flag(scan, index, range, "SQLite")
+    }
+
+    func objectiveC(_ scan: FileScan, _ index: Int) {
+        guard let message = scan.message(at: index), message.parts.first?.index == index else { return }
+        let receiver = message.receiver.filter { scan.tokens[$0].kind == .identifier }.map { scan.tokens[$0].text }
+        switch scan.tokens[index].text {
+        case "setValue", "setObject", "setString", "setData":
+            guard let key = message.argument("forKey"), let value = message.parts.first?.argument,
+                !scan.isLiteral(value), PreferencesRules.store(receiver) == nil, !receiver.contains("NSUserDefaults")
+            else { return }
+            let store: String
+            if message.argument("inCollection") != nil {
+                store = "YapDatabase"
+            } else if receiver.contains(where: {
+                SecretNames.words($0).contains(where: { $0 == "doc" || $0 == "document" })
+            }) {
+                store = "Couchbase Lite"
+            } else if scan.tokens[index].text == "setValue" {
+                store = "Core Data"
+            } else {
+                return
+            }
+            if let origin = scan.secret(in: value), !scan.hashed(value) {
+                scan.report(
+                    FileStorageRules.secretInFile, at: index, scan.message(origin, at: index, "is stored in \(store)"))
+            } else if scan.secretKey(in: key) {
+                scan.report(
+                    FileStorageRules.secretInFile, at: index, "A secret is stored in \(store) under a secret key")
+            }
+        case "executeUpdate":
+            let all = message.parts.reduce(into: [Int]()) { $0.append(contentsOf: $1.argument) }
+            guard let first = all.first, let last = all.last else { return }
+            let range = first..<(last + 1)
+            let writes = range.contains { position in
+                guard scan.tokens[position].kind == .string else { return false }
+                let text = scan.tokens[position].text.drop { $0 == " " }.prefix(7).uppercased()
+                return text.hasPrefix("INSERT") || text.hasPrefix("UPDATE") || text.hasPrefix("REPLACE")
+            }
+            if writes { flag(scan, index, range, "SQLite") }
+        case "addObject", "addOrUpdateObject":
+            guard receiver.contains(where: { FastText.contains($0, "realm", caseInsensitive: true) }), !encrypted(scan),
+                let object = message.parts.first?.argument
+            else { return }
+            flag(scan, index, object, "Realm")
+        case "insertNewObjectForEntityForName":
+            managedObject(scan, index)
+        default:
+            break
+        }
+    }
+}

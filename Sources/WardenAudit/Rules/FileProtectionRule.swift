@@ -1,0 +1,30 @@
+/// Files written with data protection switched off (`.noFileProtection`, `FileProtectionType.none`,
+/// `NSFileProtectionNone`).
+struct FileProtectionRule: Rule {
+    static let fileWithoutProtection = RuleInfo(
+        id: "file-without-protection", severity: .warning, name: "File written without data protection",
+        message: "File protection is switched off: the file is readable whenever the device has power",
+        fix:
+            "Write with .completeFileProtection (or .completeFileProtectionUnlessOpen for files written in the background).",
+        masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0001"])
+
+    var reports: [RuleInfo] { [Self.fileWithoutProtection] }
+    var triggers: Triggers {
+        Triggers(identifiers: ["noFileProtection", "NSFileProtectionNone", "NSDataWritingFileProtectionNone", "none"])
+    }
+
+    func check(_ scan: FileScan, at index: Int) {
+        switch scan.tokens[index].text {
+        case "none":
+            // FileProtectionType.none (a bare `.none` is an Optional).
+            if scan.isSymbol(index - 1, "."), scan.text(index - 2) == "FileProtectionType" {
+                scan.report(Self.fileWithoutProtection, at: index)
+            }
+        case "NSFileProtectionNone", "NSDataWritingFileProtectionNone":
+            scan.report(Self.fileWithoutProtection, at: index)
+        default:
+            // Data.WritingOptions.noFileProtection is used as a member (`.noFileProtection`).
+            if scan.isSymbol(index - 1, ".") { scan.report(Self.fileWithoutProtection, at: index) }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// Keychain accessibility classes and access control: `Always` classes, classes without `ThisDeviceOnly`, weak
+/// access control flags, and items added with no accessibility class at all.
+struct KeychainRules: Rule {
+    static let accessibleAlways = RuleInfo(
+        id: "keychain-accessible-always", severity: .error, name: "Keychain item readable while locked",
+        message: "Keychain item uses an 'Always' accessibility class: readable while the device is locked",
+        fix:
+            "Use kSecAttrAccessibleWhenUnlockedThisDeviceOnly (AfterFirstUnlockThisDeviceOnly only for background refresh).",
+        masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0001"])
+    static let notThisDeviceOnly = RuleInfo(
+        id: "keychain-not-this-device-only", severity: .warning, name: "Keychain item migrates to other devices",
+        message: "Keychain accessibility class without ThisDeviceOnly: the item travels in backups to other devices",
+        fix: "Use the ThisDeviceOnly variant (kSecAttrAccessibleWhenUnlockedThisDeviceOnly) for tokens and keys.",
+        masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0001"])
+    static let accessibilityMissing = RuleInfo(
+        id: "keychain-accessibility-missing", severity: .warning, name: "Keychain item without an accessibility class",
+        message:
+            "SecItemAdd without kSecAttrAccessible: the item gets kSecAttrAccessibleWhenUnlocked and travels in backups",
+        fix: "Set kSecAttrAccessible to kSecAttrAccessibleWhenUnlockedThisDeviceOnly (or use Warden's KeychainStore).",
+        masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0001"])
+    static let weakAccessControl = RuleInfo(
+        id: "keychain-weak-access-control", severity: .warning, name: "Weak Keychain access control",
+        message: "Access control .biometryAny/.userPresence survives new enrollments or falls back to the passcode",
+        fix: "Use .biometryCurrentSet for high-value items.", masvs: ["MASVS-AUTH-2"],
+        maswe: ["MASWE-0021", "MASWE-0022"])
+
+    var reports: [RuleInfo] {
+        [Self.accessibleAlways, Self.notThisDeviceOnly, Self.accessibilityMissing, Self.weakAccessControl]
+    }
+
+    static let alwaysClasses: Set<String> = [
+        "kSecAttrAccessibleAlways", "kSecAttrAccessibleAlwaysThisDeviceOnly", "accessibleAlways",
+        "accessibleAlwaysThisDeviceOnly",
+    ]
+    static let migratingClasses: Set<String> = [
+        "kSecAttrAccessibleWhenUnlocked", "kSecAttrAccessibleAfterFirstUnlock", "accessibleWhenUnlocked",
+        "accessibleAfterFirstUnlock", "afterFirstUnlock",
+    ]
+    static let weakFlags: Set<String> = [
+        "biometryAny", "touchIDAny", "kSecAccessControlBiometryAny", "kSecAccessControlTouchIDAny", "userPresence",
+        "kSecAccessControlUserPresence",
+    ]
+    /// Wrapper spellings that need an accessibility context (`.always` is also a UIKit mode).
+    static let wrapperAlways: Set<String> = ["always", "alwaysThisDeviceOnly"]
+
+    var triggers: Triggers {
+        Triggers(
+            identifiers: Self.alwaysClasses.union(Self.migratingClasses).union(Self.weakFlags).union(Self.wrapperAlways)
+                .union(["whenUnlocked", "SecItemAdd"]))
+    }
+
+    func check(_ scan: FileScan, at index: Int) {
+        let name = scan.tokens[index].text
+        // kSecAttrAccessibleAlways, `.accessibleAlways`, `Accessibility.afterFirstUnlock`,
+        // `SecAccessControlCreateFlags.biometryAny`; not `Self.accessibleAlways` (a constant of that name).
+        let receiver = scan.isSymbol(index - 1, ".") ? scan.text(index - 2) : ""
+        let qualified =
+            name.hasPrefix("kSec") || scan.isImplicitMember(index)
+            || (scan.isSymbol(index - 1, ".")
+                && ["ccessib", "AccessControl", "Flags", "Keychain"].contains {
+                    FastText.contains(receiver, $0, caseInsensitive: false)
+                })
+        if Self.alwaysClasses.contains(name) {
+            if qualified { scan.report(Self.accessibleAlways, at: index) }
+        } else if Self.migratingClasses.contains(name) {
+            if qualified { scan.report(Self.notThisDeviceOnly, at: index) }
+        } else if Self.weakFlags.contains(name) {
+            if qualified { scan.report(Self.weakAccessControl, at: index) }
+        } else if Self.wrapperAlways.contains(name) {
+            if Self.keychainContext(scan, index) { scan.report(Self.accessibleAlways, at: index) }
+        } else if name == "whenUnlocked" {
+            if Self.keychainContext(scan, index) { scan.report(Self.notThisDeviceOnly, at: index) }
+        } else if name == "SecItemAdd" {
+            itemAdd(scan, index)
+        }
+    }
+
+    /// `.always` / `.whenUnlocked` only in a Keychain wrapper's accessibility context.
+    static func keychainContext(_ scan: FileScan, _ index: Int) -> Bool {
+        guard scan.isSymbol(index - 1, ".") else { return false }
+        let owner = scan.text(index - 2)
+        if ["Accessibility", "KeychainItemAccessibility", "KeychainAccessibility"].contains(owner) { return true }
+        // accessibility(.always), accessibility: .always, accessible: .whenUnlocked
+        var position = index - 2
+        if scan.isSymbol(position, "(") { position -= 1 } else if scan.isSymbol(position, ":") { position -= 1 }
+        let word = scan.text(position).lowercased()
+        return word.hasPrefix("accessib")
+    }
+
+    /// `SecItemAdd(query, nil)` where the query is a dictionary built in this function that never gets
+    /// `kSecAttrAccessible` (nor access control, which carries its own class). A query made elsewhere is not
+    /// judged.
+    func itemAdd(_ scan: FileScan, _ index: Int) {
+        guard let call = scan.file.call(at: index), let first = call.arguments.first?.range else { return }
+        let scope = scan.scopeRange(of: index)
+        // The dictionary: an inline literal, or the variable the first argument names.
+        let inline = first.contains { scan.isSymbol($0, "[") || scan.text($0) == "@" && scan.isSymbol($0 + 1, "{") }
+        if !inline {
+            let ignored: Set<String> = ["CFDictionary", "CFDictionaryRef", "id", "__bridge"]
+            guard
+                let variable = first.first(where: {
+                    scan.tokens[$0].kind == .identifier && !ignored.contains(scan.tokens[$0].text)
+                }),
+                builtHere(scan, scan.tokens[variable].text, in: scope.lowerBound..<index)
+            else { return }
+        }
+        let configured = scope.contains { position in
+            let text = scan.tokens[position].text
+            return scan.tokens[position].kind == .identifier
+                && (text.hasPrefix("kSecAttrAccessible") || text == "kSecAttrAccessControl")
+        }
+        if !configured { scan.report(Self.accessibilityMissing, at: index) }
+    }
+
+    /// Whether `name` is declared in `range` as a dictionary literal (`[...]`, `@{...}`, `NSMutableDictionary`).
+    func builtHere(_ scan: FileScan, _ name: String, in range: Range<Int>) -> Bool {
+        for position in range where scan.tokens[position].text == name && scan.tokens[position].kind == .identifier {
+            let annotated = scan.isSymbol(position + 1, ":") && ["let", "var"].contains(scan.text(position - 1))
+            guard scan.isSymbol(position + 1, "=") || annotated else { continue }
+            // let query: [String: Any] = [ ... ]   /   NSMutableDictionary *query = [NSMutableDictionary dictionary];
+            var cursor = position + 1
+            let limit = min(range.upperBound, position + 24)
+            while cursor < limit, !scan.isSymbol(cursor, "=") { cursor += 1 }
+            guard scan.isSymbol(cursor, "=") else { continue }
+            let next = cursor + 1
+            if scan.isSymbol(next, "[") {
+                // [NSMutableDictionary dictionary] is a message, [kSecClass: ...] a literal.
+                if scan.file.language == .objectiveC {
+                    return ["NSMutableDictionary", "NSDictionary"].contains(scan.text(next + 1))
+                        || scan.isSymbol(next + 1, "[")
+                }
+                return true
+            }
+            if scan.text(next) == "@", scan.isSymbol(next + 1, "{") { return true }
+            if ["NSMutableDictionary", "NSDictionary", "Dictionary"].contains(scan.text(next)) { return true }
+            return false
+        }
+        return false
+    }
+}

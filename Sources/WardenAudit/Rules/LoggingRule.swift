@@ -1,0 +1,40 @@
+/// Secrets written to the logs: `print`, `debugPrint`, `dump`, `NSLog`, `os_log` with a `{public}` format,
+/// `Logger` interpolations marked `.public`, CocoaLumberjack's `DDLog*`, in Swift and Objective-C, whether the
+/// secret is named in the call or reached it through variables. Code compiled only into debug builds
+/// (`#if DEBUG`) is left out.
+struct LoggingRule: Rule {
+    static let secretInLog = RuleInfo(
+        id: "secret-in-log", severity: .error, name: "Secret in logs",
+        message: "A secret is written to the logs", fix: "Log a redacted form (Warden's Redacted) or nothing.",
+        masvs: ["MASVS-STORAGE-2"], maswe: ["MASWE-0005"])
+
+    var reports: [RuleInfo] { [Self.secretInLog] }
+
+    static let functions: Set<String> = ["print", "debugPrint", "NSLog", "dump", "os_log", "NSLogv"]
+    static let lumberjack: Set<String> = ["DDLogInfo", "DDLogDebug", "DDLogError", "DDLogWarn", "DDLogVerbose"]
+    static let loggerMethods: Set<String> = [
+        "debug", "info", "notice", "error", "warning", "fault", "critical", "trace", "log",
+    ]
+
+    var triggers: Triggers { Triggers(identifiers: Self.functions.union(Self.lumberjack).union(Self.loggerMethods)) }
+
+    func check(_ scan: FileScan, at index: Int) {
+        let name = scan.tokens[index].text
+        guard let call = scan.file.call(at: index) else { return }
+        let arguments = (call.open + 1)..<call.close
+        if Self.loggerMethods.contains(name) {
+            // logger.info("\(token, privacy: .public)"): Logger interpolations are private unless marked .public.
+            guard scan.isSymbol(index - 1, "."),
+                FastText.contains(scan.file.receiver(of: index).last ?? "", "log", caseInsensitive: true),
+                arguments.contains(where: { scan.text($0) == "public" && scan.isSymbol($0 - 1, ".") })
+            else { return }
+        } else {
+            if scan.file.language == .swift, scan.isSymbol(index - 1, ".") { return }
+            if name == "os_log" {
+                guard let format = scan.firstString(in: arguments), format.contains("{public}") else { return }
+            }
+        }
+        guard !scan.isDebugOnly(index), let origin = scan.secret(in: arguments) else { return }
+        scan.report(Self.secretInLog, at: index, scan.message(origin, at: index, "is written to the logs by \(name)"))
+    }
+}

@@ -1,0 +1,33 @@
+/// Password fields without `textContentType`: SwiftUI `SecureField`, UIKit `isSecureTextEntry = true` and
+/// Objective-C `secureTextEntry = YES` / `[field setSecureTextEntry:YES]` on a field that never gets one.
+struct PasswordFieldRule: Rule {
+    static let withoutContentType = RuleInfo(
+        id: "password-field-without-content-type", severity: .note, name: "Password field without textContentType",
+        message: "A password field without textContentType: AutoFill and password managers cannot fill it",
+        fix: "Set .textContentType(.password) (or .newPassword on sign-up).", masvs: ["MASVS-AUTH-1"],
+        maswe: ["MASWE-0019"])
+
+    var reports: [RuleInfo] { [Self.withoutContentType] }
+    var triggers: Triggers {
+        Triggers(identifiers: ["SecureField", "isSecureTextEntry", "secureTextEntry", "setSecureTextEntry"])
+    }
+
+    func check(_ scan: FileScan, at index: Int) {
+        switch scan.tokens[index].text {
+        case "SecureField":
+            if let call = scan.file.call(at: index), !scan.file.chain(after: call.close).contains("textContentType") {
+                scan.report(Self.withoutContentType, at: index)
+            }
+        case "setSecureTextEntry":
+            guard scan.isSymbol(index + 1, ":"), ["YES", "true"].contains(scan.text(index + 2)) else { return }
+            if !scan.contentTypeOwners.contains(scan.text(index - 1)) {
+                scan.report(Self.withoutContentType, at: index)
+            }
+        default:
+            // field.isSecureTextEntry = true: the same owner needs a textContentType in the file.
+            guard scan.isSymbol(index + 1, "="), ["true", "YES"].contains(scan.text(index + 2)) else { return }
+            let owner = scan.file.receiver(of: index).last ?? ""
+            if !scan.contentTypeOwners.contains(owner) { scan.report(Self.withoutContentType, at: index) }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// Secrets in preferences: UserDefaults (and NSUserDefaults), iCloud key-value storage, `@AppStorage` and
+/// `@SceneStorage`.
+struct PreferencesRules: Rule {
+    static let userDefaults = RuleInfo(
+        id: "secret-in-user-defaults", severity: .error, name: "Secret in UserDefaults",
+        message: "A secret is written to UserDefaults, an unencrypted plist in the app container and its backups",
+        fix: "Store secrets in the Keychain (Warden's KeychainStore / CredentialStore).",
+        masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0001"])
+    static let swiftUIStorage = RuleInfo(
+        id: "secret-in-swiftui-storage", severity: .error, name: "Secret in @AppStorage/@SceneStorage",
+        message: "A secret is kept in @AppStorage/@SceneStorage, which persist unencrypted (UserDefaults, scene state)",
+        fix: "Keep secrets in the Keychain; hold only non-secret state in @AppStorage/@SceneStorage.",
+        masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0001"])
+    static let iCloudKeyValueStore = RuleInfo(
+        id: "secret-in-icloud-kvs", severity: .error, name: "Secret in iCloud key-value storage",
+        message: "A secret is written to NSUbiquitousKeyValueStore, synced to iCloud and every device of the account",
+        fix: "Keep secrets in the device's Keychain with a ThisDeviceOnly class.",
+        masvs: ["MASVS-STORAGE-1"], maswe: ["MASWE-0002"])
+
+    var reports: [RuleInfo] { [Self.userDefaults, Self.swiftUIStorage, Self.iCloudKeyValueStore] }
+
+    static let setters: Set<String> = ["set", "setValue", "setObject", "setString", "setData", "setBool", "setURL"]
+
+    var triggers: Triggers {
+        Triggers(identifiers: Self.setters, attributes: ["AppStorage", "SceneStorage"])
+    }
+
+    func check(_ scan: FileScan, at index: Int) {
+        let token = scan.tokens[index]
+        if token.kind == .attribute {
+            swiftUIStorage(scan, index)
+        } else if scan.file.language == .objectiveC, !scan.isSymbol(index - 1, ".") {
+            objectiveC(scan, index)
+        } else {
+            swift(scan, index)
+        }
+    }
+
+    /// Which store a receiver chain names, if it is one of these.
+    static func store(_ receiver: [String]) -> RuleInfo? {
+        let joined = receiver.joined(separator: ".").lowercased()
+        if joined.contains("ubiquitous") || joined.contains("kvstore") || joined.contains("keyvaluestore") {
+            return iCloudKeyValueStore
+        }
+        if joined.contains("defaults") || joined.hasSuffix("standard") || joined.contains("suite") {
+            return userDefaults
+        }
+        return nil
+    }
+
+    /// `UserDefaults.standard.set(value, forKey: key)`: a secret value, or a secret-named key with a value that
+    /// is not a literal.
+    func swift(_ scan: FileScan, _ index: Int) {
+        guard scan.isSymbol(index - 1, "."), let call = scan.file.call(at: index), let key = call.argument("forKey"),
+            let rule = Self.store(scan.resolvedReceiver(of: index))
+        else { return }
+        guard let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value) else {
+            return
+        }
+        report(scan, index, rule, value: value, key: key)
+    }
+
+    /// `[[NSUserDefaults standardUserDefaults] setObject:token forKey:@"token"]`.
+    func objectiveC(_ scan: FileScan, _ index: Int) {
+        guard let message = scan.message(at: index), message.parts.first?.index == index,
+            let key = message.argument("forKey"), let value = message.parts.first?.argument, !scan.isLiteral(value)
+        else { return }
+        let receiver = message.receiver.filter { scan.tokens[$0].kind == .identifier }.map { scan.tokens[$0].text }
+        let resolved = receiver.count == 1 ? (scan.aliases[receiver[0]].map { [$0] } ?? receiver) : receiver
+        guard let rule = Self.store(resolved) ?? (receiver.contains("NSUserDefaults") ? Self.userDefaults : nil)
+        else { return }
+        report(scan, index, rule, value: value, key: key)
+    }
+
+    private func report(_ scan: FileScan, _ index: Int, _ rule: RuleInfo, value: Range<Int>, key: Range<Int>) {
+        let store = rule.id == Self.userDefaults.id ? "UserDefaults" : "iCloud key-value storage"
+        if let origin = scan.secret(in: value), !scan.hashed(value) {
+            scan.report(rule, at: index, scan.message(origin, at: index, "is written to \(store)"))
+        } else if scan.secretKey(in: key) {
+            scan.report(rule, at: index)
+        }
+    }
+
+    func swiftUIStorage(_ scan: FileScan, _ index: Int) {
+        guard scan.isSymbol(index + 1, "("), scan.file.partner[index + 1] > index + 1 else { return }
+        let close = Int(scan.file.partner[index + 1])
+        let keySecret = ((index + 2)..<close).contains {
+            scan.tokens[$0].kind == .string && SecretNames.isSecret(scan.tokens[$0].text)
+        }
+        var position = close + 1
+        while position < scan.tokens.count, scan.tokens[position].kind == .keyword,
+            scan.tokens[position].text != "var"
+        {
+            position += 1
+        }
+        let variable = scan.text(position) == "var" ? scan.text(position + 1) : ""
+        if keySecret || SecretNames.isSecret(variable) { scan.report(Self.swiftUIStorage, at: index) }
+    }
+}

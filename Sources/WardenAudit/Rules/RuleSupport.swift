@@ -1,0 +1,122 @@
+/// Queries several families share.
+extension FileScan {
+    /// The tokens of the scope (``scopes``) the token at `index` belongs to: a function or closure body, a type
+    /// body, or the whole file.
+    func scopeRange(of index: Int) -> Range<Int> {
+        let scope = Int(scopes[index])
+        guard scope >= 0, file.partner[scope] > scope else { return 0..<tokens.count }
+        return scope..<(Int(file.partner[scope]) + 1)
+    }
+
+    /// The condition of the `if`, `guard`, `while` or `switch` keyword at `index`: up to its `{` (or `else`).
+    func condition(at index: Int) -> Range<Int> {
+        var end = index + 1
+        let limit = min(tokens.count, index + 1024)
+        while end < limit {
+            let token = tokens[end]
+            if token.isSymbol("{") || (token.kind == .keyword && token.text == "else") { break }
+            if file.partner[end] > end, !token.isSymbol("{") {
+                end = Int(file.partner[end]) + 1
+                continue
+            }
+            end += 1
+        }
+        return (index + 1)..<end
+    }
+
+    /// The decisions in `range`: conditions of `if`/`guard`/`while`/`switch` and operands of `?:`, `&&`, `||`,
+    /// as (the token to report at, the tokens decided on).
+    func decisions(in range: Range<Int>) -> [(at: Int, condition: Range<Int>)] {
+        var result: [(Int, Range<Int>)] = []
+        for index in range {
+            let token = tokens[index]
+            if token.kind == .keyword, ["if", "guard", "while", "switch"].contains(token.text) {
+                result.append((index, condition(at: index)))
+            } else if token.kind == .operator, token.text == "&&" || token.text == "||" {
+                result.append((index, max(range.lowerBound, index - 3)..<min(range.upperBound, index + 4)))
+            } else if token.isSymbol("?"), isTernary(index) {
+                result.append((index, max(range.lowerBound, index - 3)..<index))
+            }
+        }
+        return result
+    }
+
+    /// Whether the `?` at `index` is a ternary operator (followed by a `:` on the same statement), not an optional.
+    private func isTernary(_ index: Int) -> Bool {
+        guard index + 1 < tokens.count, index > 0, tokens[index - 1].kind != .keyword,
+            tokens[index + 1].kind != .punctuation || tokens[index + 1].text == "("
+        else { return false }
+        var position = index + 1
+        let limit = min(tokens.count, index + 64)
+        while position < limit {
+            let token = tokens[position]
+            if file.partner[position] > position {
+                position = Int(file.partner[position]) + 1
+                continue
+            }
+            if token.line != tokens[index].line { return false }
+            if token.isSymbol(":") { return true }
+            if token.kind == .punctuation, [";", "{", "}", ",", ")", "]"].contains(token.text) { return false }
+            position += 1
+        }
+        return false
+    }
+
+    /// The name assigned by the `=` at `equals` (`name = `, `let name: String = `, `var name: T? = `,
+    /// `NSString *name = `), or nil when the left side is not a plain name.
+    func assignmentTarget(of equals: Int) -> Int? {
+        var nameIndex = equals - 1
+        guard nameIndex >= 0 else { return nil }
+        if tokens[nameIndex].kind == .identifier,
+            tokens[nameIndex].text.first?.isUppercase == true || tokens[nameIndex].text == "String"
+        {
+            // `let key: String = ...`: step back over a simple type annotation.
+            if isSymbol(nameIndex - 1, ":") { nameIndex -= 2 }
+        } else if isSymbol(nameIndex, "?") || isSymbol(nameIndex, "!") {
+            nameIndex -= 1
+            if isSymbol(nameIndex - 1, ":") { nameIndex -= 2 }
+        }
+        guard nameIndex >= 0, nameIndex < tokens.count, tokens[nameIndex].kind == .identifier else { return nil }
+        return nameIndex
+    }
+
+    /// The argument tokens of the call at `index` (inside its parentheses), or an empty range.
+    func arguments(of index: Int) -> Range<Int> {
+        guard let call = file.call(at: index) else { return index..<index }
+        return (call.open + 1)..<call.close
+    }
+
+    /// The secret that reaches the sink `range`, if any: named, read from a field or the Keychain, or carried by a
+    /// variable of this function.
+    func secret(in range: Range<Int>) -> Origin? {
+        guard !range.isEmpty else { return nil }
+        return flow.evaluate(range).secret
+    }
+
+    /// `"'password' (line 3) via blob (line 4) is written to a file"` for a finding at `index`.
+    func message(_ origin: Origin, at index: Int, _ predicate: String) -> String {
+        let text = origin.describe(at: tokens[index].line) + " " + predicate
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+
+    /// The file imports `module` (Swift `import X`, Objective-C `@import X;` or `#import <X/...>`).
+    func imports(_ module: String) -> Bool {
+        memo("import " + module) { importsUncached(module) }
+    }
+
+    private func importsUncached(_ module: String) -> Bool {
+        for index in tokens.indices {
+            let token = tokens[index]
+            if token.kind == .keyword, token.text == "import" || token.text == "@import", text(index + 1) == module {
+                return true
+            }
+            if token.kind == .directive, token.text.hasPrefix("#import") || token.text.hasPrefix("#include"),
+                token.text.contains("<\(module)/")
+            {
+                return true
+            }
+            if token.kind != .keyword, token.kind != .directive, token.kind != .attribute, index > 400 { break }
+        }
+        return false
+    }
+}

@@ -1,0 +1,62 @@
+/// Tokens and secrets sent in a URL query: query strings with `access_token=`/`api_key=`/`password=`..., and
+/// `URLQueryItem`/`NSURLQueryItem` with such a name (unless the function builds a form body).
+struct TokenInURLRule: Rule {
+    static let tokenInURL = RuleInfo(
+        id: "token-in-url", severity: .error, name: "Token in a URL query",
+        message: "A token or secret is sent in a URL query, where proxies, logs and referrers keep it",
+        fix: "Send tokens in the Authorization header (Bearer) or a POST body.",
+        masvs: ["MASVS-AUTH-1", "MASVS-STORAGE-2"], maswe: ["MASWE-0005"])
+
+    var reports: [RuleInfo] { [Self.tokenInURL] }
+    var triggers: Triggers { Triggers(identifiers: ["URLQueryItem", "NSURLQueryItem"], strings: true) }
+
+    static let parameters: Set<String> = [
+        "access_token", "id_token", "token", "refresh_token", "api_key", "apikey", "password", "client_secret",
+        "session_id", "jwt", "auth_token", "passwd",
+    ]
+    static let markers = ["token=", "api_key=", "apikey=", "password=", "client_secret=", "jwt=", "session_id="]
+
+    func check(_ scan: FileScan, at index: Int) {
+        let token = scan.tokens[index]
+        if token.kind == .string {
+            queryString(scan, index, token.text)
+            return
+        }
+        let name: String?
+        if token.text == "NSURLQueryItem" {
+            name = scan.message(opening: index - 1)?.argument("queryItemWithName").flatMap(scan.firstString(in:))
+        } else {
+            name = scan.file.call(at: index)?.argument("name").flatMap(scan.firstString(in:))
+        }
+        guard let name, Self.parameters.contains(name.lowercased()) else { return }
+        // URLComponents also builds form bodies; a function that sets the body is not putting it in a URL.
+        let body = scan.scopeRange(of: index)
+        if !scan.file.contains("httpBody", in: body), !scan.file.contains("HTTPBody", in: body),
+            !scan.file.contains("setHTTPBody", in: body)
+        {
+            scan.report(
+                Self.tokenInURL, at: index,
+                "'\(name)' is sent in a URL query, where proxies, logs and referrers keep it")
+        }
+    }
+
+    /// `"https://api.example.com/me?access_token=\(token)"`: a query (after `?`) with a token parameter.
+    private func queryString(_ scan: FileScan, _ index: Int, _ text: String) {
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "=")), utf8.contains(UInt8(ascii: "?")), !utf8.contains(UInt8(ascii: " ")),
+            Self.markers.contains(where: { FastText.contains(text, $0, caseInsensitive: true) })
+        else { return }
+        let lower = text.lowercased()
+        guard let question = lower.firstIndex(of: "?") else { return }
+        for pair in lower[lower.index(after: question)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            let name = parts.first.map(String.init) ?? ""
+            if Self.parameters.contains(name) {
+                scan.report(
+                    Self.tokenInURL, at: index,
+                    "'\(name)' is sent in a URL query, where proxies, logs and referrers keep it")
+                return
+            }
+        }
+    }
+}
