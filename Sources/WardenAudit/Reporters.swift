@@ -44,6 +44,7 @@ public enum Reporter {
             + "\(report.filesScanned) file(s), \(report.linesScanned) line(s)"
         if report.suppressed > 0 { text += "; \(report.suppressed) suppressed" }
         if report.baselined > 0 { text += "; \(report.baselined) in the baseline" }
+        if report.hiddenInTests > 0 { text += "; \(report.hiddenInTests) in test code not shown (--include-tests)" }
         if !report.skipped.isEmpty { text += "; \(report.skipped.count) skipped" }
         return text
     }
@@ -56,11 +57,20 @@ public enum Reporter {
             struct Item: Encodable {
                 let rule: String, severity: String, file: String, line: Int, column: Int, message: String
                 let masvs: [String], maswe: [String], fix: String, fingerprint: String
+                let inTestCode: Bool
+                enum CodingKeys: String, CodingKey {
+                    case rule, severity, file, line, column, message, masvs, maswe, fix, fingerprint
+                    case inTestCode = "in_test_code"
+                }
             }
             struct Skipped: Encodable { let file: String, reason: String }
             struct Summary: Encodable {
                 let files: Int, lines: Int, findings: Int, errors: Int, warnings: Int, notes: Int, suppressed: Int
-                let baselined: Int, skipped: [Skipped]
+                let baselined: Int, hiddenInTests: Int, skipped: [Skipped]
+                enum CodingKeys: String, CodingKey {
+                    case files, lines, findings, errors, warnings, notes, suppressed, baselined, skipped
+                    case hiddenInTests = "hidden_in_tests"
+                }
             }
             let tool: Tool
             let findings: [Item]
@@ -74,12 +84,12 @@ public enum Reporter {
                     .init(
                         rule: $0.rule.id, severity: $0.severity.rawValue, file: $0.file, line: $0.line,
                         column: $0.column, message: $0.message, masvs: $0.rule.masvs, maswe: $0.rule.maswe,
-                        fix: $0.rule.fix, fingerprint: $0.fingerprint)
+                        fix: $0.rule.fix, fingerprint: $0.fingerprint, inTestCode: $0.inTestCode)
                 },
                 summary: .init(
                     files: report.filesScanned, lines: report.linesScanned, findings: report.findings.count,
                     errors: count(.error), warnings: count(.warning), notes: count(.note),
-                    suppressed: report.suppressed, baselined: report.baselined,
+                    suppressed: report.suppressed, baselined: report.baselined, hiddenInTests: report.hiddenInTests,
                     skipped: report.skipped.map { .init(file: $0.path, reason: $0.reason) })))
     }
 

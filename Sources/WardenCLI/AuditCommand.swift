@@ -7,8 +7,10 @@ struct AuditCommand: CLICommand {
         name: "audit", abstract: "Find authentication-chain anti-patterns in an app's source tree.",
         usage: "[PATH] [options]",
         discussion: """
-            Reads Swift, Objective-C, Info.plist and .entitlements files under PATH (default: the current directory);
-            Pods, Carthage, .build, DerivedData and vendor are skipped. Exit 0 when no finding reaches --fail-on,
+            Reads Swift, Objective-C, property lists, .entitlements, JSON and .xcconfig files under PATH (default: the
+            current directory); Pods, Carthage, .build, DerivedData and vendor are skipped. Findings in test code (test
+            targets, *Tests/ folders, files importing XCTest, Testing, Quick or Nimble) are counted but only listed
+            with --include-tests. Exit 0 when no finding reaches --fail-on,
             1 when one does, 2 on errors. Suppress one finding with '// warden:ignore RULE-ID reason' on its line or
             the line above; accept existing findings with --write-baseline once and --baseline afterwards.
             """,
@@ -19,6 +21,7 @@ struct AuditCommand: CLICommand {
             .value("baseline", "FILE", "Ignore findings recorded in this baseline."),
             .value("write-baseline", "FILE", "Record the current findings as the baseline and exit 0."),
             .flag("include-vendored", "Also read Pods, Carthage, .build, DerivedData and vendor."),
+            .flag("include-tests", "Also list findings in test code (counted apart by default)."),
             .flag("no-color", "No ANSI colours even on a terminal."),
             .flag("rules", "List the rules and exit."),
         ])
@@ -44,6 +47,7 @@ struct AuditCommand: CLICommand {
         let root = arguments.positionals.first ?? FileManager.default.currentDirectoryPath
         var options = AuditOptions()
         if arguments.has("include-vendored") { options.excludedDirectories = [".git"] }
+        options.includeTests = arguments.has("include-tests")
         if let path = arguments.value("baseline") {
             do {
                 options.baseline = try Reporter.fingerprints(baseline: try Input.file(path, io: io))

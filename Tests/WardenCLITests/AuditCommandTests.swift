@@ -85,6 +85,15 @@ struct AuditCommandTests {
         }
     }
 
+    @Test func includeTestsListsFindingsInTestCode() async throws {
+        let root = try Self.tree(["App/A.swift": "print(token)\n", "AppTests/ATests.swift": "print(token)\n"])
+        let plain = await CLI.run(["audit", root])
+        #expect(plain.stdout.contains("App/A.swift:1:1:") && !plain.stdout.contains("ATests.swift"))
+        #expect(plain.stdout.contains("1 in test code not shown (--include-tests)"))
+        let all = await CLI.run(["audit", root, "--include-tests"])
+        #expect(all.stdout.contains("AppTests/ATests.swift:1:1:") && !all.stdout.contains("not shown"))
+    }
+
     @Test func listsRules() async {
         let run = await CLI.run(["audit", "--rules"])
         #expect(run.status == 0)

@@ -168,7 +168,7 @@ struct OptionReadTests {
             Invocation(
                 [
                     "{app}", "--baseline", "{dir}/baseline.json", "--format", "text", "--fail-on", "error",
-                    "--include-vendored", "--no-color", "--output", "{dir}/report.txt",
+                    "--include-vendored", "--include-tests", "--no-color", "--output", "{dir}/report.txt",
                 ], terminal: true),
         ],
         "bench crypto": [Invocation(["--seconds", "1", "--no-openssl", "--json"])],
