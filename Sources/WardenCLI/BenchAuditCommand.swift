@@ -8,11 +8,14 @@ struct BenchAuditCommand: CLICommand {
         discussion: """
             Without PATH, writes a synthetic app of --lines Swift lines (default 200000) in files of about 500 lines
             (view controllers, networking, storage, SwiftUI views, comments, multi-line strings, a few findings) to a
-            temporary folder, audits it --runs times (default 3) and reports the best run.
+            temporary folder, audits it --runs times (default 3) and reports the best run. With --labels FILE (PATH
+            required; tab-separated path, line, expect|twin, rule id), also prints recall, precision and the share of
+            correct-code twins flagged, per rule and in total, with every missed label and unlabelled finding.
             """,
         options: [
             .value("lines", "N", "Lines to generate (default 200000)."),
             .value("runs", "N", "Audits to time (default 3)."),
+            .value("labels", "FILE", "Score the findings on PATH against these labels."),
             .flag("json", "Print JSON."),
         ])
 
@@ -21,6 +24,15 @@ struct BenchAuditCommand: CLICommand {
         let lines = try arguments.integer("lines", range: 1_000...10_000_000) ?? 200_000
         let runs = try arguments.integer("runs", range: 1...20) ?? 3
         var root = arguments.positionals.first
+        var labels: Labels?
+        if let path = arguments.value("labels") {
+            guard root != nil else { throw CLIError.usage("'--labels' needs the PATH the labels describe") }
+            do {
+                labels = try Labels(tsv: String(decoding: try Input.file(path, io: io), as: UTF8.self))
+            } catch let error as Labels.Malformed {
+                throw CLIError.usage("'--labels': \(error.description)", code: "invalid_labels")
+            }
+        }
         var generated: URL?
         if root == nil {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -50,6 +62,11 @@ struct BenchAuditCommand: CLICommand {
             let peakMB = Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
         #endif
         let linesPerSecond = Double(report.linesScanned) / best
+        if let labels {
+            let score = LabelScore(report: report, labels: labels)
+            printScore(score, json: arguments.has("json"), io: io)
+            return ExitCode.success
+        }
         if arguments.has("json") {
             io.out(
                 JSONOutput.string([
@@ -65,6 +82,36 @@ struct BenchAuditCommand: CLICommand {
                     + "\(report.findings.count) findings, peak RSS \(Bench.format(peakMB)) MB")
         }
         return ExitCode.success
+    }
+
+    /// Recall, precision and twins flagged per rule and in total; then what was missed and what was not labelled.
+    static func printScore(_ score: LabelScore, json: Bool, io: CommandIO) {
+        func percent(_ value: Double) -> Double { (value * 1000).rounded() / 10 }
+        func object(_ counts: LabelScore.Counts) -> [String: Any] {
+            [
+                "labelled": counts.labelled, "found": counts.found, "false_positives": counts.falsePositives,
+                "twins": counts.twins, "twins_flagged": counts.twinsFlagged, "recall": percent(counts.recall),
+                "precision": percent(counts.precision), "twin_rate": percent(counts.twinRate),
+            ]
+        }
+        if json {
+            io.out(
+                JSONOutput.string([
+                    "rules": score.rules.mapValues(object), "total": object(score.total), "missed": score.missed,
+                    "unexpected": score.unexpected,
+                ]))
+            return
+        }
+        func row(_ name: String, _ counts: LabelScore.Counts) -> String {
+            name.padding(toLength: 36, withPad: " ", startingAt: 0)
+                + "\(counts.found)/\(counts.labelled)".padding(toLength: 9, withPad: " ", startingAt: 0)
+                + "recall \(Bench.format(percent(counts.recall)))%  precision \(Bench.format(percent(counts.precision)))%  "
+                + "twins flagged \(counts.twinsFlagged)/\(counts.twins)"
+        }
+        for rule in score.rules.keys.sorted() { io.out(row(rule, score.rules[rule]!)) }
+        io.out(row("total", score.total))
+        for key in score.missed { io.out("missed: \(key)") }
+        for key in score.unexpected { io.out("not labelled: \(key)") }
     }
 
     /// Writes about `lines` lines of varied Swift.

@@ -178,7 +178,10 @@ struct OptionReadTests {
         "bench redact": [Invocation(["--seconds", "1", "--json"])],
         "bench refresh": [Invocation(["--callers", "2", "--refresh-ms", "0", "--json"])],
         "bench passkey": [Invocation(["--seconds", "1", "--export", "{dir}/passkey", "--json"])],
-        "bench audit": [Invocation(["--lines", "1000", "--runs", "1", "--json"])],
+        "bench audit": [
+            Invocation(["--lines", "1000", "--runs", "1", "--json"]),
+            Invocation(["{app}", "--labels", "{app-labels}", "--runs", "1"]),
+        ],
     ]
 
     /// The option an argument names (`--name` or `--name=value`), if it names one.
@@ -265,7 +268,7 @@ private final class Workspace {
         "dir", "issuer", "token", "jwk", "jwks", "app", "crypto-fixtures", "passkey-fixtures", "registration",
         "registration-challenge", "user-handle", "assertion", "assertion-challenge", "credential",
         "yubikey-registration", "yubikey-challenge", "dpop-key", "dpop-jkt", "dpop-proof", "dpop-now",
-        "apple-jwks", "apple-token",
+        "apple-jwks", "apple-token", "app-labels",
     ]
 
     init() throws {
@@ -306,6 +309,8 @@ private final class Workspace {
             try FileManager.default.createDirectory(atPath: dir + "/app", withIntermediateDirectories: true)
             try write("app/A.swift", "print(token)\n")
             values[name] = dir + "/app"
+        case "app-labels":
+            values[name] = try write("app-labels.tsv", "A.swift\t1\texpect\tsecret-in-log\n")
         case "registration", "registration-challenge", "user-handle", "assertion", "assertion-challenge", "credential":
             try makePasskey()
         case "yubikey-registration", "yubikey-challenge":

@@ -1,0 +1,177 @@
+import Foundation
+
+/// Ground truth for measuring the auditor on a labelled app: for each line, the rules that must be reported
+/// there (`expect`) and the rules whose correct-code twin sits there and must not be (`twin`).
+///
+/// The file is tab-separated, one label per line: `path<TAB>line<TAB>expect|twin<TAB>rule-id`, paths relative to
+/// the audited root; `#` starts a comment. ``markers(root:)`` reads the same labels from `// expect: RULE` and
+/// `// twin: RULE` comments (`<!-- ... -->` in property lists), so the file can be checked against the code.
+public struct Labels: Sendable, Equatable {
+    public enum Kind: String, Sendable { case expect, twin }
+
+    public struct Label: Sendable, Hashable, Comparable {
+        public let file: String
+        public let line: Int
+        public let kind: Kind
+        public let rule: String
+
+        public init(file: String, line: Int, kind: Kind, rule: String) {
+            self.file = file
+            self.line = line
+            self.kind = kind
+            self.rule = rule
+        }
+
+        public static func < (lhs: Label, rhs: Label) -> Bool {
+            (lhs.file, lhs.line, lhs.kind.rawValue, lhs.rule) < (rhs.file, rhs.line, rhs.kind.rawValue, rhs.rule)
+        }
+    }
+
+    /// Why a labels file could not be read.
+    public struct Malformed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let labels: [Label]
+
+    public init(_ labels: [Label]) { self.labels = labels.sorted() }
+
+    /// Parses the tab-separated form; every rule must be in ``Catalogue``.
+    public init(tsv: String) throws {
+        var labels: [Label] = []
+        for (number, raw) in tsv.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, let lineNumber = Int(fields[1]), lineNumber > 0,
+                let kind = Kind(rawValue: fields[2])
+            else {
+                throw Malformed(description: "line \(number + 1): expected path, line, expect|twin and a rule id")
+            }
+            guard Catalogue.rule(fields[3]) != nil else {
+                throw Malformed(description: "line \(number + 1): unknown rule '\(fields[3])'")
+            }
+            labels.append(Label(file: fields[0], line: lineNumber, kind: kind, rule: fields[3]))
+        }
+        self.init(labels)
+    }
+
+    /// The tab-separated form.
+    public var tsv: String {
+        labels.map { "\($0.file)\t\($0.line)\t\($0.kind.rawValue)\t\($0.rule)\n" }.joined()
+    }
+
+    /// The labels written as comments in the files under `root`: `expect: a, b` and `twin: c` after `//`, `/*`,
+    /// `#` or `<!--`, plus `labels-*.txt` files (`path:line expect|twin rule`) for formats without comments (JSON).
+    public static func markers(root: String) throws -> Labels {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else {
+            throw Malformed(description: "'\(root)' cannot be read")
+        }
+        var labels: [Label] = []
+        while let path = enumerator.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            guard let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8) else { continue }
+            if name.hasPrefix("labels-"), name.hasSuffix(".txt") {
+                for raw in text.split(separator: "\n") where !raw.hasPrefix("#") {
+                    let fields = raw.split(separator: " ").map(String.init)
+                    guard fields.count == 3, let colon = fields[0].lastIndex(of: ":"),
+                        let line = Int(fields[0][fields[0].index(after: colon)...]),
+                        let kind = Kind(rawValue: fields[1])
+                    else { throw Malformed(description: "\(path): '\(raw)' is not 'path:line expect|twin rule'") }
+                    labels.append(Label(file: String(fields[0][..<colon]), line: line, kind: kind, rule: fields[2]))
+                }
+                continue
+            }
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                for kind in [Kind.expect, .twin] {
+                    guard let range = line.range(of: "\(kind.rawValue): ") else { continue }
+                    let before = line[..<range.lowerBound]
+                    guard before.contains("//") || before.contains("<!--") || before.contains("/*") else { continue }
+                    let list = line[range.upperBound...].replacingOccurrences(of: "-->", with: "")
+                        .replacingOccurrences(of: "*/", with: "")
+                    for rule in list.split(separator: ",") {
+                        let id = rule.trimmingCharacters(in: .whitespaces)
+                        guard !id.isEmpty else { continue }
+                        labels.append(Label(file: path, line: number + 1, kind: kind, rule: id))
+                    }
+                }
+            }
+        }
+        return Labels(labels)
+    }
+}
+
+/// How an audit did against ``Labels``: per rule, the labelled findings it reported (recall), the findings that
+/// were not labelled (precision), and the correct-code twins it flagged.
+public struct LabelScore: Sendable {
+    public struct Counts: Sendable, Equatable {
+        /// `expect` labels.
+        public var labelled = 0
+        /// `expect` labels reported.
+        public var found = 0
+        /// Findings on no `expect` label of their rule.
+        public var falsePositives = 0
+        /// `twin` labels.
+        public var twins = 0
+        /// `twin` labels with a finding of their rule.
+        public var twinsFlagged = 0
+
+        /// found / labelled (1 when nothing is labelled).
+        public var recall: Double { labelled == 0 ? 1 : Double(found) / Double(labelled) }
+        /// found / (found + false positives) (1 when nothing was reported).
+        public var precision: Double {
+            found + falsePositives == 0 ? 1 : Double(found) / Double(found + falsePositives)
+        }
+        /// twinsFlagged / twins (0 when there are no twins).
+        public var twinRate: Double { twins == 0 ? 0 : Double(twinsFlagged) / Double(twins) }
+
+        mutating func add(_ other: Counts) {
+            labelled += other.labelled
+            found += other.found
+            falsePositives += other.falsePositives
+            twins += other.twins
+            twinsFlagged += other.twinsFlagged
+        }
+    }
+
+    /// Counts per rule id, for every rule that has a label or a finding.
+    public let rules: [String: Counts]
+    /// The labels not reported and the findings not labelled, as `file:line rule`.
+    public let missed: [String]
+    public let unexpected: [String]
+
+    public var total: Counts { rules.values.reduce(into: Counts()) { $0.add($1) } }
+
+    /// Scores `report` against `labels`.
+    public init(report: AuditReport, labels: Labels) {
+        var rules: [String: Counts] = [:]
+        let reported = Set(report.findings.map { "\($0.file):\($0.line) \($0.rule.id)" })
+        var expected = Set<String>()
+        var missed: [String] = []
+        for label in labels.labels {
+            let key = "\(label.file):\(label.line) \(label.rule)"
+            switch label.kind {
+            case .expect:
+                expected.insert(key)
+                rules[label.rule, default: Counts()].labelled += 1
+                if reported.contains(key) {
+                    rules[label.rule, default: Counts()].found += 1
+                } else {
+                    missed.append(key)
+                }
+            case .twin:
+                rules[label.rule, default: Counts()].twins += 1
+                if reported.contains(key) { rules[label.rule, default: Counts()].twinsFlagged += 1 }
+            }
+        }
+        var unexpected: [String] = []
+        for key in reported.sorted() where !expected.contains(key) {
+            let rule = String(key[key.index(after: key.lastIndex(of: " ")!)...])
+            rules[rule, default: Counts()].falsePositives += 1
+            unexpected.append(key)
+        }
+        self.rules = rules
+        self.missed = missed.sorted()
+        self.unexpected = unexpected
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import WardenAudit
+
+@Suite("Labels and label scores")
+struct LabelsTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    @Test func tabSeparatedRoundTrip() throws {
+        let text = "# comment\nA.swift\t3\texpect\tsecret-in-log\n\nB.m\t7\ttwin\tuiwebview\n"
+        let labels = try Labels(tsv: text)
+        #expect(labels.labels.count == 2)
+        #expect(try Labels(tsv: labels.tsv) == labels)
+    }
+
+    @Test(arguments: [
+        ("A.swift\t3\texpect", "line 1: expected path, line, expect|twin and a rule id"),
+        ("A.swift\tthree\texpect\tsecret-in-log", "line 1: expected path, line, expect|twin and a rule id"),
+        ("A.swift\t0\texpect\tsecret-in-log", "line 1: expected path, line, expect|twin and a rule id"),
+        ("A.swift\t3\tmaybe\tsecret-in-log", "line 1: expected path, line, expect|twin and a rule id"),
+        ("\nA.swift\t3\texpect\tno-such-rule", "line 2: unknown rule 'no-such-rule'"),
+    ])
+    func malformedLabelsAreTypedErrors(text: String, message: String) {
+        #expect(throws: Labels.Malformed.self) { try Labels(tsv: text) }
+        do {
+            _ = try Labels(tsv: text)
+        } catch {
+            #expect((error as? Labels.Malformed)?.description == message)
+        }
+    }
+
+    @Test func scoreCountsRecallPrecisionAndTwins() throws {
+        let labels = try Labels(
+            tsv:
+                "A.swift\t1\texpect\tsecret-in-log\nA.swift\t2\texpect\tsecret-in-log\nA.swift\t3\ttwin\tsecret-in-log\n"
+                + "A.swift\t4\ttwin\tsecret-in-log\n")
+        // Line 1 found, line 2 missed, line 3 (a twin) flagged, line 5 unlabelled.
+        let report = Auditor().audit(files: [
+            "A.swift": "print(token)\nlogger.info(\"\\(token)\")\nprint(password)\nprint(name)\nprint(secret)\n"
+        ])
+        let score = LabelScore(report: report, labels: labels)
+        let counts = try #require(score.rules["secret-in-log"])
+        #expect(counts == LabelScore.Counts(labelled: 2, found: 1, falsePositives: 2, twins: 2, twinsFlagged: 1))
+        #expect(counts.recall == 0.5 && abs(counts.precision - 1.0 / 3) < 1e-9 && counts.twinRate == 0.5)
+        #expect(score.missed == ["A.swift:2 secret-in-log"])
+        #expect(score.unexpected == ["A.swift:3 secret-in-log", "A.swift:5 secret-in-log"])
+    }
+
+    /// The sample app's labels file says what its `expect:` comments say, and the audit finds exactly those.
+    @Test func sampleAppLabelsMatchTheMarkersAndTheAudit() throws {
+        let root = Self.fixtures.appendingPathComponent("SampleApp").path
+        let file = try String(
+            contentsOf: Self.fixtures.appendingPathComponent("SampleApp.labels"), encoding: .utf8)
+        let markers = try Labels.markers(root: root)
+        #expect(try Labels(tsv: file) == Labels(markers.labels.filter { !$0.file.hasPrefix("Pods/") }))
+        let score = LabelScore(report: try Auditor().audit(root: root), labels: try Labels(tsv: file))
+        #expect(score.missed.isEmpty && score.unexpected.isEmpty, "\(score.missed) \(score.unexpected)")
+        #expect(score.total.recall == 1 && score.total.labelled > 20)
+    }
+}
