@@ -2,7 +2,7 @@
 /// U+10FFFF. (`String(decoding:as:)` repairs instead of refusing, which a parser of attacker input must not do.)
 public enum UTF8Validation {
     /// Whether `bytes` are valid UTF-8.
-    public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
+    @inlinable public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         while let first = iterator.next() {
             if first < 0x80 { continue }

@@ -68,38 +68,24 @@ struct Taint: Sendable {
 /// Variables are looked up in their scope (``FileScan/scopes``) at the last binding before the use, so a value
 /// flows forward within a function and never between functions.
 final class Dataflow {
-    private unowned let scan: FileScan
-    private var tokens: [Token] { scan.tokens }
+    // The scan owns the flow and outlives it; `unowned(unsafe)` spares a reference-count check on every access.
+    private unowned(unsafe) let scan: FileScan
+    private let tokens: [Token]
 
     private struct Key: Hashable {
         let scope: Int32
         let name: String
     }
 
-    private var bindings: [Key: [(index: Int32, taint: Taint)]] = [:]
-    /// The `=` of declarations already bound (so that `let a: T = x` does not also bind `T`).
-    private var declarationEquals = Set<Int>()
-
     /// The longest expression evaluated, in tokens (a pathological file stays linear).
     static let maximumExpression = 4096
 
     init(scan: FileScan) {
         self.scan = scan
-        build()
+        tokens = scan.tokens
     }
 
     // MARK: - Queries
-
-    /// What the variable `name` carries at token `index` (its last binding before `index` in its scope).
-    func taint(of name: String, at index: Int) -> Taint? {
-        guard !bindings.isEmpty, let list = bindings[Key(scope: scan.scopes[index], name: name)] else { return nil }
-        var found: Taint?
-        for binding in list {
-            if Int(binding.index) >= index { break }
-            found = binding.taint
-        }
-        return found
-    }
 
     /// What the expression `range` carries.
     func evaluate(_ range: Range<Int>) -> Taint {
@@ -129,7 +115,8 @@ final class Dataflow {
         "sha256", "SHA256", "sha512", "SHA512", "sha1", "hash", "hashed", "digest", "hmac", "HMAC", "Redacted",
         "redacted", "mask", "masked", "fingerprint", "count", "isEmpty", "hashValue", "prefix", "suffix", "encrypt",
         "encrypted", "seal", "sealed", "SecKeyCreateEncryptedData", "bcrypt", "scrypt", "pbkdf2", "PBKDF2",
-        "deriveKey", "CCKeyDerivationPBKDF", "isValid", "validate", "matches",
+        "deriveKey", "CCKeyDerivationPBKDF", "isValid", "validate", "matches", "SecItemAdd", "SecItemUpdate",
+        "SecItemDelete", "SecItemCopyMatching", "SecRandomCopyBytes", "SecKeyCreateSignature",
     ]
     /// Members whose value does not reveal the secret.
     static let sanitizerMembers: Set<String> = [
@@ -160,14 +147,44 @@ final class Dataflow {
     /// Parameters of an authorization request: a query that has them is a sign-in URL.
     static let authorizationParameters: Set<String> = ["response_type", "redirect_uri", "code_challenge"]
 
+    /// Every name the evaluation treats specially (calls, members, decoders, Keychain reads, `text`...).
+    static let specialNames: Set<String> = {
+        var names = sanitizers.union(weakRandomCalls).union(weakRandomTypes).union(base64Decoders).union(jwtDecoders)
+            .union(keychainReads)
+        names.formUnion(["prefix", "suffix", "dropLast", "dropFirst", "seed", "split", "components"])
+        names.formUnion(["componentsSeparatedByString", "text"])
+        return names
+    }()
+
+    private struct NameInfo {
+        var special: Bool
+        var names: FileScan.NameClass
+    }
+
+    private var infos: [String: NameInfo] = [:]
+
+    private func info(_ name: String) -> NameInfo {
+        if let known = infos[name] { return known }
+        let info = NameInfo(special: Self.specialNames.contains(name), names: scan.nameClass(name))
+        infos[name] = info
+        return info
+    }
+
     private func origin(_ source: String, _ index: Int) -> Origin { Origin(source: source, line: tokens[index].line) }
 
     /// Evaluates the identifier at `index` and returns where evaluation continues.
     private func identifier(_ index: Int, end: Int, into taint: inout Taint) -> Int {
         let token = tokens[index]
         let name = token.text
-        let isCall = scan.isSymbol(index + 1, "(")
+        // Most names are none of the sources below and carry nothing: one dictionary lookup says so.
+        // Most names are none of the sources below and carry nothing: one dictionary lookup says so. A variable is
+        // looked up where it is a plain name (or `self.name`) and not a type's (capitalised) name.
+        let info = self.info(name)
         let member = scan.isSymbol(index - 1, ".")
+        let variable =
+            (!member || scan.text(index - 2) == "self") && !(name.utf8.first.map { $0 >= 0x41 && $0 <= 0x5A } ?? true)
+        if !info.special, info.names.isEmpty, !variable { return index + 1 }
+        let isCall = scan.isSymbol(index + 1, "(")
         // Truncated UUIDs: UUID().uuidString.prefix(8)
         if member, ["prefix", "suffix", "dropLast", "dropFirst"].contains(name),
             scan.file.receiver(of: index).contains(where: { $0 == "uuidString" || $0 == "UUID" })
@@ -220,7 +237,7 @@ final class Dataflow {
             if taint.claims == nil { taint.claims = origin("JWT claims decoded without verification", index) }
         }
         // Authorization URLs by name: authorizationURL, loginURL, oauthURL.
-        if taint.authorizationURL == nil, Self.isAuthorizationName(name) {
+        if taint.authorizationURL == nil, scan.nameClass(name).contains(.authorization) {
             taint.authorizationURL = origin("'\(name)'", index)
         }
         // Keychain reads.
@@ -230,18 +247,18 @@ final class Dataflow {
             if taint.secret == nil { taint.secret = origin("a Keychain read", index) }
         }
         // A variable bound in this scope (self.name included).
-        if !member || scan.text(index - 2) == "self", let bound = self.taint(of: name, at: index) {
+        if variable, let bound = self.taint(of: name, at: index) {
             taint.merge(bound)
         }
         // A secure text field's text: passwordField.text, [self.pinField text]
         if name == "text", member || scan.file.language == .objectiveC {
             let owner = member ? scan.file.receiver(of: index).last ?? "" : scan.text(index - 1)
-            if Self.isSecretField(owner), taint.secret == nil {
+            if taint.secret == nil, scan.nameClass(owner, .secretField).contains(.secretField) {
                 taint.secret = origin("the text of '\(owner)'", index)
             }
         }
         // A secret by its name, unless it labels a literal (`password: ""`) or is a declaration's type.
-        if taint.secret == nil, SecretNames.isSecret(name), !labelsLiteral(index) {
+        if taint.secret == nil, scan.isSecret(name), !labelsLiteral(index) {
             taint.secret = origin("'\(name)'", index)
         }
         return index + 1
@@ -255,7 +272,7 @@ final class Dataflow {
             taint.authorizationURL = origin("an authorization URL", index)
         }
         // ["password": value] / @{@"token": value}: the value is a secret.
-        if taint.secret == nil, scan.isSymbol(index + 1, ":"), SecretNames.isSecret(text), index + 2 < end,
+        if taint.secret == nil, scan.isSymbol(index + 1, ":"), scan.isSecret(text), index + 2 < end,
             !scan.isLiteral(scan.expression(from: index + 2))
         {
             taint.secret = origin("'\(text)'", index)
@@ -313,6 +330,11 @@ final class Dataflow {
 
     /// `passwordField`, `pinTextField`, `txtPassword`, `passcodeInput`: a field whose text is a secret.
     static func isSecretField(_ name: String) -> Bool {
+        guard
+            ["pass", "pwd", "pin", "otp", "cvv", "secret", "token"].contains(where: {
+                FastText.contains(name, $0, caseInsensitive: true)
+            })
+        else { return false }
         let words = SecretNames.words(name)
         let secret = words.contains {
             ["password", "passwd", "pwd", "pin", "passcode", "otp", "cvv", "secret", "token"].contains($0)
@@ -335,53 +357,118 @@ final class Dataflow {
 
     static func isAuthorizationURL(_ text: String) -> Bool {
         guard text.utf8.count > 6 else { return false }
-        let lower = text.lowercased()
-        return lower.contains("/authorize") || lower.contains("/oauth") || lower.contains("response_type=")
-            || lower.contains("/o/oauth2/")
+        return ["/authorize", "/oauth", "response_type=", "/o/oauth2/"].contains {
+            FastText.contains(text, $0, caseInsensitive: true)
+        }
     }
 
     // MARK: - Bindings
 
-    private func bind(_ name: String, at index: Int, _ value: Taint, merging: Bool = false) {
-        let key = Key(scope: scan.scopes[index], name: name)
-        var value = value.through(name, line: tokens[index].line)
+    /// How a binding site gets its value.
+    private enum SiteKind: UInt8 {
+        case declaration, forIn, assignment, compoundAssignment, outParameter, mutatingCall, objcMutatingMessage
+    }
+
+    /// The value of each binding site asked about, by the token the binding is attributed to.
+    private var siteTaints: [Int32: Taint] = [:]
+    private var evaluating = Set<Int32>()
+    private var depth = 0
+    /// Variables followed through at most this many nested bindings, and a use looks back at most this many
+    /// tokens for its binding (a pathological file stays linear).
+    static let maximumDepth = 48
+    static let maximumLookBack = 8192
+
+    /// What the variable `name` carries at token `index`: the value of its last binding before `index` in its
+    /// scope, found by looking back from the use (only uses a rule asks about are followed, so a file pays for
+    /// the values that reach a sink, not for every declaration).
+    func taint(of name: String, at index: Int) -> Taint? {
+        guard index > 0, index <= tokens.count else { return nil }
+        let scopes = scan.scopes
+        let scope = index < tokens.count ? scopes[index] : scopes[index - 1]
+        let lower = max(0, Int(scope), index - Self.maximumLookBack)
+        var position = index - 1
+        while position >= lower {
+            let token = tokens[position]
+            if token.kind == .identifier, scopes[position] == scope, token.text == name,
+                !evaluating.contains(Int32(position)), let site = site(at: position, name)
+            {
+                if let value = value(of: site, at: position) { return value }
+            }
+            position -= 1
+        }
+        return nil
+    }
+
+    /// The binding site the name at `position` is in, as (kind, the token its parser starts from).
+    private func site(at position: Int, _ name: String) -> (SiteKind, Int)? {
+        let before = position > 0 ? tokens[position - 1] : nil
+        if let before, before.kind == .keyword {
+            if before.text == "let" || before.text == "var" { return (.declaration, position - 1) }
+            if before.text == "for" { return (.forIn, position - 1) }
+        }
+        if before?.isSymbol("&") == true { return (.outParameter, position - 1) }
+        if before?.isSymbol(":") == true { return nil }  // a type annotation or a label
+        guard position + 1 < tokens.count else { return nil }
+        let next = tokens[position + 1]
+        if next.isSymbol("=") { return (.assignment, position + 1) }
+        if next.isSymbol("+=") { return (.compoundAssignment, position + 1) }
+        // owner.a.b = v, owner.append(x), owner[k] = v: walk the chain to what follows it.
+        var end = position
+        while scan.isSymbol(end + 1, "."), end + 2 < tokens.count, tokens[end + 2].kind == .identifier { end += 2 }
+        if end > position {
+            if scan.isSymbol(end + 1, "=") { return (.assignment, end + 1) }
+            if scan.isSymbol(end + 1, "("), Self.mutators.contains(tokens[end].text) { return (.mutatingCall, end) }
+        }
+        if scan.isSymbol(end + 1, "["), scan.file.partner[end + 1] > end + 1 {
+            let close = Int(scan.file.partner[end + 1])
+            if scan.isSymbol(close + 1, "=") { return (.assignment, close + 1) }
+        }
+        // [owner setObject:x forKey:@"k"]
+        if before?.isSymbol("[") == true || (scan.text(position - 1) == "." && scan.text(position - 2) == "self"),
+            next.kind == .identifier, Self.objcMutators.contains(next.text), scan.isSymbol(position + 2, ":")
+        {
+            return (.objcMutatingMessage, position + 1)
+        }
+        return nil
+    }
+
+    private func value(of site: (SiteKind, Int), at position: Int) -> Taint? {
+        let key = Int32(position)
+        if let known = siteTaints[key] { return known }
+        guard depth < Self.maximumDepth else { return nil }
+        evaluating.insert(key)
+        depth += 1
+        defer {
+            depth -= 1
+            evaluating.remove(key)
+        }
+        let anchor = site.1
+        let parsed: Parsed?
+        switch site.0 {
+        case .declaration: parsed = declaration(anchor)
+        case .forIn: parsed = forIn(anchor)
+        case .assignment: parsed = assignment(anchor, compound: false)
+        case .compoundAssignment: parsed = assignment(anchor, compound: true)
+        case .outParameter: parsed = outParameter(anchor)
+        case .mutatingCall: parsed = mutatingCall(anchor)
+        case .objcMutatingMessage: parsed = objcMutatingMessage(anchor)
+        }
+        guard let parsed else { return nil }
+        var taint = parsed.taint.through(parsed.name, line: tokens[position].line)
         // Randomness is followed through two variables: further on it has usually become something else (a
         // service name built with a random suffix, the client made with it, the session that client opened).
-        if let random = value.random, random.path.count > 2 { value.random = nil }
-        if merging, let previous = taint(of: name, at: index) { value.merge(previous) }
-        if value.isEmpty, bindings[key] == nil { return }
-        bindings[key, default: []].append((Int32(index), value))
+        if let random = taint.random, random.path.count > 2 { taint.random = nil }
+        if parsed.merging, let previous = self.taint(of: parsed.name, at: position) { taint.merge(previous) }
+        siteTaints[key] = taint
+        return taint
     }
 
-    private func build() {
-        let tokens = self.tokens
-        let objectiveC = scan.file.language == .objectiveC
-        var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            switch token.kind {
-            case .keyword where token.text == "let" || token.text == "var":
-                declaration(index)
-            case .keyword where token.text == "for":
-                forIn(index)
-            case .operator where token.text == "=" || token.text == "+=":
-                assignment(index, compound: token.text == "+=")
-            case .operator where token.text == "&":
-                outParameter(index)
-            case .identifier where scan.isSymbol(index - 1, ".") && scan.isSymbol(index + 1, "("):
-                mutatingCall(index)
-            case .identifier where objectiveC && scan.isSymbol(index + 1, ":"):
-                objcMutatingMessage(index)
-            default:
-                break
-            }
-            index += 1
-        }
-    }
+    /// A parsed binding site: the variable, whether it adds to the variable's previous value, and the value.
+    private typealias Parsed = (name: String, merging: Bool, taint: Taint)
 
     /// `let NAME (: Type)? = EXPR`, `if let NAME = EXPR`, `guard let NAME = EXPR else`.
-    private func declaration(_ index: Int) {
-        guard index + 1 < tokens.count, tokens[index + 1].kind == .identifier else { return }
+    private func declaration(_ index: Int) -> Parsed? {
+        guard index + 1 < tokens.count, tokens[index + 1].kind == .identifier else { return nil }
         var position = index + 2
         if scan.isSymbol(position, ":") {
             position += 1
@@ -396,114 +483,116 @@ final class Dataflow {
                 guard
                     token.kind == .identifier || token.kind == .keyword || token.isSymbol(".")
                         || token.kind == .operator && token.text != "="
-                else { return }
-                if token.line != tokens[index].line { return }
+                else { return nil }
+                if token.line != tokens[index].line { return nil }
                 position += 1
                 steps += 1
             }
         }
-        guard scan.isSymbol(position, "=") else { return }
-        declarationEquals.insert(position)
+        guard scan.isSymbol(position, "=") else { return nil }
+        let name = tokens[index + 1].text
         let previous = scan.text(index - 1)
         let condition = ["if", "guard", "while", ","].contains(previous) || scan.text(index - 2) == "case"
-        let value = valueRange(from: position + 1, stopAtBrace: condition)
-        bind(tokens[index + 1].text, at: index + 1, evaluate(value))
+        return (name, false, evaluate(valueRange(from: position + 1, stopAtBrace: condition)))
     }
 
     /// `for NAME in EXPR {`.
-    private func forIn(_ index: Int) {
+    private func forIn(_ index: Int) -> Parsed? {
         guard index + 3 < tokens.count, tokens[index + 1].kind == .identifier, tokens[index + 2].text == "in" else {
-            return
+            return nil
         }
-        bind(tokens[index + 1].text, at: index + 1, evaluate(valueRange(from: index + 3, stopAtBrace: true)))
+        let name = tokens[index + 1].text
+        return (name, false, evaluate(valueRange(from: index + 3, stopAtBrace: true)))
     }
 
     /// `NAME = EXPR`, `self.NAME = EXPR`, `owner.member = EXPR`, `dict[key] = EXPR`, `NAME += EXPR`.
-    private func assignment(_ index: Int, compound: Bool) {
-        guard index >= 1, index + 1 < tokens.count, !declarationEquals.contains(index) else { return }
-        let value = valueRange(from: index + 1, stopAtBrace: false)
+    private func assignment(_ index: Int, compound: Bool) -> Parsed? {
+        guard index >= 1, index + 1 < tokens.count else { return nil }
         let before = index - 1
         let target = tokens[before]
         if target.kind == .identifier {
             let chain = scan.file.receiver(of: before)
-            var taint = evaluate(value)
             if chain.isEmpty || chain == ["self"] || chain == ["_"] {
-                bind(target.text, at: before, taint, merging: compound)
-                return
+                return (target.text, compound, evaluate(valueRange(from: index + 1, stopAtBrace: false)))
             }
             // owner.member = value: the owner now carries the value; a secret-named member makes it a secret.
             let owner = chain.first == "self" && chain.count > 1 ? chain[1] : chain[0]
-            if taint.secret == nil, SecretNames.isSecret(target.text), !scan.isLiteral(value) {
+            let value = valueRange(from: index + 1, stopAtBrace: false)
+            var taint = evaluate(value)
+            if taint.secret == nil, scan.isSecret(target.text), !scan.isLiteral(value) {
                 taint.secret = origin("'\(target.text)'", before)
             }
-            if !taint.isEmpty { bind(owner, at: before, taint, merging: true) }
-        } else if target.isSymbol("]"), scan.file.partner[before] >= 0 {
-            // dict["password"] = value
-            let open = Int(scan.file.partner[before])
-            guard open >= 1, tokens[open - 1].kind == .identifier else { return }
-            var taint = evaluate(value)
-            if taint.secret == nil, !scan.isLiteral(value),
-                ((open + 1)..<before).contains(where: {
-                    tokens[$0].kind == .string && SecretNames.isSecret(tokens[$0].text)
-                })
-            {
-                taint.secret = origin("'\(scan.firstString(in: (open + 1)..<before) ?? "")'", open)
-            }
-            taint.merge(evaluate((open + 1)..<before))
-            if !taint.isEmpty { bind(tokens[open - 1].text, at: open - 1, taint, merging: true) }
+            return (owner, true, taint)
         }
+        guard target.isSymbol("]"), scan.file.partner[before] >= 0 else { return nil }
+        // dict["password"] = value
+        let open = Int(scan.file.partner[before])
+        guard open >= 1, tokens[open - 1].kind == .identifier else { return nil }
+        let owner = tokens[open - 1].text
+        let value = valueRange(from: index + 1, stopAtBrace: false)
+        var taint = evaluate(value)
+        if taint.secret == nil, !scan.isLiteral(value),
+            ((open + 1)..<before).contains(where: {
+                tokens[$0].kind == .string && scan.isSecret(tokens[$0].text)
+            })
+        {
+            taint.secret = origin("'\(scan.firstString(in: (open + 1)..<before) ?? "")'", open)
+        }
+        taint.merge(evaluate((open + 1)..<before))
+        return (owner, true, taint)
     }
 
     /// `SecItemCopyMatching(query, &result)`: `result` holds the Keychain item.
-    private func outParameter(_ index: Int) {
+    private func outParameter(_ index: Int) -> Parsed? {
         guard index + 1 < tokens.count, tokens[index + 1].kind == .identifier,
             let open = scan.enclosingOpener(of: index, "(", limit: 64), scan.text(open - 1) == "SecItemCopyMatching"
-        else { return }
+        else { return nil }
         var taint = Taint()
         taint.secret = origin("a Keychain read", open - 1)
-        bind(tokens[index + 1].text, at: index + 1, taint)
+        return (tokens[index + 1].text, false, taint)
     }
 
     static let mutators: Set<String> = [
         "append", "insert", "merge", "updateValue", "setValue", "setObject", "setString", "setData", "setBlob",
-        "setDictionary", "addEntries", "add", "appending", "write",
+        "setDictionary", "addEntries", "add",
     ]
 
     /// `owner.append(x)`, `dict.setValue(x, forKey: "password")`, `doc.setString(x, forKey: "pin")`.
-    private func mutatingCall(_ index: Int) {
-        let name = tokens[index].text
-        guard Self.mutators.contains(name), name != "write", name != "appending" else { return }
+    private func mutatingCall(_ index: Int) -> Parsed? {
+        guard Self.mutators.contains(tokens[index].text) else { return nil }
         let chain = scan.file.receiver(of: index)
-        guard let first = chain.first, let call = scan.file.call(at: index) else { return }
+        guard let first = chain.first, let call = scan.file.call(at: index) else { return nil }
         let owner = first == "self" && chain.count > 1 ? chain[1] : first
         var taint = evaluate((call.open + 1)..<call.close)
         if taint.secret == nil, let key = call.argument("forKey"),
-            let literal = scan.firstString(in: key), SecretNames.isSecret(literal),
+            let literal = scan.firstString(in: key), scan.isSecret(literal),
             let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value)
         {
             taint.secret = origin("'\(literal)'", key.lowerBound)
         }
-        if !taint.isEmpty { bind(owner, at: index, taint, merging: true) }
+        return (owner, true, taint)
     }
 
+    static let objcMutators: Set<String> = [
+        "setObject", "setValue", "appendString", "appendData", "appendFormat", "addObject", "setString",
+    ]
+
     /// `[dict setObject:x forKey:@"token"]`, `[blob appendString:password]`.
-    private func objcMutatingMessage(_ index: Int) {
-        let name = tokens[index].text
-        guard
-            ["setObject", "setValue", "appendString", "appendData", "appendFormat", "addObject", "setString"]
-                .contains(name), let message = scan.message(at: index), message.parts.first?.index == index,
+    private func objcMutatingMessage(_ index: Int) -> Parsed? {
+        guard Self.objcMutators.contains(tokens[index].text), let message = scan.message(at: index),
+            message.parts.first?.index == index,
             message.receiver.count == 1
                 || (message.receiver.count == 3 && scan.text(message.receiver.lowerBound) == "self")
-        else { return }
+        else { return nil }
         let owner = scan.text(message.receiver.upperBound - 1)
         var taint = Taint()
         for part in message.parts { taint.merge(evaluate(part.argument)) }
         if taint.secret == nil, let key = message.argument("forKey"), let literal = scan.firstString(in: key),
-            SecretNames.isSecret(literal), let value = message.parts.first?.argument, !scan.isLiteral(value)
+            scan.isSecret(literal), let value = message.parts.first?.argument, !scan.isLiteral(value)
         {
             taint.secret = origin("'\(literal)'", key.lowerBound)
         }
-        if !taint.isEmpty { bind(owner, at: index, taint, merging: true) }
+        return (owner, true, taint)
     }
 
     /// The right-hand side starting at `start`: to the end of the statement, across lines that continue it (an

@@ -9,11 +9,14 @@ struct RawFinding: Sendable {
 /// One source file under audit: the rules read it through here and append findings here.
 final class FileScan {
     let file: SourceFile
-    var tokens: [Token] { file.tokens }
+    let tokens: [Token]
     private(set) var findings: [RawFinding] = []
     var facts = FileFacts()
 
-    init(file: SourceFile) { self.file = file }
+    init(file: SourceFile) {
+        self.file = file
+        tokens = file.tokens
+    }
 
     private var memos: [String: Bool] = [:]
 
@@ -24,6 +27,42 @@ final class FileScan {
         memos[key] = value
         return value
     }
+
+    /// What a name means, computed once per distinct name of the file (names repeat; splitting them into words
+    /// is the costly part of the scan).
+    struct NameClass: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let secret = NameClass(rawValue: 1)
+        static let secureRandom = NameClass(rawValue: 2)
+        static let authorization = NameClass(rawValue: 4)
+        static let secretField = NameClass(rawValue: 8)
+    }
+
+    private var nameClasses: [String: (known: NameClass, value: NameClass)] = [:]
+
+    /// Which of `wanted` the name is; each class is computed on first use for that name.
+    func nameClass(_ name: String, _ wanted: NameClass = [.secret, .authorization]) -> NameClass {
+        var entry = nameClasses[name] ?? (NameClass(), NameClass())
+        let missing = wanted.subtracting(entry.known)
+        if !missing.isEmpty {
+            if missing.contains(.secret), SecretNames.isSecret(name) { entry.value.insert(.secret) }
+            if missing.contains(.secureRandom), SecretNames.needsSecureRandom(name) {
+                entry.value.insert(.secureRandom)
+            }
+            if missing.contains(.authorization), Dataflow.isAuthorizationName(name) {
+                entry.value.insert(.authorization)
+            }
+            if missing.contains(.secretField), Dataflow.isSecretField(name) { entry.value.insert(.secretField) }
+            entry.known.formUnion(missing)
+            nameClasses[name] = entry
+        }
+        return entry.value.intersection(wanted)
+    }
+
+    /// ``SecretNames/isSecret(_:)``, memoized for the file.
+    func isSecret(_ name: String) -> Bool { nameClass(name, .secret).contains(.secret) }
+    /// ``SecretNames/needsSecureRandom(_:)``, memoized for the file.
+    func needsSecureRandom(_ name: String) -> Bool { nameClass(name, .secureRandom).contains(.secureRandom) }
 
     private var seen = Set<String>()
 
@@ -258,7 +297,7 @@ final class FileScan {
     /// Whether `range` names a secret key: a secret-named string literal or identifier (unless hashed).
     func secretKey(in range: Range<Int>) -> Bool {
         for index in range where tokens[index].kind == .string {
-            if SecretNames.isSecret(tokens[index].text) { return !hashed(range) }
+            if isSecret(tokens[index].text) { return !hashed(range) }
         }
         return !hashed(range) && flow.evaluate(range).secret != nil
     }

@@ -9,7 +9,19 @@ enum KeyFormats {
         let minimumBody: Int
         let maximumBody: Int
         let body: @Sendable (Character) -> Bool
-        var prefixBytes: [UInt8] { Array(prefix.utf8) }
+        let prefixBytes: [UInt8]
+
+        init(
+            prefix: String, name: String, minimumBody: Int, maximumBody: Int,
+            body: @escaping @Sendable (Character) -> Bool
+        ) {
+            self.prefix = prefix
+            self.name = name
+            self.minimumBody = minimumBody
+            self.maximumBody = maximumBody
+            self.body = body
+            prefixBytes = Array(prefix.utf8)
+        }
     }
 
     private static func alphanumeric(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber) }
@@ -48,17 +60,16 @@ enum KeyFormats {
         var text = text
         return text.withUTF8 { bytes -> String? in
             guard bytes.count >= 20 else { return nil }
-            for format in formats {
-                var start = 0
-                while start < bytes.count {
-                    let rest = UnsafeBufferPointer(rebasing: bytes[start...])
-                    guard
-                        let found = format.prefixBytes.withUnsafeBufferPointer({
-                            FastText.find(rest, $0, caseInsensitive: false)
-                        })
-                    else { break }
-                    let position = start + found
-                    let bodyStart = position + format.prefixBytes.count
+            // One pass: only positions whose byte starts some prefix are tried.
+            for position in 0..<bytes.count {
+                guard let candidates = byFirstByte[bytes[position]] else { continue }
+                for index in candidates {
+                    let format = formats[index]
+                    let prefix = format.prefixBytes
+                    guard position + prefix.count <= bytes.count,
+                        (0..<prefix.count).allSatisfy({ bytes[position + $0] == prefix[$0] })
+                    else { continue }
+                    let bodyStart = position + prefix.count
                     var bodyEnd = bodyStart
                     while bodyEnd < bytes.count, bodyEnd - bodyStart <= format.maximumBody,
                         format.body(Character(UnicodeScalar(bytes[bodyEnd])))
@@ -68,12 +79,18 @@ enum KeyFormats {
                     let length = bodyEnd - bodyStart
                     let boundary = position == 0 || !urlSafe(Character(UnicodeScalar(bytes[position - 1])))
                     if length >= format.minimumBody, length <= format.maximumBody, boundary { return format.name }
-                    start = position + 1
                 }
             }
             return nil
         }
     }
+
+    /// The formats whose prefix starts with each byte.
+    private static let byFirstByte: [UInt8: [Int]] = {
+        var table: [UInt8: [Int]] = [:]
+        for (index, format) in formats.enumerated() { table[format.prefixBytes[0], default: []].append(index) }
+        return table
+    }()
 
     /// Whether a literal stored under a secret name looks like a real secret rather than a key name, a
     /// placeholder, a path, a date, a message or a public identifier: long enough, not made of words, and random

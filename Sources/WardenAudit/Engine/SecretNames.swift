@@ -26,7 +26,10 @@ public enum SecretNames {
         "location", "annotation", "image", "icon", "tint", "size", "font", "width", "height", "offset", "position",
         "point", "radius", "index", "animation", "layer", "marker", "event", "events", "notification", "screen",
         "page", "section", "segue", "route", "action", "tag", "analytics", "cache", "config", "configuration", "flag",
-        "toggle", "text", "string", "message", "localized",
+        "toggle", "message", "localized", "db", "database", "table", "dao", "repository", "client",
+        "api", "file", "directory", "folder", "queue", "lock", "task", "operation", "publisher", "subject",
+        "observer", "menu", "sheet", "alert", "scene", "coordinator", "router", "factory",
+        "builder", "parser", "encoder", "decoder", "formatter", "mapper", "adapter", "test", "tests", "mock", "stub",
     ]
     /// Words next to `pin` that make it a map pin or a certificate pin (public data), not a PIN.
     static let publicPinWords: Set<String> = [
@@ -76,6 +79,10 @@ public enum SecretNames {
     /// Whether `name` (a variable, property or storage key) names a secret.
     public static func isSecret(_ name: String) -> Bool {
         guard secretStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
+        // Framework constants that name a kind of secret, not one: kSecClassGenericPassword, UITextContentTypePassword.
+        if name.hasPrefix("kSec") || name.hasPrefix("UITextContentType") || name.hasPrefix("NSURLCredential") {
+            return false
+        }
         let words = words(name)
         guard let last = words.last else { return false }
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }

@@ -24,7 +24,8 @@ struct ComparisonRule: Rule {
         "layout", "cached", "cache", "previous", "prev", "last", "old", "prior", "view", "content", "render",
         "snapshot", "etag", "version", "checksum", "confirm", "confirmation", "repeat", "repeated", "retype",
         "again", "second", "new", "current", "draft", "style", "theme", "config", "configuration", "schema", "type",
-        "method", "algorithm", "length", "count", "format", "enabled", "required", "policy", "hint",
+        "method", "algorithm", "length", "count", "format", "enabled", "required", "policy", "hint", "existing",
+        "updated", "latest", "initial",
     ]
 
     func check(_ scan: FileScan, at index: Int) {

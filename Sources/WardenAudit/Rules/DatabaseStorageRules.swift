@@ -160,7 +160,7 @@ struct DatabaseStorageRules: Rule {
                         scan.report(
                             FileStorageRules.secretInFile, at: member,
                             scan.message(origin, at: member, "is stored in a Core Data entity"))
-                    } else if SecretNames.isSecret(scan.tokens[member].text) {
+                    } else if scan.isSecret(scan.tokens[member].text) {
                         scan.report(
                             FileStorageRules.secretInFile, at: member,
                             "'\(scan.tokens[member].text)' of a Core Data entity is stored in cleartext")

@@ -40,7 +40,7 @@ struct HardcodedSecretRules: Rule {
         guard scan.tokens.indices.contains(label) else { return }
         let name = scan.tokens[label]
         let named = name.kind == .identifier || (name.kind == .string && scan.isDictionaryKey(label))
-        guard named, SecretNames.isSecret(name.text), KeyFormats.looksLikeSecretValue(token.text) else { return }
+        guard named, scan.isSecret(name.text), KeyFormats.looksLikeSecretValue(token.text) else { return }
         // An Objective-C message argument (`[x setObject:@"..." forKey:...]`) is not a label.
         if scan.file.language == .objectiveC, name.kind == .identifier { return }
         scan.report(Self.hardcodedSecret, at: index)
@@ -57,7 +57,7 @@ struct HardcodedSecretRules: Rule {
             value += 1
         }
         let literal = scan.tokens[value]
-        guard literal.kind == .string, !literal.isInterpolated, SecretNames.isSecret(name),
+        guard literal.kind == .string, !literal.isInterpolated, scan.isSecret(name),
             scan.isSymbol(value + 1, ";") || scan.tokens.indices.contains(value + 1) == false
                 || scan.tokens[value + 1].line != literal.line || scan.isSymbol(value + 1, "}")
                 || scan.isSymbol(value + 1, ",") || scan.isSymbol(value + 1, ")"),
@@ -86,7 +86,7 @@ struct HardcodedSecretRules: Rule {
             let text = scan.tokens[index].text
             guard text.hasPrefix("#define") else { continue }
             let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            guard parts.count == 3, SecretNames.isSecret(String(parts[1])) else { continue }
+            guard parts.count == 3, scan.isSecret(String(parts[1])) else { continue }
             var value = parts[2].trimmingCharacters(in: .whitespaces)
             if value.hasPrefix("@") { value.removeFirst() }
             guard value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 else { continue }

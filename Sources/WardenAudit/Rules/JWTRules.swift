@@ -17,8 +17,11 @@ struct JWTRules: Rule {
         Triggers(
             identifiers: Dataflow.base64Decoders.union(Dataflow.jwtDecoders),
             identifierTest: { name in
-                FastText.contains(name, "leeway", caseInsensitive: true)
-                    || FastText.contains(name, "skew", caseInsensitive: true)
+                // `leeway`, `iatLeeway`, `clockSkew`, `allowedClockSkewForIat`: a byte test, run on every name.
+                let utf8 = name.utf8
+                guard utf8.count >= 4 else { return false }
+                return FastText.contains(name, "eeway", caseInsensitive: false)
+                    || FastText.contains(name, "kew", caseInsensitive: false)
             })
     }
 
@@ -39,6 +42,9 @@ struct JWTRules: Rule {
             leeway(scan, index)
             return
         }
+        // `decode(jwt:)` only: JSONDecoder().decode(...) decodes claims only from a payload decoded by hand, which
+        // the base64 decoder before it reports.
+        if Dataflow.jwtDecoders.contains(name), scan.text(index + 2) != "jwt" { return }
         guard let claims = scan.flow.evaluate(index..<(index + 1)).claims else { return }
         let scope = scan.scopeRange(of: index)
         guard scan.once("jwt \(scope.lowerBound)"),

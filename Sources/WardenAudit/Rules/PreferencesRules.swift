@@ -85,7 +85,7 @@ struct PreferencesRules: Rule {
         guard scan.isSymbol(index + 1, "("), scan.file.partner[index + 1] > index + 1 else { return }
         let close = Int(scan.file.partner[index + 1])
         let keySecret = ((index + 2)..<close).contains {
-            scan.tokens[$0].kind == .string && SecretNames.isSecret(scan.tokens[$0].text)
+            scan.tokens[$0].kind == .string && scan.isSecret(scan.tokens[$0].text)
         }
         var position = close + 1
         while position < scan.tokens.count, scan.tokens[position].kind == .keyword,
@@ -94,6 +94,6 @@ struct PreferencesRules: Rule {
             position += 1
         }
         let variable = scan.text(position) == "var" ? scan.text(position + 1) : ""
-        if keySecret || SecretNames.isSecret(variable) { scan.report(Self.swiftUIStorage, at: index) }
+        if keySecret || scan.isSecret(variable) { scan.report(Self.swiftUIStorage, at: index) }
     }
 }

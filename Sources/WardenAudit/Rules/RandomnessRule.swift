@@ -28,7 +28,7 @@ struct RandomnessRule: Rule {
         let token = scan.tokens[index]
         switch token.kind {
         case .operator:
-            guard let target = scan.assignmentTarget(of: index), SecretNames.needsSecureRandom(scan.tokens[target].text)
+            guard let target = scan.assignmentTarget(of: index), scan.needsSecureRandom(scan.tokens[target].text)
             else { return }
             sink(
                 scan, at: target, scan.flow.valueRange(from: index + 1, stopAtBrace: false),
@@ -39,13 +39,13 @@ struct RandomnessRule: Rule {
             if token.text == "URLQueryItem" {
                 guard let call = scan.file.call(at: index),
                     let name = call.argument("name").flatMap(scan.firstString(in:)),
-                    SecretNames.needsSecureRandom(name), let value = call.argument("value")
+                    scan.needsSecureRandom(name), let value = call.argument("value")
                 else { return }
                 sink(scan, at: index, value, "the '\(name)' parameter")
             } else if token.text == "NSURLQueryItem" {
                 guard let message = scan.message(opening: index - 1),
                     let name = message.argument("queryItemWithName").flatMap(scan.firstString(in:)),
-                    SecretNames.needsSecureRandom(name), let value = message.argument("value")
+                    scan.needsSecureRandom(name), let value = message.argument("value")
                 else { return }
                 sink(scan, at: index, value, "the '\(name)' parameter")
             } else if scan.isSymbol(index + 1, ":"), scan.enclosingOpener(of: index, "(", limit: 64) != nil {
@@ -56,7 +56,7 @@ struct RandomnessRule: Rule {
     }
 
     private func string(_ scan: FileScan, _ index: Int, _ token: Token) {
-        if scan.isSymbol(index + 1, ":"), SecretNames.needsSecureRandom(token.text) {
+        if scan.isSymbol(index + 1, ":"), scan.needsSecureRandom(token.text) {
             // ["state": s], @{@"nonce": n}
             sink(scan, at: index, scan.expression(from: index + 2), "'\(token.text)'")
             return

@@ -68,7 +68,7 @@ extension FileScan {
         var nameIndex = equals - 1
         guard nameIndex >= 0 else { return nil }
         if tokens[nameIndex].kind == .identifier,
-            tokens[nameIndex].text.first?.isUppercase == true || tokens[nameIndex].text == "String"
+            tokens[nameIndex].text.utf8.first.map({ $0 >= 0x41 && $0 <= 0x5A }) == true
         {
             // `let key: String = ...`: step back over a simple type annotation.
             if isSymbol(nameIndex - 1, ":") { nameIndex -= 2 }
