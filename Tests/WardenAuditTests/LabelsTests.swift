@@ -58,4 +58,31 @@ struct LabelsTests {
         #expect(score.missed.isEmpty && score.unexpected.isEmpty, "\(score.missed) \(score.unexpected)")
         #expect(score.total.recall == 1 && score.total.labelled > 20)
     }
+
+    /// The labelled app (Swift and Objective-C screens, storage, networking and sign-in, each anti-pattern with a
+    /// correct twin): at least 95% of its labelled findings found, at most 1% of its twins flagged, and every
+    /// finding on a labelled line.
+    @Test func labelledAppIsFoundWithItsTwinsLeftAlone() throws {
+        let root = Self.fixtures.appendingPathComponent("LabelledApp").path
+        let file = try String(contentsOf: Self.fixtures.appendingPathComponent("LabelledApp.labels"), encoding: .utf8)
+        let labels = try Labels(tsv: file)
+        #expect(try Labels.markers(root: root) == labels, "LabelledApp.labels is stale: run scripts/labels")
+        let report = try Auditor().audit(root: root)
+        let score = LabelScore(report: report, labels: labels)
+        let total = score.total
+        #expect(total.labelled >= 150 && total.twins >= 200)
+        #expect(total.recall >= 0.95, "missed: \(score.missed)")
+        #expect(total.twinRate <= 0.01, "twins flagged")
+        #expect(score.unexpected.isEmpty, "not labelled: \(score.unexpected)")
+        // Every family is labelled in both languages where it applies.
+        let languages = Dictionary(grouping: labels.labels.filter { $0.kind == .expect }, by: \.rule).mapValues {
+            Set($0.map { ($0.file as NSString).pathExtension == "h" ? "m" : ($0.file as NSString).pathExtension })
+        }
+        #expect(languages.count >= 30)
+        for (rule, extensions) in languages where !rule.hasPrefix("ats-") && rule != "secret-in-swiftui-storage" {
+            #expect(extensions.contains("swift") && extensions.contains("m"), "\(rule): \(extensions.sorted())")
+        }
+        // Test code is audited but not listed.
+        #expect(report.hiddenInTests > 0)
+    }
 }

@@ -130,6 +130,8 @@ final class Dataflow {
         "objectForKey", "stringForKey", "dataForKey", "passwordForService", "passwordDataForService",
         "genericPassword", "retrieve", "fetch",
     ]
+    /// Method prefixes of Keychain wrappers' reads (`readString(account:)`, `getPassword`, `loadToken`).
+    static let readPrefixes = ["read", "get", "load", "fetch", "retrieve", "copy"]
     /// Calls that produce non-cryptographic or short randomness.
     static let weakRandomCalls: Set<String> = [
         "arc4random", "arc4random_uniform", "rand", "random", "srand", "srandom", "drand48", "lrand48", "srand48",
@@ -163,9 +165,21 @@ final class Dataflow {
 
     private var infos: [String: NameInfo] = [:]
 
+    /// Functions of this file that return JWT claims they decoded by hand (see ``JWTRules``).
+    private var claimsFunctions: [String: Origin] = [:]
+
+    /// Records that calls to `name` return unverified JWT claims; values computed before are recomputed.
+    func addClaimsFunction(_ name: String, _ origin: Origin) {
+        guard claimsFunctions[name] == nil else { return }
+        claimsFunctions[name] = origin
+        siteTaints.removeAll()
+    }
+
     private func info(_ name: String) -> NameInfo {
         if let known = infos[name] { return known }
-        let info = NameInfo(special: Self.specialNames.contains(name), names: scan.nameClass(name))
+        let info = NameInfo(
+            special: Self.specialNames.contains(name) || Self.readPrefixes.contains(where: { name.hasPrefix($0) }),
+            names: scan.nameClass(name))
         infos[name] = info
         return info
     }
@@ -181,6 +195,11 @@ final class Dataflow {
         // looked up where it is a plain name (or `self.name`) and not a type's (capitalised) name.
         let info = self.info(name)
         let member = scan.isSymbol(index - 1, ".")
+        if !claimsFunctions.isEmpty, taint.claims == nil, let origin = claimsFunctions[name],
+            scan.isSymbol(index + 1, "(") || scan.file.language == .objectiveC && scan.isSymbol(index + 1, ":")
+        {
+            taint.claims = origin
+        }
         let variable =
             (!member || scan.text(index - 2) == "self") && !(name.utf8.first.map { $0 >= 0x41 && $0 <= 0x5A } ?? true)
         if !info.special, info.names.isEmpty, !variable { return index + 1 }
@@ -195,9 +214,13 @@ final class Dataflow {
         if Self.sanitizers.contains(name), isCall || scan.file.language == .objectiveC {
             return skipCall(index)
         }
-        // A harmless member of the value: token.count, password.isEmpty
-        if scan.isSymbol(index + 1, "."), Self.sanitizerMembers.contains(scan.text(index + 2)) {
-            return index + 3
+        // A harmless member of the value: token.count, password.isEmpty, tokens.accessToken.count
+        if scan.isSymbol(index + 1, ".") {
+            var end = index
+            while scan.isSymbol(end + 1, "."), end + 2 < tokens.count, tokens[end + 2].kind == .identifier { end += 2 }
+            if end > index, Self.sanitizerMembers.contains(tokens[end].text), !scan.isSymbol(end + 1, "(") {
+                return end + 1
+            }
         }
         // Weak randomness.
         if Self.weakRandomCalls.contains(name), isCall || scan.file.language == .objectiveC,
@@ -241,7 +264,8 @@ final class Dataflow {
             taint.authorizationURL = origin("'\(name)'", index)
         }
         // Keychain reads.
-        if Self.keychainReads.contains(name), member || scan.file.language == .objectiveC,
+        if Self.keychainReads.contains(name) || Self.readPrefixes.contains(where: { name.hasPrefix($0) }),
+            member || scan.file.language == .objectiveC,
             isKeychainReceiver(index)
         {
             if taint.secret == nil { taint.secret = origin("a Keychain read", index) }

@@ -104,6 +104,15 @@ final class FileScan {
             }
             if !parts.isEmpty { result[tokens[index + 1].text] = parts.joined(separator: ".") }
         }
+        // Objective-C: `NSUbiquitousKeyValueStore *store = ...` names the store by its declared type.
+        if file.language == .objectiveC {
+            for index in tokens.indices.dropFirst(2) where tokens[index].isSymbol("=") {
+                guard tokens[index - 1].kind == .identifier, tokens[index - 2].isSymbol("*"), index >= 3,
+                    tokens[index - 3].kind == .identifier, result[tokens[index - 1].text] == nil
+                else { continue }
+                result[tokens[index - 1].text] = tokens[index - 3].text
+            }
+        }
         return result
     }()
 

@@ -74,7 +74,7 @@ public enum SecretNames {
         "token", "pass", "secret", "pin", "otp", "jwt", "cred", "key", "cookie", "bearer", "session", "cvv", "pwd",
         "auth", "pw",
     ]
-    static let randomStems = secretStems + ["state", "nonce", "verifier", "salt", "iv", "seed", "challenge"]
+    static let randomStems = secretStems + ["state", "nonce", "verifier", "salt", "iv", "seed", "challenge", "code"]
 
     /// Whether `name` (a variable, property or storage key) names a secret.
     public static func isSecret(_ name: String) -> Bool {
@@ -111,6 +111,15 @@ public enum SecretNames {
             "state", "nonce", "verifier", "salt", "iv", "key", "secret", "token", "otp", "pin", "password", "challenge",
             "seed",
         ]
+        // A one-time code: resetCode, verificationCode, smsCode (not statusCode or countryCode).
+        if last == "code", words.count > 1,
+            [
+                "reset", "verification", "verify", "confirmation", "confirm", "sms", "otp", "login", "auth", "access",
+                "recovery", "backup", "invite", "pairing", "unlock", "security", "one", "passcode",
+            ].contains(words[words.count - 2])
+        {
+            return true
+        }
         return random.contains(last) || isSecret(name)
     }
 }

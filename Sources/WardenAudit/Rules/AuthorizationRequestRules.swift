@@ -100,7 +100,8 @@ struct AuthorizationRequestRules: Rule {
         }
         guard let responseType = items.first(where: { $0.0 == "response_type" }) else { return }
         let value = responseType.1 ?? "code"
-        if value.split(separator: " ").contains("token") {
+        let types = value.replacingOccurrences(of: "%20", with: " ").replacingOccurrences(of: "+", with: " ")
+        if types.split(separator: " ").contains("token") {
             scan.report(Self.implicitFlow, at: responseType.2)
             return
         }

@@ -1,4 +1,5 @@
-/// `http://` URLs to hosts other than loopback (XML namespaces and DTDs excepted).
+/// `http://` URLs to hosts other than loopback (XML namespaces and DTDs excepted), in source and in configuration
+/// resources.
 struct CleartextRule: Rule {
     static let cleartextHTTP = RuleInfo(
         id: "cleartext-http", severity: .warning, name: "Cleartext HTTP URL",
@@ -14,17 +15,30 @@ struct CleartextRule: Rule {
     ]
 
     func check(_ scan: FileScan, at index: Int) {
-        let text = scan.tokens[index].text
-        guard FastText.hasPrefix(text, "http://", caseInsensitive: true) else { return }
+        guard let host = Self.cleartextHost(scan.tokens[index].text) else { return }
+        scan.report(Self.cleartextHTTP, at: index, "Cleartext http:// URL to \(host)")
+    }
+
+    /// Base URLs in configuration resources (plists, JSON, xcconfig).
+    func check(resource: ResourceFile, _ report: ResourceReport) {
+        for entry in resource.entries {
+            guard let host = Self.cleartextHost(entry.value) else { continue }
+            report.report(Self.cleartextHTTP, line: entry.line, "Cleartext http:// URL to \(host) in \(resource.name)")
+        }
+    }
+
+    /// The host of an `http://` URL that is not loopback or an XML namespace.
+    static func cleartextHost(_ text: String) -> String? {
+        guard FastText.hasPrefix(text, "http://", caseInsensitive: true) else { return nil }
         let lower = text.lowercased()
         let rest = lower.dropFirst("http://".count)
         let host = String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
         let hostOnly = host.hasPrefix("[") ? host : String(host.prefix { $0 != ":" })
-        guard !hostOnly.isEmpty, !hostOnly.contains("\u{FFFC}") else { return }
-        if Self.loopbackHosts.contains(hostOnly) || hostOnly.hasPrefix("127.") || hostOnly.hasSuffix(".localhost") {
-            return
+        guard !hostOnly.isEmpty, !hostOnly.contains("\u{FFFC}"), !hostOnly.contains("$") else { return nil }
+        if loopbackHosts.contains(hostOnly) || hostOnly.hasPrefix("127.") || hostOnly.hasSuffix(".localhost") {
+            return nil
         }
-        if Self.namespaceHosts.contains(where: { rest.hasPrefix($0) }) { return }
-        scan.report(Self.cleartextHTTP, at: index, "Cleartext http:// URL to \(hostOnly)")
+        if namespaceHosts.contains(where: { rest.hasPrefix($0) }) { return nil }
+        return hostOnly
     }
 }

@@ -176,7 +176,7 @@ struct DatabaseStorageRules: Rule {
     func realm(_ scan: FileScan, _ index: Int) {
         guard scan.isSymbol(index - 1, "."),
             scan.resolvedReceiver(of: index).contains(where: { FastText.contains($0, "realm", caseInsensitive: true) }),
-            !encrypted(scan)
+            !encrypted(scan, index)
         else { return }
         let name = scan.tokens[index].text
         if name == "write" {
@@ -184,7 +184,13 @@ struct DatabaseStorageRules: Rule {
             var open = index + 1
             if scan.isSymbol(open, "("), scan.file.partner[open] > open { open = Int(scan.file.partner[open]) + 1 }
             guard scan.isSymbol(open, "{"), scan.file.partner[open] > open else { return }
-            for position in open..<Int(scan.file.partner[open])
+            let body = open..<Int(scan.file.partner[open])
+            // realm.add/create in the block reports the object it stores; updates of managed objects are these.
+            if body.contains(where: { ["add", "create"].contains(scan.tokens[$0].text) && scan.isSymbol($0 + 1, "(") })
+            {
+                return
+            }
+            for position in body
             where scan.tokens[position].kind == .identifier && scan.isSymbol(position - 1, ".")
                 && scan.isSymbol(position + 1, "=")
             {
@@ -202,7 +208,13 @@ struct DatabaseStorageRules: Rule {
         flag(scan, index, (call.open + 1)..<call.close, "Realm")
     }
 
-    private func encrypted(_ scan: FileScan) -> Bool { scan.mentions("realm-encryption", ["encryptionKey"]) }
+    /// A Realm opened in this function with an encryption key or an explicit configuration.
+    private func encrypted(_ scan: FileScan, _ index: Int) -> Bool {
+        let scope = scan.scopeRange(of: index)
+        return scan.memo("realm-encryption \(scope.lowerBound)") {
+            scope.contains { ["encryptionKey", "configuration"].contains(scan.tokens[$0].text) }
+        }
+    }
 
     /// SQL that writes (`INSERT`, `UPDATE`, `REPLACE`) with a secret argument or interpolated secret; SQLite.swift
     /// setters (`password <- value`).
@@ -258,7 +270,8 @@ struct DatabaseStorageRules: Rule {
             }
             if writes { flag(scan, index, range, "SQLite") }
         case "addObject", "addOrUpdateObject":
-            guard receiver.contains(where: { FastText.contains($0, "realm", caseInsensitive: true) }), !encrypted(scan),
+            guard receiver.contains(where: { FastText.contains($0, "realm", caseInsensitive: true) }),
+                !encrypted(scan, index),
                 let object = message.parts.first?.argument
             else { return }
             flag(scan, index, object, "Realm")

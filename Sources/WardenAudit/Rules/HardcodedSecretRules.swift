@@ -89,6 +89,10 @@ struct HardcodedSecretRules: Rule {
             guard parts.count == 3, scan.isSecret(String(parts[1])) else { continue }
             var value = parts[2].trimmingCharacters(in: .whitespaces)
             if value.hasPrefix("@") { value.removeFirst() }
+            // A comment after the value: `#define K @"..." // why`.
+            if value.hasPrefix("\""), let close = value.dropFirst().firstIndex(of: "\"") {
+                value = String(value[...close])
+            }
             guard value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 else { continue }
             let literal = String(value.dropFirst().dropLast())
             if KeyFormats.match(literal) != nil || KeyFormats.looksLikeSecretValue(literal) {

@@ -95,16 +95,18 @@ struct KeychainRules: Rule {
         let scope = scan.scopeRange(of: index)
         // The dictionary: an inline literal, or the variable the first argument names.
         let inline = first.contains { scan.isSymbol($0, "[") || scan.text($0) == "@" && scan.isSymbol($0 + 1, "{") }
+        var helper = index..<index
         if !inline {
             let ignored: Set<String> = ["CFDictionary", "CFDictionaryRef", "id", "__bridge"]
             guard
                 let variable = first.first(where: {
                     scan.tokens[$0].kind == .identifier && !ignored.contains(scan.tokens[$0].text)
                 }),
-                builtHere(scan, scan.tokens[variable].text, in: scope.lowerBound..<index)
+                let built = builtHere(scan, scan.tokens[variable].text, in: scope.lowerBound..<index)
             else { return }
+            helper = built
         }
-        let configured = scope.contains { position in
+        let configured = (Array(scope) + Array(helper)).contains { position in
             let text = scan.tokens[position].text
             return scan.tokens[position].kind == .identifier
                 && (text.hasPrefix("kSecAttrAccessible") || text == "kSecAttrAccessControl")
@@ -112,8 +114,10 @@ struct KeychainRules: Rule {
         if !configured { scan.report(Self.accessibilityMissing, at: index) }
     }
 
-    /// Whether `name` is declared in `range` as a dictionary literal (`[...]`, `@{...}`, `NSMutableDictionary`).
-    func builtHere(_ scan: FileScan, _ name: String, in range: Range<Int>) -> Bool {
+    /// Whether `name` is declared in `range` as a dictionary literal (`[...]`, `@{...}`, `NSMutableDictionary`) or
+    /// from a query-building function of this file (`var query = baseQuery(account: a)`); nil when it is not, else
+    /// the body of that function (empty for a literal), whose keys count too.
+    func builtHere(_ scan: FileScan, _ name: String, in range: Range<Int>) -> Range<Int>? {
         for position in range where scan.tokens[position].text == name && scan.tokens[position].kind == .identifier {
             let annotated = scan.isSymbol(position + 1, ":") && ["let", "var"].contains(scan.text(position - 1))
             guard scan.isSymbol(position + 1, "=") || annotated else { continue }
@@ -126,15 +130,43 @@ struct KeychainRules: Rule {
             if scan.isSymbol(next, "[") {
                 // [NSMutableDictionary dictionary] is a message, [kSecClass: ...] a literal.
                 if scan.file.language == .objectiveC {
-                    return ["NSMutableDictionary", "NSDictionary"].contains(scan.text(next + 1))
+                    let literal =
+                        ["NSMutableDictionary", "NSDictionary"].contains(scan.text(next + 1))
                         || scan.isSymbol(next + 1, "[")
+                    return literal ? range.upperBound..<range.upperBound : nil
                 }
-                return true
+                return range.upperBound..<range.upperBound
             }
-            if scan.text(next) == "@", scan.isSymbol(next + 1, "{") { return true }
-            if ["NSMutableDictionary", "NSDictionary", "Dictionary"].contains(scan.text(next)) { return true }
-            return false
+            if scan.text(next) == "@", scan.isSymbol(next + 1, "{") { return range.upperBound..<range.upperBound }
+            if ["NSMutableDictionary", "NSDictionary", "Dictionary"].contains(scan.text(next)) {
+                return range.upperBound..<range.upperBound
+            }
+            // var query = baseQuery(account: a) / self.baseQuery(...): a function of this file that builds queries.
+            var callee = next
+            if scan.text(callee) == "self", scan.isSymbol(callee + 1, ".") { callee += 2 }
+            if scan.isSymbol(callee + 1, "("), let body = functionBody(scan, named: scan.text(callee)),
+                body.contains(where: { scan.tokens[$0].text == "kSecClass" })
+            {
+                return body
+            }
+            return nil
         }
-        return false
+        return nil
+    }
+
+    /// The body of the function `name` declared in this file (`func name(`).
+    func functionBody(_ scan: FileScan, named name: String) -> Range<Int>? {
+        for index in scan.tokens.indices where scan.tokens[index].kind == .keyword && scan.tokens[index].text == "func"
+        {
+            guard scan.text(index + 1) == name else { continue }
+            var position = index + 2
+            while position < min(scan.tokens.count, index + 256), !scan.isSymbol(position, "{") {
+                if scan.file.partner[position] > position { position = Int(scan.file.partner[position]) }
+                position += 1
+            }
+            guard position < scan.tokens.count, scan.file.partner[position] > position else { return nil }
+            return position..<Int(scan.file.partner[position])
+        }
+        return nil
     }
 }

@@ -10,7 +10,10 @@ struct LoggingRule: Rule {
 
     var reports: [RuleInfo] { [Self.secretInLog] }
 
-    static let functions: Set<String> = ["print", "debugPrint", "NSLog", "dump", "os_log", "NSLogv"]
+    static let functions: Set<String> = [
+        "print", "debugPrint", "NSLog", "dump", "os_log", "NSLogv", "os_log_debug", "os_log_info", "os_log_error",
+        "os_log_fault", "os_log_with_type",
+    ]
     static let lumberjack: Set<String> = ["DDLogInfo", "DDLogDebug", "DDLogError", "DDLogWarn", "DDLogVerbose"]
     static let loggerMethods: Set<String> = [
         "debug", "info", "notice", "error", "warning", "fault", "critical", "trace", "log",
@@ -30,7 +33,7 @@ struct LoggingRule: Rule {
             else { return }
         } else {
             if scan.file.language == .swift, scan.isSymbol(index - 1, ".") { return }
-            if name == "os_log" {
+            if name.hasPrefix("os_log") {
                 guard let format = scan.firstString(in: arguments), format.contains("{public}") else { return }
             }
         }

@@ -33,19 +33,52 @@ extension FileScan {
             if token.kind == .keyword, ["if", "guard", "while", "switch"].contains(token.text) {
                 result.append((index, condition(at: index)))
             } else if token.kind == .operator, token.text == "&&" || token.text == "||" {
-                result.append((index, max(range.lowerBound, index - 3)..<min(range.upperBound, index + 4)))
+                result.append(
+                    (index, max(range.lowerBound, operandStart(before: index))..<min(range.upperBound, index + 4)))
             } else if token.isSymbol("?"), isTernary(index) {
-                result.append((index, max(range.lowerBound, index - 3)..<index))
+                result.append((index, max(range.lowerBound, operandStart(before: index))..<index))
             }
         }
         return result
     }
 
+    /// Where the operand that ends before `index` starts: back over a member chain, calls, subscripts and a
+    /// comparison with its left side (`claims.scope.contains("x")`, `a.count > 1`, `[s containsString:@"p"]`).
+    func operandStart(before index: Int) -> Int {
+        var position = index - 1
+        var steps = 0
+        while position >= 0, steps < 64 {
+            let token = tokens[position]
+            if token.kind == .punctuation, token.text == ")" || token.text == "]", file.partner[position] >= 0,
+                file.partner[position] < position
+            {
+                position = Int(file.partner[position]) - 1
+            } else if token.kind == .identifier || token.kind == .string || token.kind == .number
+                || token.isSymbol(".") || token.isSymbol("?") || token.isSymbol("!")
+                || (token.kind == .operator && ["==", "!=", "<", ">", "<=", ">=", "-", "+"].contains(token.text))
+                || (token.kind == .keyword && ["self", "try", "await"].contains(token.text))
+            {
+                position -= 1
+            } else {
+                break
+            }
+            steps += 1
+        }
+        return position + 1
+    }
+
     /// Whether the `?` at `index` is a ternary operator (followed by a `:` on the same statement), not an optional.
     private func isTernary(_ index: Int) -> Bool {
-        guard index + 1 < tokens.count, index > 0, tokens[index - 1].kind != .keyword,
-            tokens[index + 1].kind != .punctuation || tokens[index + 1].text == "("
-        else { return false }
+        guard index + 1 < tokens.count, index > 0, tokens[index - 1].kind != .keyword else { return false }
+        let next = tokens[index + 1]
+        if next.kind == .punctuation, next.text != "(" {
+            // `cond ? .a : .b` (a space before `?`) is a ternary; `value?.member` is optional chaining.
+            let previous = tokens[index - 1]
+            let spaced =
+                previous.line != tokens[index].line
+                || Int(tokens[index].column) > Int(previous.column) + previous.text.utf8.count
+            guard next.text == ".", spaced || previous.kind == .string else { return false }
+        }
         var position = index + 1
         let limit = min(tokens.count, index + 64)
         while position < limit {

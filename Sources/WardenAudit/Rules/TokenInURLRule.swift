@@ -29,14 +29,27 @@ struct TokenInURLRule: Rule {
             name = scan.file.call(at: index)?.argument("name").flatMap(scan.firstString(in:))
         }
         guard let name, Self.parameters.contains(name.lowercased()) else { return }
-        // URLComponents also builds form bodies; a function that sets the body is not putting it in a URL.
+        // URLComponents also builds form bodies; a function that sets the body, names it a body or a form, or sends
+        // a grant_type (a token request is always a POST body) is not putting it in a URL.
         let body = scan.scopeRange(of: index)
-        if !scan.file.contains("httpBody", in: body), !scan.file.contains("HTTPBody", in: body),
-            !scan.file.contains("setHTTPBody", in: body)
-        {
+        if !formBody(scan, body) {
             scan.report(
                 Self.tokenInURL, at: index,
                 "'\(name)' is sent in a URL query, where proxies, logs and referrers keep it")
+        }
+    }
+
+    private func formBody(_ scan: FileScan, _ range: Range<Int>) -> Bool {
+        scan.memo("form-body \(range.lowerBound)") {
+            range.contains { position in
+                let token = scan.tokens[position]
+                if token.kind == .string { return token.text == "grant_type" }
+                guard token.kind == .identifier else { return false }
+                if ["httpBody", "HTTPBody", "setHTTPBody", "percentEncodedQuery"].contains(token.text) { return true }
+                return FastText.contains(token.text, "body", caseInsensitive: true)
+                    || FastText.contains(token.text, "form", caseInsensitive: true)
+                        && SecretNames.words(token.text).contains("form")
+            }
         }
     }
 
