@@ -301,7 +301,8 @@ public struct AuditOptions: Sendable {
 
     /// The folders skipped by default.
     public static let vendored: Set<String> = [
-        "Pods", "Carthage", ".build", "DerivedData", "vendor", "node_modules", ".git", "build", "SourcePackages",
+        "Pods", "Carthage", ".build", "DerivedData", "vendor", "Vendor", "Vendors", "ThirdParty", "third_party",
+        "node_modules", ".git", "build", "SourcePackages",
     ]
 
     public init() {}

@@ -410,6 +410,41 @@ let flowFixtures: [RuleFixture] = [
             objc("- (void)signIn {\n NSString *name = self.usernameField.text;\n NSLog(@\"signing in %@\", name);\n}"),
             objc("- (void)signIn {\n NSLog(@\"token length %lu\", (unsigned long)self.accessToken.length);\n}"),
         ]),
+    // From real apps (DVIA-v2, Kickstarter): what a reviewer would not act on, next to what they would.
+    RuleFixture(
+        rule: "secret-in-file",
+        positives: [
+            swift(
+                "func save() {\n let data = NSMutableDictionary()\n guard let password = passwordTextField.text else { return }\n data.setValue(password, forKey: \"password\")\n data.write(toFile: path, atomically: true) }"
+            )
+        ],
+        negatives: [
+            swift(
+                "func save() -> NSDictionary {\n let data = NSMutableDictionary()\n guard let password = passwordTextField.text else { return data }\n data.setValue(password, forKey: \"password\")\n return data }"
+            )
+        ]),
+    RuleFixture(
+        rule: "cleartext-http",
+        positives: [],
+        negatives: [
+            swift("let local = URL(string: \"http://api.ksr.test/v1\")!"),
+            swift("let printer = URL(string: \"http://printer.local/status\")!"),
+        ]),
+    RuleFixture(
+        rule: "hardcoded-secret",
+        positives: [],
+        negatives: [
+            swift("fileprivate let CookieUsername = \"admin123\""),
+            objc("static NSString *const CookieUsername = @\"admin123\";"),
+        ]),
+    RuleFixture(
+        rule: "ats-insecure-exception",
+        positives: [],
+        negatives: [
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>ksr.test</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"
+            )
+        ]),
 ]
 
 /// ``baseFixtures`` and ``flowFixtures`` merged by rule.

@@ -30,6 +30,7 @@ public enum SecretNames {
         "api", "file", "directory", "folder", "queue", "lock", "task", "operation", "publisher", "subject",
         "observer", "menu", "sheet", "alert", "scene", "coordinator", "router", "factory",
         "builder", "parser", "encoder", "decoder", "formatter", "mapper", "adapter", "test", "tests", "mock", "stub",
+        "username", "user", "email", "phone", "domain", "host",
     ]
     /// Words next to `pin` that make it a map pin or a certificate pin (public data), not a PIN.
     static let publicPinWords: Set<String> = [

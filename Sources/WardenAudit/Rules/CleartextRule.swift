@@ -27,6 +27,11 @@ struct CleartextRule: Rule {
         }
     }
 
+    /// Top-level names reserved for tests and local networks (RFC 6761, RFC 6762): never a production host.
+    static let reservedSuffixes = [".localhost", ".test", ".invalid", ".local"]
+
+    static func isReserved(_ host: String) -> Bool { reservedSuffixes.contains { host.hasSuffix($0) } }
+
     /// The host of an `http://` URL that is not loopback or an XML namespace.
     static func cleartextHost(_ text: String) -> String? {
         guard FastText.hasPrefix(text, "http://", caseInsensitive: true) else { return nil }
@@ -35,9 +40,7 @@ struct CleartextRule: Rule {
         let host = String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
         let hostOnly = host.hasPrefix("[") ? host : String(host.prefix { $0 != ":" })
         guard !hostOnly.isEmpty, !hostOnly.contains("\u{FFFC}"), !hostOnly.contains("$") else { return nil }
-        if loopbackHosts.contains(hostOnly) || hostOnly.hasPrefix("127.") || hostOnly.hasSuffix(".localhost") {
-            return nil
-        }
+        if loopbackHosts.contains(hostOnly) || hostOnly.hasPrefix("127.") || isReserved(hostOnly) { return nil }
         if namespaceHosts.contains(where: { rest.hasPrefix($0) }) { return nil }
         return hostOnly
     }

@@ -62,6 +62,8 @@ struct DatabaseStorageRules: Rule {
         if call.argument("inCollection") != nil {
             store = "YapDatabase"
         } else if name == "setValue" {
+            // KVC on a dictionary only fills it; where it goes (a file, defaults) reports when it is written.
+            if let owner = scan.file.receiver(of: index).last, isDictionary(scan, owner, before: index) { return }
             store = "Core Data"
         } else if isDocument(scan, index, receiver) {
             store = "Couchbase Lite"
@@ -74,6 +76,25 @@ struct DatabaseStorageRules: Rule {
         } else if scan.secretKey(in: key) {
             scan.report(FileStorageRules.secretInFile, at: index, "A secret is stored in \(store) under a secret key")
         }
+    }
+
+    /// Whether `name` is declared in this function as a dictionary (`NSMutableDictionary()`, `[:]`,
+    /// `[String: Any]`, `Dictionary`).
+    private func isDictionary(_ scan: FileScan, _ name: String, before index: Int) -> Bool {
+        let scope = scan.scopeRange(of: index)
+        for position in scope.lowerBound..<index
+        where scan.tokens[position].kind == .identifier && scan.tokens[position].text == name
+            && ["let", "var"].contains(scan.text(position - 1))
+        {
+            let declaration = scan.flow.valueRange(from: position + 1, stopAtBrace: false)
+            return declaration.contains {
+                ["NSMutableDictionary", "NSDictionary", "Dictionary"].contains(scan.text($0))
+            }
+                || (scan.isSymbol(position + 1, "=") && scan.isSymbol(position + 2, "[")
+                    && (scan.isSymbol(position + 3, ":") || scan.isSymbol(position + 4, ":")))
+                || (scan.isSymbol(position + 1, ":") && scan.isSymbol(position + 2, "["))
+        }
+        return false
     }
 
     /// A Couchbase Lite document: named so, or bound to `MutableDocument(...)`.

@@ -38,7 +38,8 @@ struct TransportSecurityRules: Rule {
         }
         guard let domains = ats["NSExceptionDomains"] as? [String: Any] else { return }
         for (domain, value) in domains.sorted(by: { $0.key < $1.key }) {
-            guard let settings = value as? [String: Any] else { continue }
+            // ksr.test, printer.local: a development or local-network host, not a production exception.
+            guard let settings = value as? [String: Any], !CleartextRule.isReserved("." + domain) else { continue }
             let line = plist.line(ofKey: domain)
             if PropertyListFile.isTrue(settings["NSExceptionAllowsInsecureHTTPLoads"])
                 || PropertyListFile.isTrue(settings["NSTemporaryExceptionAllowsInsecureHTTPLoads"])
