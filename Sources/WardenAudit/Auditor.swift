@@ -107,16 +107,28 @@ public struct Auditor: Sendable {
         let outcomes = Locked([FileOutcome?](repeating: nil, count: count))
         let done = Locked(0)
         let progress = options.progress
-        DispatchQueue.concurrentPerform(iterations: count) { index in
-            let (path, bytes) = loaders[index]()
-            let outcome = Self.scan(path: path, bytes: bytes)
-            outcomes.withLock { $0[index] = outcome }
-            if let progress {
-                let finished = done.withLock { value -> Int in
+        // One worker per core, each taking the next file and keeping its own cache of what names mean (names repeat
+        // across the files of an app).
+        let next = Locked(0)
+        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let names = NameCache()
+            while true {
+                let index = next.withLock { value -> Int in
                     value += 1
-                    return value
+                    return value - 1
                 }
-                progress(finished, count)
+                guard index < count else { break }
+                let (path, bytes) = loaders[index]()
+                let outcome = Self.scan(path: path, bytes: bytes, names: names)
+                outcomes.withLock { $0[index] = outcome }
+                if let progress {
+                    let finished = done.withLock { value -> Int in
+                        value += 1
+                        return value
+                    }
+                    progress(finished, count)
+                }
             }
         }
         var files = outcomes.current.compactMap { $0 }
@@ -170,7 +182,7 @@ public struct Auditor: Sendable {
 
     static let maximumFileBytes = 8 << 20
 
-    private static func scan(path: String, bytes: [UInt8]?) -> FileOutcome {
+    private static func scan(path: String, bytes: [UInt8]?, names: NameCache) -> FileOutcome {
         var outcome = FileOutcome(path: path)
         guard let bytes else {
             outcome.skipped = "unreadable"
@@ -228,7 +240,7 @@ public struct Auditor: Sendable {
             return outcome
         }
         let file = SourceFile(path: path, bytes: bytes, language: language)
-        let scan = FileScan(file: file)
+        let scan = FileScan(file: file, names: names)
         RuleSet.run(scan)
         outcome.findings = scan.findings
         outcome.facts = scan.facts

@@ -158,12 +158,10 @@ final class Dataflow {
         return names
     }()
 
-    private struct NameInfo {
+    struct NameInfo {
         var special: Bool
         var names: FileScan.NameClass
     }
-
-    private var infos: [String: NameInfo] = [:]
 
     /// Functions of this file that return JWT claims they decoded by hand (see ``JWTRules``).
     private var claimsFunctions: [String: Origin] = [:]
@@ -176,11 +174,11 @@ final class Dataflow {
     }
 
     private func info(_ name: String) -> NameInfo {
-        if let known = infos[name] { return known }
+        if let known = scan.names.flowNames[name] { return known }
         let info = NameInfo(
             special: Self.specialNames.contains(name) || Self.readPrefixes.contains(where: { name.hasPrefix($0) }),
             names: scan.nameClass(name))
-        infos[name] = info
+        scan.names.flowNames[name] = info
         return info
     }
 
@@ -409,18 +407,71 @@ final class Dataflow {
         guard index > 0, index <= tokens.count else { return nil }
         let scopes = scan.scopes
         let scope = index < tokens.count ? scopes[index] : scopes[index - 1]
+        // A name never bound in this scope (a parameter, a property) needs no look back.
+        guard boundNames(in: scope).contains(name) else { return nil }
         let lower = max(0, Int(scope), index - Self.maximumLookBack)
-        var position = index - 1
-        while position >= lower {
-            let token = tokens[position]
-            if token.kind == .identifier, scopes[position] == scope, token.text == name,
-                !evaluating.contains(Int32(position)), let site = site(at: position, name)
-            {
-                if let value = value(of: site, at: position) { return value }
+        // Compared in place (a copy of each token would retain and release its text).
+        let utf8Count = name.utf8.count
+        return tokens.withUnsafeBufferPointer { tokens -> Taint? in
+            var position = index - 1
+            while position >= lower {
+                if tokens[position].kind == .identifier, scopes[position] == scope,
+                    tokens[position].text.utf8.count == utf8Count, tokens[position].text == name,
+                    !evaluating.contains(Int32(position)), let site = site(at: position, name),
+                    let value = value(of: site, at: position)
+                {
+                    return value
+                }
+                position -= 1
             }
-            position -= 1
+            return nil
         }
-        return nil
+    }
+
+    private var bound: [Int32: Set<String>] = [:]
+
+    /// The names that have a binding site in `scope` (a superset: ``site(at:_:)`` decides), found in one pass over
+    /// the scope the first time it is asked about.
+    private func boundNames(in scope: Int32) -> Set<String> {
+        if let known = bound[scope] { return known }
+        var names = Set<String>()
+        let scopes = scan.scopes
+        let range =
+            scope >= 0 && scan.file.partner[Int(scope)] > scope
+            ? Int(scope)..<(Int(scan.file.partner[Int(scope)]) + 1) : 0..<tokens.count
+        for position in range where scopes[position] == scope && tokens[position].kind == .identifier {
+            let previous = position > 0 ? tokens[position - 1] : nil
+            if let previous, previous.kind == .keyword || previous.isSymbol("&") || previous.isSymbol("[") {
+                if previous.isSymbol("&") || previous.isSymbol("[") || ["let", "var", "for"].contains(previous.text) {
+                    names.insert(tokens[position].text)
+                }
+                continue
+            }
+            guard position + 1 < tokens.count else { continue }
+            let next = tokens[position + 1]
+            if next.kind == .operator, next.text == "=" || next.text == "+=" {
+                names.insert(tokens[position].text)
+            } else if next.kind == .punctuation, next.text == "." || next.text == "[",
+                previous?.isSymbol(".") != true || (position >= 2 && tokens[position - 2].text == "self")
+            {
+                // The head of `owner.a = v`, `owner.append(x)`, `owner[k] = v`.
+                var end = position
+                while scan.isSymbol(end + 1, "."), end + 2 < tokens.count, tokens[end + 2].kind == .identifier {
+                    end += 2
+                }
+                if scan.isSymbol(end + 1, "["), scan.file.partner[end + 1] > end + 1 {
+                    end = Int(scan.file.partner[end + 1])
+                }
+                let after = end + 1 < tokens.count ? tokens[end + 1] : nil
+                if after?.isSymbol("=") == true || after?.isSymbol("+=") == true
+                    || (end > position && after?.isSymbol("(") == true && Self.mutators.contains(tokens[end].text))
+                {
+                    names.insert(tokens[position].text)
+                }
+            }
+        }
+        bound[scope] = names
+        return names
     }
 
     /// The binding site the name at `position` is in, as (kind, the token its parser starts from).

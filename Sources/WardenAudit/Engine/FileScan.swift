@@ -1,3 +1,10 @@
+/// What names mean (``FileScan/NameClass``, the dataflow's special names), computed once per distinct name and
+/// kept across the files one worker thread reads. Not shared between threads.
+final class NameCache {
+    var classes: [String: (known: FileScan.NameClass, value: FileScan.NameClass)] = [:]
+    var flowNames: [String: Dataflow.NameInfo] = [:]
+}
+
 /// A finding before suppressions, baselines and fingerprints.
 struct RawFinding: Sendable {
     let rule: RuleInfo
@@ -13,9 +20,13 @@ final class FileScan {
     private(set) var findings: [RawFinding] = []
     var facts = FileFacts()
 
-    init(file: SourceFile) {
+    /// What names mean, shared by the files one worker reads.
+    let names: NameCache
+
+    init(file: SourceFile, names: NameCache = NameCache()) {
         self.file = file
         tokens = file.tokens
+        self.names = names
     }
 
     private var memos: [String: Bool] = [:]
@@ -38,11 +49,9 @@ final class FileScan {
         static let secretField = NameClass(rawValue: 8)
     }
 
-    private var nameClasses: [String: (known: NameClass, value: NameClass)] = [:]
-
     /// Which of `wanted` the name is; each class is computed on first use for that name.
     func nameClass(_ name: String, _ wanted: NameClass = [.secret, .authorization]) -> NameClass {
-        var entry = nameClasses[name] ?? (NameClass(), NameClass())
+        var entry = names.classes[name] ?? (NameClass(), NameClass())
         let missing = wanted.subtracting(entry.known)
         if !missing.isEmpty {
             if missing.contains(.secret), SecretNames.isSecret(name) { entry.value.insert(.secret) }
@@ -54,7 +63,7 @@ final class FileScan {
             }
             if missing.contains(.secretField), Dataflow.isSecretField(name) { entry.value.insert(.secretField) }
             entry.known.formUnion(missing)
-            nameClasses[name] = entry
+            names.classes[name] = entry
         }
         return entry.value.intersection(wanted)
     }

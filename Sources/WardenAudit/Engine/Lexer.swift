@@ -60,6 +60,28 @@ public struct Lexer {
     private init(buffer: UnsafeBufferPointer<UInt8>, language: SourceLanguage) {
         self.buffer = buffer
         self.language = language
+        keywords = language == .swift ? Self.swiftKeywords : Self.objcKeywords
+        keywordShapes = Self.shapes(of: keywords)
+    }
+
+    private let keywords: Set<String>
+    /// For each first byte, the lengths (bits) of the keywords that start with it: most identifiers are ruled out
+    /// without hashing them.
+    private let keywordShapes: [UInt64]
+
+    /// The (first byte, length) shapes of `words`, as a table for ``mayBe(_:_:_:)``.
+    static func shapes(of words: some Sequence<String>) -> [UInt64] {
+        var table = [UInt64](repeating: 0, count: 256)
+        for word in words {
+            guard let first = word.utf8.first else { continue }
+            table[Int(first)] |= 1 << UInt64(min(word.utf8.count, 63))
+        }
+        return table
+    }
+
+    /// Whether a word of `count` bytes starting with `first` can be in the set `table` was made from.
+    @inline(__always) static func mayBe(_ table: [UInt64], _ first: UInt8, _ count: Int) -> Bool {
+        table[Int(first)] & (1 << UInt64(min(count, 63))) != 0
     }
 
     private func peek(_ offset: Int = 0) -> UInt8 {
@@ -218,8 +240,8 @@ public struct Lexer {
         index += 1
         while index < buffer.count, Self.isIdentifierBody(buffer[index]) { index += 1 }
         let word = text(start, index)
-        let keywords = language == .swift ? Self.swiftKeywords : Self.objcKeywords
-        append(keywords.contains(word) ? .keyword : .identifier, word, line: line, column: column)
+        let keyword = Self.mayBe(keywordShapes, buffer[start], index - start) && keywords.contains(word)
+        append(keyword ? .keyword : .identifier, word, line: line, column: column)
     }
 
     private mutating func backticked() {

@@ -9,6 +9,7 @@ enum RuleSet {
     ]
 
     private static let identifiers: [String: [Int]] = table(\.identifiers)
+    private static let identifierShapes: [UInt64] = Lexer.shapes(of: identifiers.keys)
     private static let attributes: [String: [Int]] = table(\.attributes)
     private static let operators: [String: [Int]] = table(\.operators)
     private static let strings: [Int] = all.indices.filter { all[$0].triggers.strings }
@@ -27,10 +28,15 @@ enum RuleSet {
     /// Runs every family over one source file.
     static func run(_ scan: FileScan) {
         let rules = all
+        let identifiers = Self.identifiers
+        let shapes = Self.identifierShapes
+        let identifierTests = Self.identifierTests
         for (index, token) in scan.tokens.enumerated() {
             switch token.kind {
             case .identifier:
-                if let wanted = identifiers[token.text] {
+                let utf8 = token.text.utf8
+                if let first = utf8.first, Lexer.mayBe(shapes, first, utf8.count), let wanted = identifiers[token.text]
+                {
                     for rule in wanted { rules[rule].check(scan, at: index) }
                 }
                 for (rule, test) in identifierTests where test(token.text) { rules[rule].check(scan, at: index) }
