@@ -129,6 +129,8 @@ extension FileScan {
     /// `"'password' (line 3) via blob (line 4) is written to a file"` for a finding at `index`.
     func message(_ origin: Origin, at index: Int, _ predicate: String) -> String {
         let text = origin.describe(at: tokens[index].line) + " " + predicate
+        // "The text of 'passwordField' ...", but "arc4random() ..." and "evaluatePolicy's result ..." as written.
+        guard text.hasPrefix("the ") || text.hasPrefix("a ") || text.hasPrefix("an ") else { return text }
         return text.prefix(1).uppercased() + text.dropFirst()
     }
 
