@@ -10,7 +10,8 @@ struct BenchAuditCommand: CLICommand {
             (view controllers, networking, storage, SwiftUI views, comments, multi-line strings, a few findings) to a
             temporary folder, audits it --runs times (default 3) and reports the best run. With --labels FILE (PATH
             required; tab-separated path, line, expect|twin, rule id), also prints recall, precision and the share of
-            correct-code twins flagged, per rule and in total, with every missed label and unlabelled finding.
+            correct-code twins flagged, per rule and in total, with every missed label and unlabelled finding, instead of
+            the speed.
             """,
         options: [
             .value("lines", "N", "Lines to generate (default 200000)."),
@@ -24,6 +25,9 @@ struct BenchAuditCommand: CLICommand {
         let lines = try arguments.integer("lines", range: 1_000...10_000_000) ?? 200_000
         let runs = try arguments.integer("runs", range: 1...20) ?? 3
         var root = arguments.positionals.first
+        if root != nil, arguments.value("lines") != nil {
+            throw CLIError.usage("'--lines' sizes the generated app; it does not apply to PATH")
+        }
         var labels: Labels?
         if let path = arguments.value("labels") {
             guard root != nil else { throw CLIError.usage("'--labels' needs the PATH the labels describe") }

@@ -445,6 +445,94 @@ let flowFixtures: [RuleFixture] = [
                 "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>ksr.test</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"
             )
         ]),
+    // Sinks and sources the first fixtures did not reach.
+    RuleFixture(
+        rule: "secret-in-file",
+        positives: [
+            swift("func save(_ handle: FileHandle, privateKey: String) {\n handle.write(Data(privateKey.utf8)) }"),
+            swift(
+                "func save(passcode: String, url: URL) throws {\n try passcode.write(to: url, atomically: true, encoding: .utf8) }"
+            ),
+            objc(
+                "- (void)save:(RLMRealm *)realm {\n Session *session = [[Session alloc] init];\n session.token = self.accessToken;\n [realm addObject:session];\n}"
+            ),
+            objc(
+                "- (void)save:(YapDatabaseReadWriteTransaction *)transaction {\n [transaction setObject:self.password forKey:@\"pw\" inCollection:@\"auth\"];\n}"
+            ),
+            objc(
+                "- (void)save {\n CBLMutableDocument *doc = [[CBLMutableDocument alloc] init];\n [doc setString:self.refreshToken forKey:@\"rt\"];\n}"
+            ),
+            objc(
+                "- (void)save {\n NSManagedObject *user = [NSEntityDescription insertNewObjectForEntityForName:@\"User\" inManagedObjectContext:self.context];\n [user setValue:self.pin forKey:@\"pin\"];\n}"
+            ),
+        ],
+        negatives: [
+            swift("func save(_ handle: FileHandle, report: String) {\n handle.write(Data(report.utf8)) }"),
+            objc(
+                "- (void)save:(RLMRealm *)realm {\n Session *session = [[Session alloc] init];\n session.theme = self.theme;\n [realm addObject:session];\n}"
+            ),
+            objc(
+                "- (void)save:(YapDatabaseReadWriteTransaction *)transaction {\n [transaction setObject:self.profile forKey:@\"profile\" inCollection:@\"profiles\"];\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "insecure-random-for-secret",
+        positives: [
+            swift(
+                "func salt() -> Int {\n let source = GKMersenneTwisterRandomSource(seed: 42)\n let salt = source.nextInt()\n return salt }"
+            )
+        ],
+        negatives: [
+            swift(
+                "func shuffle() -> Int {\n let source = GKARC4RandomSource()\n let index = source.nextInt(upperBound: 6)\n return index }"
+            )
+        ]),
+    RuleFixture(
+        rule: "hardcoded-secret",
+        positives: [
+            plist("<key>APIClientSecret</key><string>q8Zr2LmX9vKt4WpB7nYc3sDf</string>", name: "App/Config.plist"),
+            ["App/Config.json": "{\n  \"client_secret\": \"Zx81KqP0vLm3Nb7RtY2wQe5U\"\n}\n"],
+            ["App/Secrets.xcconfig": "API_SECRET = Hx7Lq2Vb9Pz4Kw1Ns8Dm3Rt6\n"],
+        ],
+        negatives: [
+            plist("<key>APIKeyName</key><string>api_key</string>", name: "App/Config.plist"),
+            [
+                "App/Config.json":
+                    "{\n  \"password_reset_url\": \"https://example.com/reset\",\n  \"token_header\": \"Authorization\"\n}\n"
+            ],
+            ["App/Secrets.xcconfig": "API_SECRET = $(inherited)\nAPI_KEY = YOUR_API_KEY_HERE\n"],
+            plist(
+                "<key>API_KEY</key><string>AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW</string>",
+                name: "App/GoogleService-Info.plist"),
+        ]),
+    RuleFixture(
+        rule: "secret-in-log",
+        positives: [
+            swift(
+                "func log(_ accessToken: String) {\n logger.info(\"user \\(userID, privacy: .public) token \\(accessToken, privacy: .public)\") }"
+            )
+        ],
+        negatives: [
+            swift(
+                "func log(_ accessToken: String) {\n logger.info(\"user \\(userID, privacy: .public) refreshed \\(accessToken)\") }"
+            ),
+            swift("func log(_ encryptedToken: String) {\n print(\"stored \\(encryptedToken)\") }"),
+        ]),
+    RuleFixture(
+        rule: "oauth-in-webview",
+        positives: [],
+        negatives: [
+            swift(
+                "func shop() {\n webView.load(URLRequest(url: URL(string: \"https://shop.example.com/authorized-retailers\")!)) }"
+            ),
+            swift(
+                "func docs() {\n webView.load(URLRequest(url: URL(string: \"https://example.com/docs/oauth/overview\")!)) }"
+            ),
+        ]),
+    RuleFixture(
+        rule: "non-constant-time-compare",
+        positives: [],
+        negatives: [swift("func same() -> Bool { mailSignature == defaultSignature }")]),
 ]
 
 /// ``baseFixtures`` and ``flowFixtures`` merged by rule.

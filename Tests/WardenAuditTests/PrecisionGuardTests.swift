@@ -54,3 +54,34 @@ struct PrecisionGuardTests {
             report.findings.isEmpty, "\(report.findings.map { "\($0.file):\($0.line) \($0.rule.id): \($0.message)" })")
     }
 }
+
+/// The dataflow on adversarial shapes: deep nesting, long chains of variables, many sinks. Each must finish (the
+/// test has no timer: a hang fails it by never returning) and keep its answers.
+@Suite("Audit dataflow limits")
+struct DataflowLimitTests {
+    @Test func nestedDecodersAndLongChainsStayBounded() {
+        // 40 nested base64 decoders: evaluated once each, not 2^40 times.
+        let nested =
+            "func f(token: String) {\n let parts = token.split(separator: \".\")\n let d = "
+            + String(repeating: "Data(base64Encoded: ", count: 40) + "parts[1]" + String(repeating: ")", count: 40)
+            + "\n if d.role == \"admin\" { }\n}\n"
+        #expect(Auditor().audit(files: ["A.swift": nested]).findings.map(\.rule.id) == ["jwt-unverified-decision"])
+        // A chain of 5,000 variables from a secret to a print: followed to the depth limit, never recursing further.
+        var chain = "func g(password: String) {\n let v0 = password\n"
+        for index in 1..<5_000 {
+            chain += " let v\(index) = v\(index - 1)\n"
+            if index == 10 { chain += " print(v10)\n" }  // line 13
+        }
+        chain += " print(v4999)\n}\n"
+        let report = Auditor().audit(files: ["B.swift": chain])
+        #expect(report.findings.map(\.line) == [13])  // v10 is within the depth limit; v4999 is beyond it
+        // 20,000 logs of a self-referential variable: linear.
+        let loop =
+            "func h(token: String) {\n var t = token\n" + String(repeating: " t = t + t\n print(t)\n", count: 10_000)
+            + "}\n"
+        #expect(Auditor().audit(files: ["C.swift": loop]).findings.count == 10_000)
+        // self.self.self... in a comparison: walked, not recursed.
+        let selves = "func k() -> Bool { a == " + String(repeating: "self.", count: 50_000) + "signature }\n"
+        _ = Auditor().audit(files: ["D.swift": selves])
+    }
+}

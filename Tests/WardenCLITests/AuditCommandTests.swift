@@ -94,6 +94,28 @@ struct AuditCommandTests {
         #expect(all.stdout.contains("AppTests/ATests.swift:1:1:") && !all.stdout.contains("not shown"))
     }
 
+    @Test func benchAuditScoresLabels() async throws {
+        let root = try Self.tree([
+            "A.swift": "print(token)\nprint(name)\nlogger.info(\"\\(token)\")\n",
+            "good.tsv":
+                "A.swift\t1\texpect\tsecret-in-log\nA.swift\t3\texpect\tsecret-in-log\nA.swift\t2\ttwin\tsecret-in-log\n",
+            "bad.tsv": "A.swift\t1\texpect\tno-such-rule\n",
+        ])
+        let scored = await CLI.run(["bench", "audit", root, "--labels", root + "/good.tsv", "--runs", "1"])
+        #expect(scored.status == 0, "\(scored.stderr)")
+        #expect(scored.stdout.contains("recall 50.0%  precision 100.0%  twins flagged 0/1"), "\(scored.stdout)")
+        #expect(scored.stdout.contains("missed: A.swift:3 secret-in-log"))
+        let json = await CLI.run(["bench", "audit", root, "--labels", root + "/good.tsv", "--runs", "1", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect((object["total"] as? [String: Any])?["recall"] as? Double == 50)
+        let bad = await CLI.run(["bench", "audit", root, "--labels", root + "/bad.tsv", "--runs", "1"])
+        #expect(bad.status == 2 && bad.stderr.contains("invalid_labels") && bad.stderr.contains("unknown rule"))
+        let noPath = await CLI.run(["bench", "audit", "--labels", root + "/good.tsv"])
+        #expect(noPath.status == 2 && noPath.stderr.contains("'--labels' needs the PATH"))
+        let lines = await CLI.run(["bench", "audit", root, "--lines", "5000"])
+        #expect(lines.status == 2 && lines.stderr.contains("does not apply to PATH"))
+    }
+
     @Test func listsRules() async {
         let run = await CLI.run(["audit", "--rules"])
         #expect(run.status == 0)

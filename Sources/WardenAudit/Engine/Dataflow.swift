@@ -246,12 +246,19 @@ final class Dataflow {
             }
         }
         if Self.base64Decoders.contains(name) {
+            // The argument is evaluated once, here, and evaluation goes on after it (evaluating it again from the
+            // outer loop would cost 2^depth for nested decoders).
             let argument = callRange(index)
             let inner = evaluate(argument)
             if let segments = inner.segments ?? taint.segments {
                 if taint.claims == nil {
                     taint.claims = Origin(source: "JWT claims decoded by hand", line: token.line, path: segments.path)
                 }
+            }
+            taint.merge(inner)
+            if !argument.isEmpty, argument.upperBound > index + 1 {
+                return scan.isSymbol(argument.upperBound, ")") && scan.isSymbol(index + 1, "(")
+                    ? argument.upperBound + 1 : argument.upperBound
             }
         }
         if name == "decode", isCall, scan.text(index + 2) == "jwt" {
@@ -294,7 +301,8 @@ final class Dataflow {
             taint.authorizationURL = origin("an authorization URL", index)
         }
         // ["password": value] / @{@"token": value}: the value is a secret.
-        if taint.secret == nil, scan.isSymbol(index + 1, ":"), scan.isSecret(text), index + 2 < end,
+        if taint.secret == nil, scan.isSymbol(index + 1, ":"), scan.isDictionaryKey(index), scan.isSecret(text),
+            index + 2 < end,
             !scan.isLiteral(scan.expression(from: index + 2))
         {
             taint.secret = origin("'\(text)'", index)
@@ -379,8 +387,15 @@ final class Dataflow {
 
     static func isAuthorizationURL(_ text: String) -> Bool {
         guard text.utf8.count > 6 else { return false }
-        return ["/authorize", "/oauth", "response_type=", "/o/oauth2/"].contains {
-            FastText.contains(text, $0, caseInsensitive: true)
+        if FastText.contains(text, "response_type=", caseInsensitive: true) { return true }
+        let lower = text.lowercased()
+        // `/authorize` as a path segment (not `/authorized-retailers`), or an OAuth provider's authorization path.
+        if let range = lower.range(of: "/authorize") {
+            let next = lower[range.upperBound...].first
+            if next == nil || next == "?" || next == "/" || next == "#" || next == "." { return true }
+        }
+        return ["/o/oauth2/auth", "/oauth2/auth", "/oauth/auth", "/oauth2/v2/auth", "/oauth2/v1/auth"].contains {
+            lower.contains($0)
         }
     }
 
@@ -442,7 +457,10 @@ final class Dataflow {
         for position in range where scopes[position] == scope && tokens[position].kind == .identifier {
             let previous = position > 0 ? tokens[position - 1] : nil
             if let previous, previous.kind == .keyword || previous.isSymbol("&") || previous.isSymbol("[") {
-                if previous.isSymbol("&") || previous.isSymbol("[") || ["let", "var", "for"].contains(previous.text) {
+                let objcMutation =
+                    previous.isSymbol("[") && position + 1 < tokens.count
+                    && Self.objcMutators.contains(tokens[position + 1].text)
+                if previous.isSymbol("&") || objcMutation || ["let", "var", "for"].contains(previous.text) {
                     names.insert(tokens[position].text)
                 }
                 continue
@@ -611,7 +629,8 @@ final class Dataflow {
                 tokens[$0].kind == .string && scan.isSecret(tokens[$0].text)
             })
         {
-            taint.secret = origin("'\(scan.firstString(in: (open + 1)..<before) ?? "")'", open)
+            let key = ((open + 1)..<before).first { tokens[$0].kind == .string && scan.isSecret(tokens[$0].text) }
+            taint.secret = origin("'\(key.map { tokens[$0].text } ?? "")'", open)
         }
         taint.merge(evaluate((open + 1)..<before))
         return (owner, true, taint)

@@ -168,7 +168,25 @@ final class FileScan {
     }()
 
     /// Whether the token at `index` is compiled only into debug builds.
-    func isDebugOnly(_ index: Int) -> Bool { debugOnly.contains { $0.contains(index) } }
+    func isDebugOnly(_ index: Int) -> Bool { index < debugTokens.count && debugTokens[index] }
+
+    /// ``debugOnly`` as one flag per token (a lookup per log call, however many `#if DEBUG` blocks there are).
+    private lazy var debugTokens: [Bool] = {
+        guard !debugOnly.isEmpty else { return [] }
+        var flags = [Bool](repeating: false, count: tokens.count)
+        for range in debugOnly { for index in range where index < flags.count { flags[index] = true } }
+        return flags
+    }()
+
+    private var rangeMemos: [String: Range<Int>?] = [:]
+
+    /// A file-wide range (or nil) computed once per key.
+    func memoRange(_ key: String, _ compute: () -> Range<Int>?) -> Range<Int>? {
+        if let known = rangeMemos[key] { return known }
+        let value = compute()
+        rangeMemos[key] = .some(value)
+        return value
+    }
 
     /// For each token, the scope its variables live in: the body of the function, initialiser, accessor or
     /// closure it belongs to (the outermost one below a type or the file), a type body for stored properties,

@@ -32,6 +32,10 @@ public enum SecretNames {
         "builder", "parser", "encoder", "decoder", "formatter", "mapper", "adapter", "test", "tests", "mock", "stub",
         "username", "user", "email", "phone", "domain", "host",
     ]
+    /// Words that say the value is protected (encrypted, hashed) rather than the secret itself.
+    static let protectedWords: Set<String> = [
+        "encrypted", "ciphertext", "cipher", "sealed", "hashed", "wrapped", "obfuscated", "redacted", "masked",
+    ]
     /// Words next to `pin` that make it a map pin or a certificate pin (public data), not a PIN.
     static let publicPinWords: Set<String> = [
         "map", "marker", "annotation", "location", "drop", "dropped", "cert", "certificate", "certificates", "ssl",
@@ -89,6 +93,8 @@ public enum SecretNames {
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
         if words.count >= 2, secretPairs.contains(words[words.count - 2] + " " + last) { return true }
         if metadataSuffixes.contains(last), words.count > 1 { return false }
+        // encryptedToken, tokenCiphertext, hashedPassword: what is kept is not the secret.
+        if words.contains(where: protectedWords.contains) { return false }
         let secrets = words.filter(secretWords.contains)
         if secrets.allSatisfy({ $0 == "pin" }), words.contains(where: publicPinWords.contains) { return false }
         if secrets.allSatisfy({ $0 == "token" || $0 == "tokens" }), words.contains(where: publicTokenWords.contains) {

@@ -2,7 +2,8 @@
 /// `MyAppTests/`, `UITests/`, `Mocks/`, `*Tests.swift`, `*Spec.m`) or a file that imports a test framework
 /// (XCTest, Swift Testing, Quick, Nimble, `@testable import`).
 enum TestCode {
-    static let folderSuffixes = ["Tests", "Test", "UITests", "Specs", "Spec", "TestSupport", "TestHelpers"]
+    // Not `Spec`/`Test` alone: `DeviceSpecs`, `SpeedTest/`, `ABTest/` are app code. Quick specs import Quick.
+    static let folderSuffixes = ["Tests", "UITests", "TestSupport", "TestHelpers"]
     static let folders: Set<String> = [
         "Tests", "Test", "tests", "test", "UITests", "Mocks", "Mock", "Fakes", "Stubs", "Specs", "TestUtilities",
         "TestHelpers", "TestSupport", "Fixtures", "fixtures", "Preview Content",
@@ -16,7 +17,7 @@ enum TestCode {
             let name = String(part)
             if index == parts.count - 1 {
                 let stem = name.split(separator: ".").first.map(String.init) ?? name
-                return ["Tests", "Test", "Spec", "Specs", "Mock", "Mocks", "Stub", "Stubs", "Fake", "Fakes"].contains {
+                return ["Tests", "Mock", "Mocks", "Stub", "Stubs", "Fake", "Fakes"].contains {
                     stem.hasSuffix($0) && stem.count > $0.count
                 }
             }

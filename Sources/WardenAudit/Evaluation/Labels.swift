@@ -7,14 +7,20 @@ import Foundation
 /// the audited root; `#` starts a comment. ``markers(root:)`` reads the same labels from `// expect: RULE` and
 /// `// twin: RULE` comments (`<!-- ... -->` in property lists), so the file can be checked against the code.
 public struct Labels: Sendable, Equatable {
+    /// `expect`: the rule must be reported on the line; `twin`: the correct version sits there and must not be.
     public enum Kind: String, Sendable { case expect, twin }
 
+    /// One label: a rule on a line of a file.
     public struct Label: Sendable, Hashable, Comparable {
+        /// The path relative to the audited root.
         public let file: String
+        /// The 1-based line.
         public let line: Int
         public let kind: Kind
+        /// A rule id of ``Catalogue``.
         public let rule: String
 
+        /// A label of `rule` on `line` of `file`.
         public init(file: String, line: Int, kind: Kind, rule: String) {
             self.file = file
             self.line = line
@@ -32,15 +38,17 @@ public struct Labels: Sendable, Equatable {
         public let description: String
     }
 
+    /// The labels, sorted by file, line, kind and rule.
     public let labels: [Label]
 
+    /// Labels from a list (sorted).
     public init(_ labels: [Label]) { self.labels = labels.sorted() }
 
     /// Parses the tab-separated form; every rule must be in ``Catalogue``.
     public init(tsv: String) throws {
         var labels: [Label] = []
         for (number, raw) in tsv.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)  // CRLF files too
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 4, let lineNumber = Int(fields[1]), lineNumber > 0,
@@ -136,10 +144,12 @@ public struct LabelScore: Sendable {
 
     /// Counts per rule id, for every rule that has a label or a finding.
     public let rules: [String: Counts]
-    /// The labels not reported and the findings not labelled, as `file:line rule`.
+    /// The `expect` labels not reported, as `file:line rule`.
     public let missed: [String]
+    /// The findings on no `expect` label of their rule, as `file:line rule`.
     public let unexpected: [String]
 
+    /// The counts of every rule added up.
     public var total: Counts { rules.values.reduce(into: Counts()) { $0.add($1) } }
 
     /// Scores `report` against `labels`.

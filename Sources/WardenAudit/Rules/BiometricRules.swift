@@ -28,7 +28,14 @@ struct BiometricRules: Rule {
             return
         }
         let scope = scan.scopeRange(of: index)
-        if scope.contains(where: { Self.keychainBound.contains(scan.tokens[$0].text) }) { return }
+        if scan.memo(
+            "keychain-bound \(scope.lowerBound)",
+            {
+                scope.contains(where: { Self.keychainBound.contains(scan.tokens[$0].text) })
+            })
+        {
+            return
+        }
         if scan.file.language == .objectiveC, !scan.isSymbol(index + 1, "(") {
             objectiveC(scan, index)
         } else {

@@ -25,7 +25,7 @@ struct ComparisonRule: Rule {
         "snapshot", "etag", "version", "checksum", "confirm", "confirmation", "repeat", "repeated", "retype",
         "again", "second", "new", "current", "draft", "style", "theme", "config", "configuration", "schema", "type",
         "method", "algorithm", "length", "count", "format", "enabled", "required", "policy", "hint", "existing",
-        "updated", "latest", "initial",
+        "updated", "latest", "initial", "mail", "email", "default", "html",
     ]
 
     func check(_ scan: FileScan, at index: Int) {
@@ -92,7 +92,12 @@ struct ComparisonRule: Rule {
             // A call on the right: `hmac(message)` is still the MAC.
             return scan.tokens[cursor].text
         case .keyword where token.text == "self":
-            return backwards ? nil : operand(scan, position + 2, backwards: false)
+            // self.a.b: the chain after `self` (walked, not recursed: `self.self.self...` stays flat).
+            guard !backwards else { return nil }
+            var cursor = position
+            while scan.text(cursor) == "self", scan.isSymbol(cursor + 1, ".") { cursor += 2 }
+            guard cursor < scan.tokens.count, scan.tokens[cursor].kind == .identifier else { return nil }
+            return operand(scan, cursor, backwards: false)
         case .punctuation where token.text == ")" || token.text == "]":
             guard backwards else { return nil }
             let open = Int(scan.file.partner[position])

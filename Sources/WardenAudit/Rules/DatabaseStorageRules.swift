@@ -82,6 +82,12 @@ struct DatabaseStorageRules: Rule {
     /// `[String: Any]`, `Dictionary`).
     private func isDictionary(_ scan: FileScan, _ name: String, before index: Int) -> Bool {
         let scope = scan.scopeRange(of: index)
+        return scan.memo("dictionary \(scope.lowerBound) \(name)") {
+            declaresDictionary(scan, name, in: scope, before: index)
+        }
+    }
+
+    private func declaresDictionary(_ scan: FileScan, _ name: String, in scope: Range<Int>, before index: Int) -> Bool {
         for position in scope.lowerBound..<index
         where scan.tokens[position].kind == .identifier && scan.tokens[position].text == name
             && ["let", "var"].contains(scan.text(position - 1))

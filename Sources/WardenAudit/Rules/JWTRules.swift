@@ -49,7 +49,9 @@ struct JWTRules: Rule {
         let scope = scan.scopeRange(of: index)
         analyze(scan, scope, after: index)
         // A helper that returns the claims it decoded (`payloadOfToken:`, `claims(of:)`): its callers decide.
-        guard let name = functionName(scan, scope), returnsClaims(scan, scope, after: index) else { return }
+        guard let name = functionName(scan, scope), scan.once("jwt-helper \(name)"),
+            returnsClaims(scan, scope, after: index)
+        else { return }
         scan.flow.addClaimsFunction(
             name, Origin(source: "JWT claims decoded by hand in \(name)", line: scan.tokens[index].line))
         let objectiveC = scan.file.language == .objectiveC

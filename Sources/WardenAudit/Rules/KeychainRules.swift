@@ -106,11 +106,14 @@ struct KeychainRules: Rule {
             else { return }
             helper = built
         }
-        let configured = (Array(scope) + Array(helper)).contains { position in
+        let sets: (Int) -> Bool = { position in
             let text = scan.tokens[position].text
             return scan.tokens[position].kind == .identifier
                 && (text.hasPrefix("kSecAttrAccessible") || text == "kSecAttrAccessControl")
         }
+        let configured =
+            scan.memo("keychain-class \(scope.lowerBound)") { scope.contains(where: sets) }
+            || helper.contains(where: sets)
         if !configured { scan.report(Self.accessibilityMissing, at: index) }
     }
 
@@ -156,6 +159,10 @@ struct KeychainRules: Rule {
 
     /// The body of the function `name` declared in this file (`func name(`).
     func functionBody(_ scan: FileScan, named name: String) -> Range<Int>? {
+        scan.memoRange("func \(name)") { findFunctionBody(scan, named: name) }
+    }
+
+    private func findFunctionBody(_ scan: FileScan, named name: String) -> Range<Int>? {
         for index in scan.tokens.indices where scan.tokens[index].kind == .keyword && scan.tokens[index].text == "func"
         {
             guard scan.text(index + 1) == name else { continue }

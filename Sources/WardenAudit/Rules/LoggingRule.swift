@@ -23,14 +23,37 @@ struct LoggingRule: Rule {
 
     func check(_ scan: FileScan, at index: Int) {
         let name = scan.tokens[index].text
+        // `error`, `info`, `log` are common names: only calls, and methods only on a receiver named like a logger.
+        guard scan.isSymbol(index + 1, "(") else { return }
+        let method = Self.loggerMethods.contains(name)
+        if method, !scan.isSymbol(index - 1, ".") { return }
         guard let call = scan.file.call(at: index) else { return }
         let arguments = (call.open + 1)..<call.close
-        if Self.loggerMethods.contains(name) {
+        if method {
             // logger.info("\(token, privacy: .public)"): Logger interpolations are private unless marked .public.
             guard scan.isSymbol(index - 1, "."),
                 FastText.contains(scan.file.receiver(of: index).last ?? "", "log", caseInsensitive: true),
                 arguments.contains(where: { scan.text($0) == "public" && scan.isSymbol($0 - 1, ".") })
             else { return }
+            // Only the interpolations marked .public are written in the clear.
+            var position = arguments.lowerBound
+            while position < arguments.upperBound {
+                if scan.tokens[position].kind == .interpolationStart, scan.file.partner[position] > position {
+                    let end = Int(scan.file.partner[position])
+                    let segment = (position + 1)..<end
+                    if segment.contains(where: { scan.text($0) == "public" && scan.isSymbol($0 - 1, ".") }),
+                        !scan.isDebugOnly(index), let origin = scan.secret(in: segment)
+                    {
+                        scan.report(
+                            Self.secretInLog, at: index,
+                            scan.message(origin, at: index, "is written to the logs by \(name) (privacy: .public)"))
+                        return
+                    }
+                    position = end
+                }
+                position += 1
+            }
+            return
         } else {
             if scan.file.language == .swift, scan.isSymbol(index - 1, ".") { return }
             if name.hasPrefix("os_log") {
