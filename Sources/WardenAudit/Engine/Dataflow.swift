@@ -388,6 +388,11 @@ final class Dataflow {
     static func isAuthorizationURL(_ text: String) -> Bool {
         guard text.utf8.count > 6 else { return false }
         if FastText.contains(text, "response_type=", caseInsensitive: true) { return true }
+        guard
+            FastText.contains(text, "/auth", caseInsensitive: true)
+                || FastText.contains(text, "/o/oauth2", caseInsensitive: true)
+                || FastText.contains(text, "/oauth", caseInsensitive: true)
+        else { return false }
         let lower = text.lowercased()
         // `/authorize` as a path segment (not `/authorized-retailers`), or an OAuth provider's authorization path.
         if let range = lower.range(of: "/authorize") {
