@@ -72,7 +72,10 @@ public struct Labels: Sendable, Equatable {
     /// The labels written as comments in the files under `root`: `expect: a, b` and `twin: c` after `//`, `/*`,
     /// `#` or `<!--`, plus `labels-*.txt` files (`path:line expect|twin rule`) for formats without comments (JSON).
     public static func markers(root: String) throws -> Labels {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue,
+            let enumerator = FileManager.default.enumerator(atPath: root)
+        else {
             throw Malformed(description: "'\(root)' cannot be read")
         }
         var labels: [Label] = []

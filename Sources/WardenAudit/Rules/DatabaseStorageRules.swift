@@ -70,12 +70,9 @@ struct DatabaseStorageRules: Rule {
         } else {
             return
         }
-        if let origin = scan.secret(in: value), !scan.hashed(value) {
-            scan.report(
-                FileStorageRules.secretInFile, at: index, scan.message(origin, at: index, "is stored in \(store)"))
-        } else if scan.secretKey(in: key) {
-            scan.report(FileStorageRules.secretInFile, at: index, "A secret is stored in \(store) under a secret key")
-        }
+        scan.reportKeyedWrite(
+            FileStorageRules.secretInFile, at: index, value: value, key: key, "is stored in \(store)",
+            keyMessage: "A secret is stored in \(store) under a secret key")
     }
 
     /// Whether `name` is declared in this function as a dictionary (`NSMutableDictionary()`, `[:]`,
@@ -279,13 +276,9 @@ struct DatabaseStorageRules: Rule {
             } else {
                 return
             }
-            if let origin = scan.secret(in: value), !scan.hashed(value) {
-                scan.report(
-                    FileStorageRules.secretInFile, at: index, scan.message(origin, at: index, "is stored in \(store)"))
-            } else if scan.secretKey(in: key) {
-                scan.report(
-                    FileStorageRules.secretInFile, at: index, "A secret is stored in \(store) under a secret key")
-            }
+            scan.reportKeyedWrite(
+                FileStorageRules.secretInFile, at: index, value: value, key: key, "is stored in \(store)",
+                keyMessage: "A secret is stored in \(store) under a secret key")
         case "executeUpdate":
             let all = message.parts.reduce(into: [Int]()) { $0.append(contentsOf: $1.argument) }
             guard let first = all.first, let last = all.last else { return }

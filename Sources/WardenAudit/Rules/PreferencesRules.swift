@@ -74,11 +74,7 @@ struct PreferencesRules: Rule {
 
     private func report(_ scan: FileScan, _ index: Int, _ rule: RuleInfo, value: Range<Int>, key: Range<Int>) {
         let store = rule.id == Self.userDefaults.id ? "UserDefaults" : "iCloud key-value storage"
-        if let origin = scan.secret(in: value), !scan.hashed(value) {
-            scan.report(rule, at: index, scan.message(origin, at: index, "is written to \(store)"))
-        } else if scan.secretKey(in: key) {
-            scan.report(rule, at: index)
-        }
+        scan.reportKeyedWrite(rule, at: index, value: value, key: key, "is written to \(store)")
     }
 
     func swiftUIStorage(_ scan: FileScan, _ index: Int) {

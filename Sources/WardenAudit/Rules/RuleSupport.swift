@@ -126,6 +126,20 @@ extension FileScan {
         return flow.evaluate(range).secret
     }
 
+    /// A keyed write (`set(value, forKey: key)`, `[x setObject:value forKey:key]`): reports `rule` when the value
+    /// carries a secret (`"... <predicate>"`), or when a non-literal value goes under a secret key (`keyMessage`, or
+    /// the rule's own message).
+    func reportKeyedWrite(
+        _ rule: RuleInfo, at index: Int, value: Range<Int>, key: Range<Int>, _ predicate: String,
+        keyMessage: String? = nil
+    ) {
+        if let origin = secret(in: value), !hashed(value) {
+            report(rule, at: index, message(origin, at: index, predicate))
+        } else if secretKey(in: key) {
+            report(rule, at: index, keyMessage)
+        }
+    }
+
     /// `"'password' (line 3) via blob (line 4) is written to a file"` for a finding at `index`.
     func message(_ origin: Origin, at index: Int, _ predicate: String) -> String {
         let text = origin.describe(at: tokens[index].line) + " " + predicate
