@@ -419,9 +419,12 @@ let flowFixtures: [RuleFixture] = [
             )
         ],
         negatives: [
+            objc(
+                "- (NSDictionary *)save {\n NSMutableDictionary *data = [NSMutableDictionary dictionary];\n [data setValue:self.passwordField.text forKey:@\"password\"];\n return data;\n}"
+            ),
             swift(
                 "func save() -> NSDictionary {\n let data = NSMutableDictionary()\n guard let password = passwordTextField.text else { return data }\n data.setValue(password, forKey: \"password\")\n return data }"
-            )
+            ),
         ]),
     RuleFixture(
         rule: "cleartext-http",

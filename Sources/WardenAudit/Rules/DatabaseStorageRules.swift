@@ -57,22 +57,27 @@ struct DatabaseStorageRules: Rule {
         else { return }
         let receiver = scan.resolvedReceiver(of: index)
         if PreferencesRules.store(receiver) != nil { return }
-        let name = scan.tokens[index].text
-        let store: String
-        if call.argument("inCollection") != nil {
-            store = "YapDatabase"
-        } else if name == "setValue" {
-            // KVC on a dictionary only fills it; where it goes (a file, defaults) reports when it is written.
-            if let owner = scan.file.receiver(of: index).last, isDictionary(scan, owner, before: index) { return }
-            store = "Core Data"
-        } else if isDocument(scan, index, receiver) {
-            store = "Couchbase Lite"
-        } else {
-            return
-        }
+        guard
+            let store = keyedStore(
+                scan, index, collection: call.argument("inCollection") != nil, receiver: receiver,
+                owner: scan.file.receiver(of: index).last)
+        else { return }
         scan.reportKeyedWrite(
             FileStorageRules.secretInFile, at: index, value: value, key: key, "is stored in \(store)",
             keyMessage: "A secret is stored in \(store) under a secret key")
+    }
+
+    /// The database a keyed setter at `index` writes to (Swift and Objective-C alike): YapDatabase with a
+    /// collection, a Couchbase Lite document, Core Data for KVC on anything but a local dictionary (which only
+    /// fills it; where it goes reports when it is written); nil for other receivers.
+    private func keyedStore(
+        _ scan: FileScan, _ index: Int, collection: Bool, receiver: [String], owner: String?
+    ) -> String? {
+        if collection { return "YapDatabase" }
+        if isDocument(scan, index, receiver) { return "Couchbase Lite" }
+        guard scan.tokens[index].text == "setValue" else { return nil }
+        if let owner, isDictionary(scan, owner, before: index) { return nil }
+        return "Core Data"
     }
 
     /// Whether `name` is declared in this function as a dictionary (`NSMutableDictionary()`, `[:]`,
@@ -85,14 +90,16 @@ struct DatabaseStorageRules: Rule {
     }
 
     private func declaresDictionary(_ scan: FileScan, _ name: String, in scope: Range<Int>, before index: Int) -> Bool {
+        let dictionaryTypes: Set<String> = ["NSMutableDictionary", "NSDictionary", "Dictionary"]
         for position in scope.lowerBound..<index
-        where scan.tokens[position].kind == .identifier && scan.tokens[position].text == name
-            && ["let", "var"].contains(scan.text(position - 1))
-        {
-            let declaration = scan.flow.valueRange(from: position + 1, stopAtBrace: false)
-            return declaration.contains {
-                ["NSMutableDictionary", "NSDictionary", "Dictionary"].contains(scan.text($0))
+        where scan.tokens[position].kind == .identifier && scan.tokens[position].text == name {
+            // NSMutableDictionary *data = ...
+            if scan.isSymbol(position - 1, "*"), scan.isSymbol(position + 1, "=") {
+                return dictionaryTypes.contains(scan.text(position - 2))
             }
+            guard ["let", "var"].contains(scan.text(position - 1)) else { continue }
+            let declaration = scan.flow.valueRange(from: position + 1, stopAtBrace: false)
+            return declaration.contains { dictionaryTypes.contains(scan.text($0)) }
                 || (scan.isSymbol(position + 1, "=") && scan.isSymbol(position + 2, "[")
                     && (scan.isSymbol(position + 3, ":") || scan.isSymbol(position + 4, ":")))
                 || (scan.isSymbol(position + 1, ":") && scan.isSymbol(position + 2, "["))
@@ -264,18 +271,11 @@ struct DatabaseStorageRules: Rule {
             guard let key = message.argument("forKey"), let value = message.parts.first?.argument,
                 !scan.isLiteral(value), PreferencesRules.store(receiver) == nil, !receiver.contains("NSUserDefaults")
             else { return }
-            let store: String
-            if message.argument("inCollection") != nil {
-                store = "YapDatabase"
-            } else if receiver.contains(where: {
-                SecretNames.words($0).contains(where: { $0 == "doc" || $0 == "document" })
-            }) {
-                store = "Couchbase Lite"
-            } else if scan.tokens[index].text == "setValue" {
-                store = "Core Data"
-            } else {
-                return
-            }
+            guard
+                let store = keyedStore(
+                    scan, index, collection: message.argument("inCollection") != nil, receiver: receiver,
+                    owner: receiver.last)
+            else { return }
             scan.reportKeyedWrite(
                 FileStorageRules.secretInFile, at: index, value: value, key: key, "is stored in \(store)",
                 keyMessage: "A secret is stored in \(store) under a secret key")
