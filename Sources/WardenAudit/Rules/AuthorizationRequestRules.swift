@@ -33,17 +33,8 @@ struct AuthorizationRequestRules: Rule {
     func check(_ scan: FileScan, at index: Int) {
         let token = scan.tokens[index]
         if token.kind == .identifier {
-            if scan.file.language == .objectiveC {
-                // [NSURLQueryItem queryItemWithName:@"response_type" value:@"code"]
-                guard let message = scan.message(opening: index - 1),
-                    let name = message.argument("queryItemWithName").flatMap(scan.firstString(in:))
-                else { return }
-                if name == "response_type" || name == "grant_type" { request(scan, index) }
-                return
-            }
-            guard let call = scan.file.call(at: index), let name = call.argument("name").flatMap(scan.firstString(in:))
-            else { return }
-            if name == "response_type" || name == "grant_type" { request(scan, index) }
+            guard let item = scan.queryItem(at: index) else { return }
+            if item.name == "response_type" || item.name == "grant_type" { request(scan, index) }
             return
         }
         let text = token.text
@@ -74,15 +65,8 @@ struct AuthorizationRequestRules: Rule {
                     guard parts.count == 2, !parts[1].isEmpty else { continue }
                     items.append((String(parts[0]), String(parts[1]), position))
                 }
-            } else if token.kind == .identifier, token.text == "URLQueryItem", let call = scan.file.call(at: position),
-                let name = call.argument("name").flatMap(scan.firstString(in:))
-            {
-                items.append((name, call.argument("value").flatMap(scan.firstString(in:)), position))
-            } else if token.kind == .identifier, token.text == "NSURLQueryItem",
-                let message = scan.message(opening: position - 1),
-                let name = message.argument("queryItemWithName").flatMap(scan.firstString(in:))
-            {
-                items.append((name, message.argument("value").flatMap(scan.firstString(in:)), position))
+            } else if token.kind == .identifier, let item = scan.queryItem(at: position) {
+                items.append((item.name, item.value.flatMap(scan.firstString(in:)), position))
             } else if token.kind == .string, scan.isSymbol(position + 1, ":"), position + 2 <= body.upperBound {
                 let value = scan.tokens[position + 2].kind == .string ? scan.tokens[position + 2].text : nil
                 items.append((token.text, value, position))

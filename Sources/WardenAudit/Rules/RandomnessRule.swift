@@ -36,18 +36,10 @@ struct RandomnessRule: Rule {
         case .string:
             string(scan, index, token)
         default:
-            if token.text == "URLQueryItem" {
-                guard let call = scan.file.call(at: index),
-                    let name = call.argument("name").flatMap(scan.firstString(in:)),
-                    scan.needsSecureRandom(name), let value = call.argument("value")
+            if token.text == "URLQueryItem" || token.text == "NSURLQueryItem" {
+                guard let item = scan.queryItem(at: index), scan.needsSecureRandom(item.name), let value = item.value
                 else { return }
-                sink(scan, at: index, value, "the '\(name)' parameter")
-            } else if token.text == "NSURLQueryItem" {
-                guard let message = scan.message(opening: index - 1),
-                    let name = message.argument("queryItemWithName").flatMap(scan.firstString(in:)),
-                    scan.needsSecureRandom(name), let value = message.argument("value")
-                else { return }
-                sink(scan, at: index, value, "the '\(name)' parameter")
+                sink(scan, at: index, value, "the '\(item.name)' parameter")
             } else if scan.isSymbol(index + 1, ":"), scan.enclosingOpener(of: index, "(", limit: 64) != nil {
                 // An argument label: AuthRequest(state: s), Sign(nonce: n).
                 sink(scan, at: index, scan.expression(from: index + 2), "'\(token.text)'")

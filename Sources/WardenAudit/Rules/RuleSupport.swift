@@ -126,6 +126,25 @@ extension FileScan {
         return flow.evaluate(range).secret
     }
 
+    /// The query item built at `index` (`URLQueryItem(name: "n", value: v)`, `[NSURLQueryItem queryItemWithName:@"n"
+    /// value:v]`): its literal name and its value's tokens.
+    func queryItem(at index: Int) -> (name: String, value: Range<Int>?)? {
+        switch tokens[index].text {
+        case "URLQueryItem":
+            guard let call = file.call(at: index), let name = call.argument("name").flatMap(firstString(in:)) else {
+                return nil
+            }
+            return (name, call.argument("value"))
+        case "NSURLQueryItem":
+            guard let message = message(opening: index - 1),
+                let name = message.argument("queryItemWithName").flatMap(firstString(in:))
+            else { return nil }
+            return (name, message.argument("value"))
+        default:
+            return nil
+        }
+    }
+
     /// A keyed write (`set(value, forKey: key)`, `[x setObject:value forKey:key]`): reports `rule` when the value
     /// carries a secret (`"... <predicate>"`), or when a non-literal value goes under a secret key (`keyMessage`, or
     /// the rule's own message).

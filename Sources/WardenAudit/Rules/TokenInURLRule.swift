@@ -22,13 +22,7 @@ struct TokenInURLRule: Rule {
             queryString(scan, index, token.text)
             return
         }
-        let name: String?
-        if token.text == "NSURLQueryItem" {
-            name = scan.message(opening: index - 1)?.argument("queryItemWithName").flatMap(scan.firstString(in:))
-        } else {
-            name = scan.file.call(at: index)?.argument("name").flatMap(scan.firstString(in:))
-        }
-        guard let name, Self.parameters.contains(name.lowercased()) else { return }
+        guard let name = scan.queryItem(at: index)?.name, Self.parameters.contains(name.lowercased()) else { return }
         // URLComponents also builds form bodies; a function that sets the body, names it a body or a form, or sends
         // a grant_type (a token request is always a POST body) is not putting it in a URL.
         let body = scan.scopeRange(of: index)
