@@ -244,7 +244,7 @@ public struct Auditor: Sendable {
         RuleSet.run(scan)
         outcome.findings = scan.findings
         outcome.facts = scan.facts
-        if !outcome.isTest { outcome.isTest = TestCode.importsTestFramework(file) }
+        if !outcome.isTest { outcome.isTest = TestCode.importsTestFramework(scan) }
         outcome.lines = file.tokens.last.map { Int($0.line) } ?? 0
         outcome.lines = max(outcome.lines, file.comments.last.map { Int($0.endLine) } ?? 0)
         for comment in file.comments where comment.text.contains("warden:ignore") {

@@ -138,6 +138,27 @@ final class FileScan {
         return owners
     }()
 
+    /// The modules the file imports (`import X`, `@testable import X`, `@import X;`, `#import <X/...>`,
+    /// `#include <X/...>`), read from the imports at its top.
+    private(set) lazy var importedModules: Set<String> = {
+        var modules = Set<String>()
+        for index in tokens.indices {
+            let token = tokens[index]
+            if token.kind == .keyword, token.text == "import" || token.text == "@import", index + 1 < tokens.count {
+                modules.insert(tokens[index + 1].text)
+            } else if token.kind == .directive, token.text.hasPrefix("#import") || token.text.hasPrefix("#include"),
+                let open = token.text.firstIndex(of: "<"), let slash = token.text[open...].firstIndex(of: "/")
+            {
+                modules.insert(String(token.text[token.text.index(after: open)..<slash]))
+            } else if token.kind == .attribute, token.text == "testable" {
+                modules.insert("@testable")
+            } else if token.kind != .keyword, token.kind != .directive, token.kind != .attribute, index > 400 {
+                break
+            }
+        }
+        return modules
+    }()
+
     /// Token ranges compiled only into debug builds (`#if DEBUG` up to its `#else`/`#elseif`/`#endif`).
     private(set) lazy var debugOnly: [Range<Int>] = {
         var ranges: [Range<Int>] = []

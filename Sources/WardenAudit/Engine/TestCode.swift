@@ -30,27 +30,8 @@ enum TestCode {
     }
 
     /// Whether the file imports a test framework (`import XCTest`, `@testable import App`, `#import <XCTest/XCTest.h>`).
-    static func importsTestFramework(_ file: SourceFile) -> Bool {
-        let tokens = file.tokens
-        for index in tokens.indices {
-            let token = tokens[index]
-            if token.kind == .attribute, token.text == "testable" { return true }
-            if token.kind == .keyword, token.text == "import" || token.text == "@import", index + 1 < tokens.count,
-                frameworks.contains(tokens[index + 1].text)
-            {
-                return true
-            }
-            if token.kind == .directive, token.text.hasPrefix("#import"),
-                frameworks.contains(where: { token.text.contains("<\($0)/") })
-            {
-                return true
-            }
-            if token.kind != .keyword, token.kind != .directive, token.kind != .attribute, token.kind != .identifier,
-                !token.isSymbol("."), !token.isSymbol(";"), index > 200
-            {
-                break
-            }
-        }
-        return false
+    static func importsTestFramework(_ scan: FileScan) -> Bool {
+        let modules = scan.importedModules
+        return modules.contains("@testable") || !modules.isDisjoint(with: frameworks)
     }
 }

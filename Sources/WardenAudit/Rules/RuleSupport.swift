@@ -168,23 +168,5 @@ extension FileScan {
     }
 
     /// The file imports `module` (Swift `import X`, Objective-C `@import X;` or `#import <X/...>`).
-    func imports(_ module: String) -> Bool {
-        memo("import " + module) { importsUncached(module) }
-    }
-
-    private func importsUncached(_ module: String) -> Bool {
-        for index in tokens.indices {
-            let token = tokens[index]
-            if token.kind == .keyword, token.text == "import" || token.text == "@import", text(index + 1) == module {
-                return true
-            }
-            if token.kind == .directive, token.text.hasPrefix("#import") || token.text.hasPrefix("#include"),
-                token.text.contains("<\(module)/")
-            {
-                return true
-            }
-            if token.kind != .keyword, token.kind != .directive, token.kind != .attribute, index > 400 { break }
-        }
-        return false
-    }
+    func imports(_ module: String) -> Bool { importedModules.contains(module) }
 }
