@@ -27,6 +27,12 @@ struct ReporterTests {
         #expect(coloured.contains("\u{1B}[1;31merror\u{1B}[0m") && coloured.contains("fix: "))
     }
 
+    @Test func credentialsInACleartextURLStayOutOfTheMessage() {
+        let report = Auditor().audit(files: ["A.swift": "let u = \"http://admin:Hunter2Pass@api.example.com/v1\"\n"])
+        #expect(report.findings.map(\.message) == ["Cleartext http:// URL to api.example.com"])
+        #expect(!Reporter.text(report, colour: false).contains("Hunter2"))
+    }
+
     @Test func jsonHasTheDesignShape() throws {
         let report = Auditor().audit(files: Self.files)
         let object =

@@ -37,7 +37,9 @@ struct CleartextRule: Rule {
         guard FastText.hasPrefix(text, "http://", caseInsensitive: true) else { return nil }
         let lower = text.lowercased()
         let rest = lower.dropFirst("http://".count)
-        let host = String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        var host = String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        // http://user:password@host: the credentials never reach the message.
+        if let at = host.lastIndex(of: "@") { host = String(host[host.index(after: at)...]) }
         let hostOnly = host.hasPrefix("[") ? host : String(host.prefix { $0 != ":" })
         guard !hostOnly.isEmpty, !hostOnly.contains("\u{FFFC}"), !hostOnly.contains("$") else { return nil }
         if loopbackHosts.contains(hostOnly) || hostOnly.hasPrefix("127.") || isReserved(hostOnly) { return nil }
