@@ -520,7 +520,23 @@ let flowFixtures: [RuleFixture] = [
                 "func log(_ accessToken: String) {\n logger.info(\"user \\(userID, privacy: .public) refreshed \\(accessToken)\") }"
             ),
             swift("func log(_ encryptedToken: String) {\n print(\"stored \\(encryptedToken)\") }"),
+            swift(
+                "func log(_ token: String) {\n os_log(\"user %{public}@ token %@\", log: .default, type: .info, userID, token) }"
+            ),
+            objc(
+                "- (void)log {\n os_log_info(OS_LOG_DEFAULT, \"100%% user %{public}@ token %@\", self.userID, self.accessToken);\n}"
+            ),
         ]),
+    RuleFixture(
+        rule: "secret-in-log",
+        positives: [
+            swift(
+                "func log(_ token: String) {\n os_log(\"user %@ token %{public}@\", log: .default, type: .info, userID, token) }"
+            ),
+            objc(
+                "- (void)log {\n os_log_error(OS_LOG_DEFAULT, \"%d%% %{public}s\", 100, self.password.UTF8String);\n}"),
+        ],
+        negatives: []),
     RuleFixture(
         rule: "oauth-in-webview",
         positives: [],

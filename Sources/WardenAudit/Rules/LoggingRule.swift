@@ -57,10 +57,56 @@ struct LoggingRule: Rule {
         } else {
             if scan.file.language == .swift, scan.isSymbol(index - 1, ".") { return }
             if name.hasPrefix("os_log") {
-                guard let format = scan.firstString(in: arguments), format.contains("{public}") else { return }
+                osLog(scan, index, name, call)
+                return
             }
         }
         guard !scan.isDebugOnly(index), let origin = scan.secret(in: arguments) else { return }
         scan.report(Self.secretInLog, at: index, scan.message(origin, at: index, "is written to the logs by \(name)"))
+    }
+
+    /// `os_log("%{public}@ %@", log: log, type: .info, a, b)` / `os_log(log, "%{public}@", a)`: only the arguments
+    /// whose specifier is `{public}` are written in the clear (the others are redacted as `<private>`).
+    private func osLog(_ scan: FileScan, _ index: Int, _ name: String, _ call: SourceFile.Call) {
+        guard
+            let formatIndex = call.arguments.firstIndex(where: { argument in
+                argument.label == nil && argument.range.count == 1
+                    && scan.tokens[argument.range.lowerBound].kind == .string
+            })
+        else { return }
+        let format = scan.tokens[call.arguments[formatIndex].range.lowerBound].text
+        let values = call.arguments[(formatIndex + 1)...].filter { $0.label == nil }.map(\.range)
+        for (position, isPublic) in Self.specifiers(format).enumerated() where isPublic && position < values.count {
+            guard !scan.isDebugOnly(index), let origin = scan.secret(in: values[position]) else { continue }
+            scan.report(
+                Self.secretInLog, at: index,
+                scan.message(origin, at: index, "is written to the logs by \(name) ({public})"))
+            return
+        }
+    }
+
+    /// For each conversion of a printf-style format, whether it is marked `{public}` (`%%` is not a conversion).
+    static func specifiers(_ format: String) -> [Bool] {
+        var result: [Bool] = []
+        var characters = format.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else { continue }
+            var spec = ""
+            while let next = characters.next() {
+                spec.append(next)
+                if next == "{" {  // {public}, {private}, {bool}...: read to the brace
+                    while let inner = characters.next() {
+                        spec.append(inner)
+                        if inner == "}" { break }
+                    }
+                    continue
+                }
+                if next == "%" && spec.count == 1 { break }
+                if next.isLetter && !"hlqLjzt".contains(next) || next == "@" { break }
+            }
+            if spec == "%" { continue }
+            result.append(spec.contains("{public}"))
+        }
+        return result
     }
 }
