@@ -520,6 +520,7 @@ let flowFixtures: [RuleFixture] = [
                 "func log(_ accessToken: String) {\n logger.info(\"user \\(userID, privacy: .public) refreshed \\(accessToken)\") }"
             ),
             swift("func log(_ encryptedToken: String) {\n print(\"stored \\(encryptedToken)\") }"),
+            swift("func log() {\n print(\"\\(keychain.getAllKeys().count) items\") }"),
             swift(
                 "func log(_ token: String) {\n os_log(\"user %{public}@ token %@\", log: .default, type: .info, userID, token) }"
             ),

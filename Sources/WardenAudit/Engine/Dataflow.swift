@@ -212,10 +212,19 @@ final class Dataflow {
         if Self.sanitizers.contains(name), isCall || scan.file.language == .objectiveC {
             return skipCall(index)
         }
-        // A harmless member of the value: token.count, password.isEmpty, tokens.accessToken.count
+        // A harmless member of the value: token.count, password.isEmpty, tokens.accessToken.count,
+        // keychain.allKeys().count
         if scan.isSymbol(index + 1, ".") {
             var end = index
-            while scan.isSymbol(end + 1, "."), end + 2 < tokens.count, tokens[end + 2].kind == .identifier { end += 2 }
+            while true {
+                if scan.isSymbol(end + 1, "("), scan.file.partner[end + 1] > end + 1 {
+                    end = Int(scan.file.partner[end + 1])
+                } else if scan.isSymbol(end + 1, "."), end + 2 < tokens.count, tokens[end + 2].kind == .identifier {
+                    end += 2
+                } else {
+                    break
+                }
+            }
             if end > index, Self.sanitizerMembers.contains(tokens[end].text), !scan.isSymbol(end + 1, "(") {
                 return end + 1
             }
