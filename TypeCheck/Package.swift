@@ -49,6 +49,7 @@ let package = Package(
         standIn("Security"),
         standIn("CryptoKit", ["Security", "LocalAuthentication"]),
         standIn("LocalAuthentication"),
+        standIn("Network"),
         standIn("AuthenticationServices", [windowing, "SwiftUI"]),
         mirror("WardenCore", ["os"]),
         mirror("WardenCrypto", ["WardenCore", "CryptoKit", "Security"]),
@@ -62,7 +63,7 @@ let package = Package(
             [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession", "WardenStorage",
                 "WardenPasskeys", windowing, "SwiftUI", "AuthenticationServices", "LocalAuthentication", "Security",
-                "CryptoKit",
+                "CryptoKit", "Network",
             ]),
         // The README's Apple-only examples (Tests/ReadmeSnippetTests/Apple), so they compile per platform too.
         .target(

@@ -48,6 +48,7 @@ public struct OAuthError: CodedError {
             case browserFailed = "browser_failed"
             case tokenTypeMismatch = "token_type_mismatch"
             case invalidPARResponse = "invalid_par_response"
+            case noRevocationEndpoint = "no_revocation_endpoint"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -96,6 +97,9 @@ public struct OAuthError: CodedError {
         public static let tokenTypeMismatch = Code(.tokenTypeMismatch)
         /// The pushed-authorization endpoint's answer is not RFC 9126's `{"request_uri","expires_in"}`.
         public static let invalidPARResponse = Code(.invalidPARResponse)
+        /// The provider announces no RFC 7009 revocation endpoint and none is configured: a token cannot be
+        /// revoked, only deleted locally.
+        public static let noRevocationEndpoint = Code(.noRevocationEndpoint)
 
         /// The code for an RFC 6749 `error` value (unknown values become ``providerError``).
         public static func provider(_ value: String) -> Code {
@@ -149,7 +153,7 @@ public struct OAuthError: CodedError {
         case .cancelled, .accessDenied: return .userCancelled
         case .invalidRedirectURI, .insecureEndpoint, .invalidConfiguration, .invalidVerifier, .issuerMismatch,
             .invalidMetadata, .unsupportedGrantType, .invalidScope, .signInInProgress, .presentationUnavailable,
-            .browserFailed:
+            .browserFailed, .noRevocationEndpoint:
             return .misconfiguration
         default: return .rejected
         }

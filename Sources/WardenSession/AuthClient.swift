@@ -20,10 +20,14 @@ import WardenStorage
 /// let signIn = try await client.signIn(with: WebAuthenticationAgent { window })
 /// let token = try await signIn.session.validAccessToken()
 /// let api = client.authorizedClient(for: signIn.session)
-/// await signIn.session.signOut()
+/// let report = await signIn.session.signOut()
 /// ```
 ///
-/// Thread-safety: an actor; discovery is fetched once and cached.
+/// **Offline first.** ``restoreSession()`` reads only the store: discovery runs lazily, at the first sign-in,
+/// refresh or revocation that needs the provider, so an app launched in airplane mode gets its stored session back
+/// and a still-valid access token with zero requests.
+///
+/// Thread-safety: an actor; discovery is fetched once and cached (a failed fetch is retried at the next need).
 public actor AuthClient {
     /// Everything a sign-in needs, set once.
     public struct Configuration: Sendable {
@@ -110,6 +114,7 @@ public actor AuthClient {
 
     public let configuration: Configuration
     private var cachedMetadata: ProviderMetadata?
+    private var revocationRetry: Task<[SignOutReport.Revocation], Never>?
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
@@ -152,20 +157,54 @@ public actor AuthClient {
             dpopThumbprint: configuration.dpop?.thumbprint)
         let session = AuthSession(
             tokens: tokens, store: configuration.store, service: configuration.service,
-            account: configuration.account, refresher: client, now: configuration.now, dpop: configuration.dpop)
+            account: configuration.account, refresher: ProviderEndpoint(client: self), now: configuration.now,
+            dpop: configuration.dpop)
         try await session.persist()
         return SignIn(session: session, claims: claims, redirectURI: code.pending.redirect)
     }
 
     /// The stored session of the configured account (after the reinstall check), or nil when signed out.
-    public func restoreSession() async throws -> AuthSession? {
-        let metadata = try await metadata()
+    ///
+    /// Needs no network: only the store is read. Revocations that failed at an earlier sign-out are retried in the
+    /// background (``retryPendingRevocations()`` awaits them).
+    public func restoreSession() async throws(StorageError) -> AuthSession? {
         let session = try await AuthSession.restore(
             store: configuration.store, service: configuration.service, account: configuration.account,
-            refresher: tokenClient(metadata), sentinel: configuration.sentinel, now: configuration.now,
+            refresher: ProviderEndpoint(client: self), sentinel: configuration.sentinel, now: configuration.now,
             dpop: configuration.dpop)
+        startRevocationRetry()
         guard case .signedIn = await session.state else { return nil }
         return session
+    }
+
+    /// Sends the revocations an earlier ``AuthSession/signOut()`` could not (offline), once each; those that fail
+    /// transiently again are kept for the next launch or network return, the others are forgotten. Joins a retry
+    /// already running. Returns one outcome per revocation tried.
+    ///
+    /// ```swift
+    /// NetworkPathObserver {
+    ///     await session.networkBecameAvailable()
+    ///     _ = await client.retryPendingRevocations()
+    /// }
+    /// ```
+    @discardableResult
+    public func retryPendingRevocations() async -> [SignOutReport.Revocation] {
+        let task = startRevocationRetry()
+        let outcomes = await task.value
+        if revocationRetry == task { revocationRetry = nil }
+        return outcomes
+    }
+
+    @discardableResult
+    private func startRevocationRetry() -> Task<[SignOutReport.Revocation], Never> {
+        if let revocationRetry { return revocationRetry }
+        let pending = PendingRevocations(
+            store: configuration.store, service: configuration.service, account: configuration.account,
+            now: configuration.now)
+        let endpoint = ProviderEndpoint(client: self)
+        let task = Task { await pending.retry(with: endpoint) }
+        revocationRetry = task
+        return task
     }
 
     /// An HTTP client that authorizes requests with `session` (single-flight refresh on 401, retries, degradation).
@@ -177,9 +216,27 @@ public actor AuthClient {
             now: configuration.now)
     }
 
+    /// The token endpoint client, resolving the metadata first (lazily: the first refresh after an offline launch
+    /// is where discovery happens).
+    func tokenClient() async throws(OAuthError) -> TokenClient { tokenClient(try await metadata()) }
+
     private func tokenClient(_ metadata: ProviderMetadata) -> TokenClient {
         TokenClient(
             metadata: metadata, clientID: configuration.clientID, transport: configuration.transport,
             dpop: configuration.dpop, now: configuration.now)
+    }
+}
+
+/// The provider's token and revocation endpoints as a ``TokenRefresher`` whose metadata is resolved at the first
+/// request, never at restore.
+struct ProviderEndpoint: TokenRefresher {
+    let client: AuthClient
+
+    func refresh(refreshToken: String, scope: String?) async throws(OAuthError) -> TokenResponse {
+        try await client.tokenClient().refresh(refreshToken: refreshToken, scope: scope)
+    }
+
+    func revoke(token: String, hint: String) async throws(OAuthError) {
+        try await client.tokenClient().revoke(token: token, hint: hint)
     }
 }

@@ -12,25 +12,32 @@ public protocol TokenRefresher: Sendable {
 extension TokenClient: TokenRefresher {}
 
 /// One account's session: a valid access token on demand, with single-flight refresh, rotation-safe
-/// persistence and graceful degradation.
+/// persistence shared with every other holder of the grant, and graceful degradation.
 ///
+/// - **Restoring needs no network**: a stored, still-valid access token is served with zero requests; an expired
+///   one offline is a transient error with the session kept (``SessionState/degraded(reason:)``).
 /// - **Single-flight**: any number of concurrent callers that need a refresh share one refresh request.
-/// - **Rotation-safe**: the new ``TokenSet`` is written to the store before any waiter resumes; a response
-///   without a refresh token keeps the old one; if the write fails the error is surfaced, the in-memory tokens
-///   still serve and the write is retried on the next call.
+/// - **One grant, many holders**: before a refresh the session takes the store's ``GrantLock`` and re-reads the
+///   store. Tokens another holder (an app extension, another process) stored are adopted instead of spending an
+///   old refresh token; a grant another holder signed out of is followed; and after `invalid_grant` the store is
+///   read again, since a newer grant there is no revocation.
+/// - **Rotation-safe**: the new ``TokenSet`` is written to the store before any waiter resumes; a response without
+///   a refresh token keeps the old one; a failed write is surfaced, the in-memory tokens still serve and the write
+///   is retried on the next call.
 /// - **Transient is not terminal**: offline, timeouts, 5xx, 429, `temporarily_unavailable` and a locked keychain
-///   keep the session (``SessionState/degraded(reason:)``, `canMutate` false); only `invalid_grant`, 401 or
+///   keep the session, read-only (`canMutate` false); the refresh then backs off (``RetryPolicy``'s equal-jitter
+///   arithmetic, `Retry-After` exactly) until ``networkBecameAvailable()``. Only `invalid_grant`, 401 or
 ///   `invalid_client` from the token endpoint sign out — every stored item of the account is deleted.
 /// - A refresh-loop guard: at most 5 refreshes per 30 s by default.
 ///
 /// ```swift
-/// let session = try await AuthSession.restore(store: KeychainStore(), service: "com.example.tokens",
-///                                              account: "alice", refresher: tokenClient)
-/// let token = try await session?.validAccessToken(minTTL: 60)
-/// for await state in session!.states { updateUI(state) }
+/// guard let session = try await client.restoreSession() else { return showSignIn() }
+/// let token = try await session.validAccessToken(minTTL: 60)
+/// for await state in session.states { updateUI(state) }
 /// ```
 ///
-/// Thread-safety: an actor; the coordination itself is the pure `RefreshStateMachine`.
+/// Thread-safety: an actor that executes the actions of a pure state machine (`SessionStateMachine`), which holds
+/// every policy.
 public actor AuthSession {
     public let service: String
     public let account: String
@@ -39,24 +46,11 @@ public actor AuthSession {
     let store: any CredentialStore
     let refresher: any TokenRefresher
     let now: NowProvider
-    let maximumRefreshes: Int
-    let refreshWindow: TimeInterval
     private let log = WardenLogger(category: "session")
 
-    private var tokens: TokenSet?
-    private var machine = RefreshStateMachine()
-    private var waiters: [CheckedContinuation<Result<String, SessionError>, Never>] = []
-    private var refreshTimes: [Date] = []
-    private var needsPersist = false
-    /// After a transient refresh failure: no refresh request before this time (the server's `Retry-After`, or
-    /// exponential backoff with jitter), so a degraded session never hammers the token endpoint.
-    private var refreshNotBefore: Date?
-    private var refreshFailures = 0
-    private var refreshBackoffReason: SessionError?
-    let jitter: @Sendable () -> Double
-    public private(set) var state: SessionState
-    /// How many refresh requests this session has made (for tests, benchmarks and the demo's evidence).
-    public private(set) var refreshCount = 0
+    typealias Waiter = CheckedContinuation<Result<String, SessionError>, Never>
+    private var machine: SessionStateMachine<Waiter>
+    private var published: SessionState
 
     /// State changes for UI (the current state is delivered first).
     public nonisolated let states: AsyncStream<SessionState>
@@ -68,24 +62,38 @@ public actor AuthSession {
         maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30, now: @escaping NowProvider = systemNow,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, dpop: DPoPBinding? = nil
     ) {
-        self.jitter = jitter
+        self.init(
+            tokens: tokens, restored: false, store: store, service: service, account: account, refresher: refresher,
+            maximumRefreshes: maximumRefreshes, refreshWindow: refreshWindow, now: now, jitter: jitter, dpop: dpop)
+    }
+
+    init(
+        tokens: TokenSet?, restored: Bool, store: any CredentialStore, service: String, account: String,
+        refresher: any TokenRefresher, maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30,
+        now: @escaping NowProvider = systemNow,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, dpop: DPoPBinding? = nil
+    ) {
         self.dpop = dpop
-        self.tokens = tokens
         self.store = store
         self.service = service
         self.account = account
         self.refresher = refresher
-        self.maximumRefreshes = maximumRefreshes
-        self.refreshWindow = refreshWindow
         self.now = now
-        let initial: SessionState = tokens == nil ? .signedOut(reason: "no stored session") : .signedIn
-        state = initial
+        machine = SessionStateMachine(
+            tokens: tokens, stored: restored, maximumRefreshes: maximumRefreshes, refreshWindow: refreshWindow,
+            backoffPolicy: Self.refreshBackoff(jitter: jitter))
+        published = machine.state
         (states, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(16))
-        continuation.yield(initial)
+        continuation.yield(published)
     }
 
-    /// Restores the account's session from `store`, after the reinstall check of `sentinel` (when given).
-    /// Returns a signed-out session when nothing is stored.
+    /// The refresh backoff: 1 s doubling to 5 min, equal jitter (never sooner than half a step).
+    static func refreshBackoff(jitter: @escaping @Sendable () -> Double) -> RetryPolicy {
+        RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(300), jitterFloor: 0.5, jitter: jitter)
+    }
+
+    /// Restores the account's session from `store`, after the reinstall check of `sentinel` (when given). Reads
+    /// only the store: no request is made. Returns a signed-out session when nothing is stored.
     ///
     /// DPoP-bound tokens need their key: when `dpop` is missing or holds another key than the one the tokens were
     /// bound to, the tokens are unusable (a Bearer fallback would be a downgrade), so the stored session is purged
@@ -94,7 +102,10 @@ public actor AuthSession {
         store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
         sentinel: InstallSentinel? = nil, now: @escaping NowProvider = systemNow, dpop: DPoPBinding? = nil
     ) async throws(StorageError) -> AuthSession {
-        if let sentinel { try await sentinel.purgeIfFirstLaunch(store: store, services: [service]) }
+        if let sentinel {
+            try await sentinel.purgeIfFirstLaunch(
+                store: store, services: [service, PendingRevocations.service(for: service)])
+        }
         var tokens = try await store.load(service: service, account: account).map { data throws(StorageError) in
             try TokenSet(encoded: data)
         }
@@ -104,260 +115,271 @@ public actor AuthSession {
             tokens = nil
         }
         return AuthSession(
-            tokens: tokens, store: store, service: service, account: account, refresher: refresher, now: now,
-            dpop: dpop)
+            tokens: tokens, restored: tokens != nil, store: store, service: service, account: account,
+            refresher: refresher, now: now, dpop: dpop)
     }
 
     /// Writes the current tokens to the store.
     public func persist() async throws(StorageError) {
-        guard let tokens else { return }
-        try await store.save(try tokens.encoded(), service: service, account: account)
-        needsPersist = false
+        guard let tokens = machine.tokens else { return }
+        do {
+            try await store.save(try tokens.encoded(), service: service, account: account)
+            machine.laterPersist(succeeded: true)
+        } catch {
+            machine.laterPersist(succeeded: false)
+            throw error
+        }
+        publish()
     }
 
     /// The current tokens (for display of expiry; the values print redacted).
-    public var currentTokens: TokenSet? { tokens }
+    public var currentTokens: TokenSet? { machine.tokens }
+
+    /// The current state (also streamed by ``states``).
+    public var state: SessionState { machine.state }
+
+    /// How many refresh requests this session has sent (for tests, benchmarks and the demo's evidence).
+    public var refreshCount: Int { machine.refreshesSent }
+
+    /// How many times this session adopted tokens another holder of the grant had stored, instead of refreshing.
+    public var adoptionCount: Int { machine.adoptions }
 
     /// A valid access token, refreshed first when it expires within `minTTL` seconds.
     public func validAccessToken(minTTL: TimeInterval = 60) async throws(SessionError) -> String {
-        if needsPersist { try? await persist() }
-        guard let tokens else { throw signedOutError() }
-        if let ttl = tokens.timeToLive(now: now()), ttl > minTTL { return tokens.accessToken.unredacted() }
-        if tokens.expiresAt == nil { return tokens.accessToken.unredacted() }
-        return try await sharedRefresh()
+        try await token(for: .validFor(minTTL))
     }
 
     /// Refreshes unless `token` is no longer the current access token (a 401 for an already-replaced token
     /// just retries with the new one).
     public func refresh(ifCurrent token: String) async throws(SessionError) -> String {
-        guard let tokens else { throw signedOutError() }
-        if tokens.accessToken.unredacted() != token { return tokens.accessToken.unredacted() }
-        return try await sharedRefresh()
+        try await self.token(for: .replacing(token))
     }
 
-    private func signedOutError() -> SessionError {
-        if case .signedOut(let reason) = state { return SessionError(.signedOut, reason) }
-        return SessionError(.signedOut, "not signed in")
-    }
-
-    private func sharedRefresh() async throws(SessionError) -> String {
-        switch machine.refreshNeeded() {
-        case .startRefresh(let generation):
-            var result = await performRefresh(generation: generation)
-            let action = machine.refreshFinished(generation: generation)
-            if case .discard = action { result = .failure(signedOutError()) }
-            let pending = waiters
-            waiters = []
-            for waiter in pending { waiter.resume(returning: result) }
+    private func token(for need: SessionStateMachine<Waiter>.Need) async throws(SessionError) -> String {
+        switch machine.tokenRequested(need, now: now()) {
+        case .wait:
+            // Joined in the same actor turn as the decision (the closure runs before the suspension).
+            let result = await withCheckedContinuation { (waiter: Waiter) in
+                if !machine.join(waiter) { waiter.resume(returning: .failure(machine.signedOutError)) }
+            }
             return try result.get()
-        default:
-            let result = await withCheckedContinuation { waiters.append($0) }
-            return try result.get()
+        case .deliver(let token, let stale):
+            if let stale { try? await write(stale) }
+            return token
+        case .fail(let error): return try Result<String, SessionError>.failure(error).get()
+        case .lockAndReadStore(let epoch): return try await runRefresh(epoch: epoch).get()
+        default: return try Result<String, SessionError>.failure(machine.signedOutError).get()
         }
     }
 
-    private func performRefresh(generation: Int) async -> Result<String, SessionError> {
-        let current = now()
-        if let notBefore = refreshNotBefore, current < notBefore {
-            let reason = refreshBackoffReason?.reason ?? "the last refresh failed"
-            return .failure(
-                SessionError(
-                    refreshBackoffReason?.code == .rateLimited ? .rateLimited : .degraded,
-                    "\(reason); not retrying before \(notBefore)", underlying: refreshBackoffReason?.underlying,
-                    retryAt: notBefore))
+    private func write(_ tokens: TokenSet) async throws(StorageError) {
+        do {
+            try await store.save(try tokens.encoded(), service: service, account: account)
+            machine.laterPersist(succeeded: true)
+        } catch {
+            machine.laterPersist(succeeded: false)
+            throw error
         }
-        refreshTimes = refreshTimes.filter { current.timeIntervalSince($0) < refreshWindow }
-        guard refreshTimes.count < maximumRefreshes else {
-            return .failure(
-                SessionError(.refreshLoop, "more than \(maximumRefreshes) refreshes in \(Int(refreshWindow)) s"))
+        publish()
+    }
+
+    /// One refresh round under the grant lock: read the store, maybe adopt, maybe send, persist, resume.
+    private func runRefresh(epoch: Int) async -> Result<String, SessionError> {
+        let lease: GrantLease
+        do {
+            lease = try await store.grantLock.acquire(service: service, account: account)
+        } catch {
+            return await execute(
+                machine.storeRead(.failure(error), epoch: epoch, now: now()), lease: nil)
         }
-        guard let tokens else { return .failure(signedOutError()) }
+        let stored = await readStore()
+        return await execute(machine.storeRead(stored, epoch: epoch, now: now()), lease: lease)
+    }
+
+    private func readStore() async -> Result<TokenSet?, StorageError> {
+        do {
+            let data = try await store.load(service: service, account: account)
+            return .success(try data.map { data throws(StorageError) in try TokenSet(encoded: data) })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Performs actions until the round ends, then releases the lease and resumes the waiters.
+    private func execute(_ first: SessionStateMachine<Waiter>.Action, lease: GrantLease?) async -> Result<
+        String, SessionError
+    > {
+        var action = first
+        while true {
+            switch action {
+            case .sendRefresh(let tokens, let epoch):
+                action = await sendRefresh(tokens, epoch: epoch)
+            case .persist(let fresh, let epoch):
+                var error: StorageError?
+                do { try await store.save(try fresh.encoded(), service: service, account: account) } catch let e {
+                    error = e
+                    log.error("refreshed tokens could not be stored: \(e.reason)")
+                }
+                var held = fresh
+                if error == nil, store is any RefreshTokenVault {
+                    // Held separately (e.g. biometric-bound): do not keep it in memory past its use.
+                    held.refreshToken = nil
+                    held.refreshTokenHeldSeparately = true
+                }
+                action = machine.persisted(held, epoch: epoch, error: error)
+                if case .finish(let end) = action, case .success = end.result { log.info("access token refreshed") }
+            case .rereadAfterRejection(let epoch):
+                action = machine.storeReadAfterRejection(await readStore(), epoch: epoch, now: now())
+            case .purge(let end):
+                await purge()
+                return await finish(end, lease: lease)
+            case .finish(let end):
+                return await finish(end, lease: lease)
+            case .none, .wait, .deliver, .fail, .lockAndReadStore:
+                return await finish(.init(waiters: [], result: .failure(machine.signedOutError)), lease: lease)
+            }
+        }
+    }
+
+    private func sendRefresh(_ tokens: TokenSet, epoch: Int) async -> SessionStateMachine<Waiter>.Action {
         let refreshToken: String
-        switch await currentRefreshToken(tokens) {
-        case .success(let value): refreshToken = value
-        case .failure(let error): return .failure(error)
-        }
-        refreshTimes.append(current)
-        refreshCount += 1
-        let response: TokenResponse
-        do {
-            response = try await refresher.refresh(refreshToken: refreshToken, scope: nil)
-        } catch {
-            guard machine.isCurrent(generation) else { return .failure(signedOutError()) }
-            return .failure(await handle(error))
-        }
-        // Signed out while the request was in flight: the new tokens are never stored or handed out.
-        guard machine.isCurrent(generation) else {
-            log.notice("a refresh finished after sign-out; its tokens were discarded")
-            return .failure(signedOutError())
-        }
-        var fresh = tokens.refreshed(by: response, now: now())
-        fresh.dpopThumbprint = response.tokenType == "DPoP" ? dpop?.thumbprint : nil
-        if fresh.refreshToken == nil, tokens.refreshTokenHeldSeparately {
-            fresh.refreshToken = Redacted(refreshToken)  // not rotated: keep the one read from the vault
-        }
-        // Persist before any waiter resumes, and before the new tokens are visible to anyone: callers arriving
-        // while the write is in flight (the actor is reentrant across `await`) still see the expired set and join
-        // the waiters, so no one uses a rotated token that is not yet stored.
-        do {
-            try await store.save(try fresh.encoded(), service: service, account: account)
-            guard machine.isCurrent(generation) else {
-                // Sign-out purged the store while this write was in flight: purge again, keep nothing.
-                try? await store.delete(service: service, account: account)
-                log.notice("a refresh finished after sign-out; its tokens were discarded")
-                return .failure(signedOutError())
+        if let value = tokens.refreshToken?.unredacted() {
+            refreshToken = value
+        } else if tokens.refreshTokenHeldSeparately, let vault = store as? any RefreshTokenVault {
+            do {
+                guard let value = try await vault.loadRefreshToken(service: service, account: account) else {
+                    log.notice("the protected refresh token is gone (biometry changed?); signing out")
+                    return machine.refreshTokenUnavailable(nil, epoch: epoch)
+                }
+                refreshToken = value
+            } catch {
+                return machine.refreshTokenUnavailable(error, epoch: epoch)
             }
-            self.tokens = fresh
-            needsPersist = false
-        } catch {
-            self.tokens = fresh
-            needsPersist = true
-            log.error("refreshed tokens could not be stored: \(error.reason)")
-            setState(.degraded(reason: "tokens could not be stored: \(error.codeName)"))
-            return .failure(
-                SessionError(
-                    .persistenceFailed, "the refreshed tokens could not be stored; they are kept in memory",
-                    underlying: error))
-        }
-        if store is any RefreshTokenVault {
-            // Held separately (e.g. biometric-bound): do not keep it in memory past its use.
-            fresh.refreshToken = nil
-            fresh.refreshTokenHeldSeparately = true
-            self.tokens = fresh
-        }
-        refreshNotBefore = nil
-        refreshFailures = 0
-        refreshBackoffReason = nil
-        offlineReason = nil
-        setState(.signedIn)
-        log.info("access token refreshed")
-        return .success(fresh.accessToken.unredacted())
-    }
-
-    /// The refresh token in memory, or read from the ``RefreshTokenVault`` when it is held separately. A vault
-    /// item that is gone (biometric re-enrolment invalidates `.biometryCurrentSet` items) signs out cleanly; a
-    /// cancelled or failed prompt keeps the session and is reported once, never retried in a loop.
-    private func currentRefreshToken(_ tokens: TokenSet) async -> Result<String, SessionError> {
-        if let value = tokens.refreshToken?.unredacted() { return .success(value) }
-        guard tokens.refreshTokenHeldSeparately, let vault = store as? any RefreshTokenVault else {
-            await endSession(reason: "the access token expired and there is no refresh token")
-            return .failure(SessionError(.noRefreshToken, "the access token expired and there is no refresh token"))
+        } else {
+            return machine.noRefreshToken(epoch: epoch)
         }
         do {
-            if let value = try await vault.loadRefreshToken(service: service, account: account) {
-                return .success(value)
+            let response = try await refresher.refresh(refreshToken: refreshToken, scope: nil)
+            var fresh = tokens.refreshed(by: response, now: now())
+            fresh.dpopThumbprint = response.tokenType == "DPoP" ? dpop?.thumbprint : nil
+            if fresh.refreshToken == nil {
+                fresh.refreshToken = Redacted(refreshToken)  // not rotated: keep the one that was spent
             }
-            let reason = "the protected refresh token is no longer readable (biometry changed?); sign in again"
-            log.notice("\(reason)")
-            await endSession(reason: reason)
-            return .failure(SessionError(.signedOut, reason))
+            fresh.refreshTokenHeldSeparately = false
+            let action = machine.refreshSucceeded(fresh, epoch: epoch, now: now())
+            if case .finish = action { log.notice("a refresh finished after sign-out; its tokens were discarded") }
+            return action
         } catch {
-            switch error.failureKind {
-            case .userCancelled, .rejected:
-                return .failure(
-                    SessionError(
-                        .refreshTokenLocked, "the refresh token was not released (\(error.code))", underlying: error))
-            default:
-                setState(.degraded(reason: error.codeName))
-                return .failure(
-                    SessionError(.degraded, "the refresh token cannot be read now (\(error.code))", underlying: error))
-            }
-        }
-    }
-
-    static let baseRefreshBackoff: TimeInterval = 1
-    static let maximumRefreshBackoff: TimeInterval = 300
-
-    private var offlineReason: String?
-
-    /// An API request failed in transport (after its retries): the session is kept but read-only
-    /// (``SessionState/degraded(reason:)``, `canMutate == false`) until a request gets through.
-    public func requestFailed(_ error: TransportError) {
-        guard tokens != nil else { return }
-        offlineReason = "offline (\(error.codeName))"
-        setState(.degraded(reason: offlineReason!))
-    }
-
-    /// An API request got an HTTP response: the network is back; leave the offline state.
-    public func requestSucceeded() {
-        guard tokens != nil, offlineReason != nil else { return }
-        offlineReason = nil
-        if refreshNotBefore == nil { setState(.signedIn) }
-    }
-
-    private func handle(_ error: OAuthError) async -> SessionError {
-        switch error.failureKind {
-        case .terminal:
-            log.notice("the grant was rejected (\(error.codeName)); signing out")
-            await endSession(reason: "the provider rejected the grant (\(error.codeName))")
-            return SessionError(.signedOut, "the provider rejected the grant (\(error.codeName))", underlying: error)
-        default:
-            refreshFailures += 1
-            let wait: TimeInterval
-            let result: SessionError
-            let notBefore: Date
-            if let retryAfter = error.retryAfter {
-                wait = retryAfter  // exactly what the server asked, never earlier
-                notBefore = now().addingTimeInterval(wait)
-                result = SessionError(
-                    .rateLimited,
-                    "the token endpoint rate-limited the refresh (\(error.codeName)); the session is kept",
-                    underlying: error, retryAt: notBefore)
+            if error.failureKind == .terminal {
+                log.notice("the grant was rejected (\(error.codeName)); reading the store before signing out")
             } else {
-                // Exponential backoff with "equal jitter": half fixed, half random, so never immediately.
-                let ceiling = min(
-                    Self.maximumRefreshBackoff, Self.baseRefreshBackoff * pow(2, Double(refreshFailures - 1)))
-                wait = ceiling / 2 + ceiling / 2 * jitter()
-                notBefore = now().addingTimeInterval(wait)
-                result = SessionError(
-                    .degraded, "refresh failed (\(error.codeName)); the session is kept", underlying: error,
-                    retryAt: notBefore)
+                log.warning("refresh failed transiently (\(error.codeName)); keeping the session")
             }
-            refreshNotBefore = notBefore
-            refreshBackoffReason = result
-            log.warning(
-                "refresh failed transiently (\(error.codeName)); keeping the session, next try in \(Int(wait)) s")
-            setState(.degraded(reason: error.codeName))
-            return result
+            return machine.refreshFailed(error, epoch: epoch, now: now())
         }
     }
 
-    /// Signs out: revokes the refresh and access tokens (RFC 7009, best effort), deletes the account's stored
-    /// items and clears memory.
-    ///
-    /// A refresh still in flight is discarded when it returns (a new generation starts here, before any `await`),
-    /// so it can never write tokens back after the purge. A refresh token held in a separate protected item
-    /// (``SplitTokenStore``) is not read just to revoke it (that would prompt); revoking the access token and
-    /// deleting both items ends the session.
-    public func signOut() async {
-        let ending = tokens
-        machine.signedOut()
-        tokens = nil
-        needsPersist = false
-        if let ending {
-            if let refresh = ending.refreshToken?.unredacted() {
-                try? await refresher.revoke(token: refresh, hint: "refresh_token")
-            }
-            try? await refresher.revoke(token: ending.accessToken.unredacted(), hint: "access_token")
-        }
-        await endSession(reason: "signed out by the user")
+    private func finish(_ end: SessionStateMachine<Waiter>.Finish, lease: GrantLease?) async -> Result<
+        String, SessionError
+    > {
+        await lease?.release()
+        publish()
+        for waiter in end.waiters { waiter.resume(returning: end.result) }
+        return end.result
     }
 
-    private func endSession(reason: String) async {
-        machine.signedOut()
-        tokens = nil
-        needsPersist = false
+    private func purge() async {
         do {
             try await store.delete(service: service, account: account)
         } catch {
             log.error("could not delete the stored tokens: \(error.reason)")
         }
-        setState(.signedOut(reason: reason))
     }
 
-    private func setState(_ new: SessionState) {
-        guard new != state else { return }
-        state = new
+    // MARK: - The app's events
+
+    /// An API request failed in transport (after its retries): the session is kept but read-only
+    /// (``SessionState/degraded(reason:)``, `canMutate == false`) until a request gets through.
+    public func requestFailed(_ error: TransportError) {
+        machine.requestFailed(error.codeName)
+        publish()
+    }
+
+    /// An API request got an HTTP response: the network is back; leave the offline state.
+    public func requestSucceeded() {
+        machine.requestSucceeded()
+        publish()
+    }
+
+    /// Tells the session the network is back (WardenApple's `NetworkPathObserver` calls it on `NWPathMonitor`'s
+    /// `.satisfied`): the offline flag clears, the refresh backoff ends — a server's `Retry-After` still holds —
+    /// and when a refresh was waiting out a backoff, it is tried once now.
+    public func networkBecameAvailable() async {
+        let retry = machine.networkBecameAvailable(now: now())
+        publish()
+        if retry { _ = try? await validAccessToken() }
+    }
+
+    /// Signs out and reports what happened (``SignOutReport``).
+    ///
+    /// In this order: a token to revoke is first recorded as a pending revocation in the secure store; every
+    /// stored item of the account is deleted and the state is `signedOut` — at once, before any request; then the
+    /// refresh token is revoked (RFC 7009), and the access token after it. A revocation that fails transiently
+    /// (offline) stays recorded and is retried by ``AuthClient/retryPendingRevocations()`` at the next launch or
+    /// network return; otherwise the record is removed.
+    ///
+    /// A refresh still in flight is discarded when it returns (a new epoch starts here, before any `await`), so it
+    /// can never write tokens back after the purge. A refresh token held in a separate protected item
+    /// (``SplitTokenStore``) is not read just to revoke it (that would prompt): the access token is revoked.
+    @discardableResult
+    public func signOut() async -> SignOutReport {
+        let ending = machine.signOutRequested()
+        publish()
+        let revocable: (token: String, hint: String)? = ending.map { tokens in
+            tokens.refreshToken.map { ($0.unredacted(), "refresh_token") }
+                ?? (tokens.accessToken.unredacted(), "access_token")
+        }
+        let pending = PendingRevocations(store: store, service: service, account: account, now: now)
+        var recorded = false
+        if let revocable {
+            do {
+                try await pending.add(revocable.token, hint: revocable.hint)
+                recorded = true
+            } catch {
+                log.error("the pending revocation could not be recorded: \(error.reason)")
+            }
+        }
+        var deletionError: StorageError?
+        do { try await store.delete(service: service, account: account) } catch {
+            deletionError = error
+            log.error("could not delete the stored tokens: \(error.reason)")
+        }
+        guard let ending, let revocable else {
+            return SignOutReport(
+                localDataDeleted: deletionError == nil, localDeletionError: deletionError, revocation: .nothingToRevoke)
+        }
+        var failure: OAuthError?
+        do { try await refresher.revoke(token: revocable.token, hint: revocable.hint) } catch { failure = error }
+        var outcome = SignOutReport.Revocation.outcome(of: failure, tokenType: revocable.hint)
+        if case .failed(let reason, willRetry: true) = outcome, !recorded {
+            outcome = .failed(reason: reason, willRetry: false)
+        }
+        if case .failed(_, willRetry: true) = outcome {
+            log.notice("the revocation failed (\(failure?.codeName ?? "?")); it is kept and retried later")
+        } else {
+            await pending.remove(revocable.token)
+        }
+        if revocable.hint == "refresh_token", failure == nil {
+            try? await refresher.revoke(token: ending.accessToken.unredacted(), hint: "access_token")
+        }
+        return SignOutReport(
+            localDataDeleted: deletionError == nil, localDeletionError: deletionError, revocation: outcome)
+    }
+
+    private func publish() {
+        let new = machine.state
+        guard new != published else { return }
+        published = new
         continuation.yield(new)
     }
 }

@@ -2,6 +2,14 @@ import Foundation
 import WardenCore
 import WardenOAuth
 
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var seconds: TimeInterval {
+        let components = components
+        return Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
 /// When and how long to retry (the checklist's buckets).
 ///
 /// - Transient network errors (`timedOut`, `networkConnectionLost`, `dnsLookupFailed`, `cannotConnectToHost`,
@@ -21,14 +29,18 @@ public struct RetryPolicy: Sendable {
     public var maximumDelay: Duration
     public var maximumTotalDelay: Duration
     public var retryNonIdempotent: Bool
+    /// The share of each backoff step that is fixed: 0 is "full jitter" (a delay anywhere in [0, step), the API
+    /// default), 0.5 is "equal jitter" (never sooner than half a step, what a session's refresh backoff uses).
+    public var jitterFloor: Double
     /// Returns a value in [0, 1); injected for tests.
     let jitter: @Sendable () -> Double
 
     public init(
         maximumAttempts: Int = 4, baseDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(30),
-        maximumTotalDelay: Duration = .seconds(60), retryNonIdempotent: Bool = false,
+        maximumTotalDelay: Duration = .seconds(60), retryNonIdempotent: Bool = false, jitterFloor: Double = 0,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
+        self.jitterFloor = min(max(jitterFloor, 0), 1)
         self.maximumAttempts = maximumAttempts
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
@@ -89,12 +101,13 @@ public struct RetryPolicy: Sendable {
         return .retry(after: delay)
     }
 
-    /// Full jitter: a uniform delay in [0, min(cap, base × 2^(attempt-1))).
+    /// The one backoff of Warden (API retries and the session's refresh backoff): the step is
+    /// min(cap, base × 2^(attempt-1)), and the delay is uniform in [floor × step, step), ``jitterFloor`` being the
+    /// fixed share.
     func backoff(_ attempt: Int) -> Duration {
-        let exponent = min(attempt - 1, 20)
+        let exponent = min(max(attempt, 1) - 1, 20)
         let ceiling = min(baseDelay * (1 << exponent), maximumDelay)
-        let components = ceiling.components
-        let ceilingSeconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        return .milliseconds(Int64(ceilingSeconds * jitter() * 1000))
+        let share = jitterFloor + (1 - jitterFloor) * min(max(jitter(), 0), 1)
+        return .milliseconds(Int64(ceiling.seconds * share * 1000))
     }
 }

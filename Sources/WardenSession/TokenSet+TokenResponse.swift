@@ -23,6 +23,7 @@ extension TokenSet {
         if let idToken = response.idToken { fresh.idToken = idToken }
         fresh.expiresAt = response.expiresIn.map { now.addingTimeInterval($0) }
         if let scope = response.scope { fresh.scope = scope }
+        fresh.generation = generation &+ 1
         return fresh
     }
 }

@@ -18,6 +18,15 @@ public protocol CredentialStore: Sendable {
     func deleteAll(service: String) async throws(StorageError)
     /// The accounts that have an item under `service`.
     func accounts(service: String) async throws(StorageError) -> [String]
+    /// The lock every holder of this store takes before it refreshes a grant stored here, so that the app, its
+    /// extensions and other processes never spend the same rotated refresh token twice. The default,
+    /// ``ProcessGrantLock/shared``, serialises holders within one process; stores shared across processes take a
+    /// ``FileGrantLock`` in a directory all of them reach.
+    var grantLock: any GrantLock { get }
+}
+
+extension CredentialStore {
+    public var grantLock: any GrantLock { ProcessGrantLock.shared }
 }
 
 /// The limits every store enforces.

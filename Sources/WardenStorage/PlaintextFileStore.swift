@@ -9,6 +9,8 @@ import WardenCore
 /// these tokens.
 public actor PlaintextFileStore: CredentialStore {
     public let directory: URL
+    /// A ``FileGrantLock`` in `.locks` of the directory: every process that opens the same directory shares it.
+    public nonisolated let grantLock: any GrantLock
     private let log = WardenLogger(category: "storage")
 
     /// Opens (and creates) the store. The name says what it is.
@@ -18,6 +20,7 @@ public actor PlaintextFileStore: CredentialStore {
 
     private init(directory: URL) throws(StorageError) {
         self.directory = directory
+        grantLock = FileGrantLock(directory: directory.appendingPathComponent(".locks"))
         do {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -34,8 +34,15 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
         self.refreshTokens = refreshTokens
     }
 
+    /// Both halves of a grant are refreshed together: the lock is the `tokens` store's.
+    public var grantLock: any GrantLock { tokens.grantLock }
+
+    /// Splits a ``TokenSet``; any other item (a pending revocation record) is stored in `tokens` as it is.
     public func save(_ data: Data, service: String, account: String) async throws(StorageError) {
-        var set = try TokenSet(encoded: data)
+        guard var set = try? TokenSet(encoded: data) else {
+            try await tokens.save(data, service: service, account: account)
+            return
+        }
         if let refresh = set.refreshToken {
             try await refreshTokens.save(Data(refresh.unredacted().utf8), service: service, account: account)
             set.refreshToken = nil

@@ -18,6 +18,7 @@ public struct StorageError: CodedError {
             case authenticationFailed = "authentication_failed"
             case backendFailure = "backend_failure"
             case accessControlUnavailable = "access_control_unavailable"
+            case lockTimeout = "lock_timeout"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -46,6 +47,9 @@ public struct StorageError: CodedError {
         /// The requested protection (`SecAccessControl`) could not be created, so the item was **not** saved:
         /// Warden never falls back to an unprotected item (misconfiguration).
         public static let accessControlUnavailable = Code(.accessControlUnavailable)
+        /// Another holder of the grant (an app extension, a second process) is refreshing it and did not finish
+        /// within the wait (``GrantLock``); transient: the session is kept and the next call tries again.
+        public static let lockTimeout = Code(.lockTimeout)
     }
 
     public let code: Code
@@ -58,7 +62,7 @@ public struct StorageError: CodedError {
 
     public var failureKind: FailureKind {
         switch code.backing {
-        case .locked, .interactionNotAllowed, .backendFailure: .transient
+        case .locked, .interactionNotAllowed, .backendFailure, .lockTimeout: .transient
         case .missingEntitlement, .serviceUnavailable, .invalidName, .accessControlUnavailable: .misconfiguration
         case .userCancelled: .userCancelled
         case .authenticationFailed, .corruptedData, .itemTooLarge: .rejected

@@ -26,6 +26,9 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
     /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to (`token_type: DPoP`), nil for Bearer
     /// tokens. A session whose key is missing or different cannot use them and signs out.
     public var dpopThumbprint: String?
+    /// How many refreshes of this grant were stored before this set (0 after sign-in). Holders that share the
+    /// store (the app and its extensions) compare it to tell that another holder already rotated the grant.
+    public var generation: UInt64 = 0
 
     public init(
         accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scope: String?, issuer: String
@@ -51,6 +54,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
         var issuer: String
         var refreshTokenSeparate: Bool?
         var dpopJKT: String?
+        var gen: UInt64?
     }
 
     /// The stored bytes.
@@ -58,7 +62,8 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
         let stored = Stored(
             v: Self.currentVersion, accessToken: accessToken.unredacted(), refreshToken: refreshToken?.unredacted(),
             idToken: idToken?.unredacted(), expiresAt: expiresAt?.timeIntervalSince1970, scope: scope, issuer: issuer,
-            refreshTokenSeparate: refreshTokenHeldSeparately ? true : nil, dpopJKT: dpopThumbprint)
+            refreshTokenSeparate: refreshTokenHeldSeparately ? true : nil, dpopJKT: dpopThumbprint,
+            gen: generation == 0 ? nil : generation)
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -85,6 +90,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
             issuer: stored.issuer)
         refreshTokenHeldSeparately = stored.refreshTokenSeparate == true && stored.refreshToken == nil
         dpopThumbprint = stored.dpopJKT
+        generation = stored.gen ?? 0
     }
 
     public var description: String {

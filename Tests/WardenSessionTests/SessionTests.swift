@@ -69,36 +69,6 @@ extension Fixture {
     }
 }
 
-@Suite("Refresh state machine")
-struct RefreshStateMachineTests {
-    @Test func everyEventInEveryState() {
-        var machine = RefreshStateMachine()
-        // idle + finished (a stray finish): nothing to resume, stays idle
-        #expect(machine.refreshFinished(generation: 0) == .discard(waiters: 0))
-        #expect(machine.state == .idle)
-        // idle + needed: start in generation 0
-        #expect(machine.refreshNeeded() == .startRefresh(generation: 0))
-        #expect(machine.state == .refreshing(generation: 0, waiters: 0))
-        // refreshing + needed: wait (twice)
-        #expect(machine.refreshNeeded() == .wait)
-        #expect(machine.refreshNeeded() == .wait)
-        #expect(machine.state == .refreshing(generation: 0, waiters: 2))
-        // refreshing + finished in the current generation: deliver to all, idle
-        #expect(machine.refreshFinished(generation: 0) == .deliver(waiters: 2))
-        #expect(machine.state == .idle)
-        // refreshing + sign-out + finished: the stale result is discarded, waiters told
-        #expect(machine.refreshNeeded() == .startRefresh(generation: 0))
-        #expect(machine.refreshNeeded() == .wait)
-        machine.signedOut()
-        #expect(!machine.isCurrent(0) && machine.isCurrent(1))
-        #expect(machine.refreshFinished(generation: 0) == .discard(waiters: 1))
-        #expect(machine.state == .idle)
-        // a new refresh starts in the new generation
-        #expect(machine.refreshNeeded() == .startRefresh(generation: 1))
-        #expect(machine.refreshFinished(generation: 1) == .deliver(waiters: 0))
-    }
-}
-
 @Suite("AuthSession")
 struct AuthSessionTests {
     @Test func concurrentCallersShareOneRefreshPerRound() async throws {
@@ -211,16 +181,56 @@ struct AuthSessionTests {
         }
     }
 
-    @Test func lockedKeychainDuringPersistenceKeepsServingFromMemory() async throws {
+    /// Reads work, writes fail with `locked`.
+    actor SaveFailingStore: CredentialStore {
+        let inner = InMemoryStore()
+        var failure: StorageError?
+        func failSaves(_ error: StorageError?) { failure = error }
+        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+            if let failure { throw failure }
+            try await inner.save(data, service: service, account: account)
+        }
+        func load(service: String, account: String) async throws(StorageError) -> Data? {
+            try await inner.load(service: service, account: account)
+        }
+        func delete(service: String, account: String) async throws(StorageError) {
+            try await inner.delete(service: service, account: account)
+        }
+        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
+        func accounts(service: String) async throws(StorageError) -> [String] {
+            try await inner.accounts(service: service)
+        }
+    }
+
+    @Test func aStoreThatCannotBeReadIsNotRefreshedBehind() async throws {
+        // The device is locked (a WhenUnlocked item): another holder may have rotated the grant, so the session
+        // does not spend its in-memory refresh token blind; it stays, degraded, and tries at the next call.
         let (_, provider, store, session) = Fixture.expiredSession()
         try await session.persist()
-        await store.injectFailure(StorageError(.locked))
+        await store.injectFailure(StorageError(.interactionNotAllowed))
+        await #expect(throws: SessionError(.degraded, "")) { try await session.validAccessToken() }
+        #expect(await provider.refreshes == 0)
+        #expect(await session.state == .degraded(reason: "interaction_not_allowed"))
+        await store.clearFailure()
+        #expect(try await session.validAccessToken() == "at-1")
+        #expect(await session.state == .signedIn)
+    }
+
+    @Test func lockedKeychainDuringPersistenceKeepsServingFromMemory() async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let store = SaveFailingStore()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            now: clock.now)
+        try await session.persist()
+        await store.failSaves(StorageError(.locked))
         await #expect(throws: SessionError(.persistenceFailed, "")) { try await session.validAccessToken() }
         // The in-memory tokens still serve (no second refresh that would burn the rotated token).
         #expect(try await session.validAccessToken() == "at-1")
         #expect(await provider.refreshes == 1)
         // Storage comes back: the next call writes the rotated tokens.
-        await store.clearFailure()
+        await store.failSaves(nil)
         _ = try await session.validAccessToken()
         let stored = try TokenSet(encoded: try #require(await store.load(service: "svc", account: "a")))
         #expect(stored.refreshToken?.unredacted() == "rt-1")

@@ -73,7 +73,7 @@ public struct TokenClient: Sendable {
     /// Revokes a token (RFC 7009). A 200 for an unknown token is success, as the RFC says.
     public func revoke(token: String, hint: String) async throws(OAuthError) {
         guard let endpoint = metadata.revocationEndpoint else {
-            throw OAuthError(.invalidConfiguration, "the provider has no revocation endpoint")
+            throw OAuthError(.noRevocationEndpoint, "the provider has no revocation endpoint")
         }
         let response = try await post(endpoint, [("token", token), ("token_type_hint", hint)], proof: false)
         guard response.status == 200 else { throw error(from: response, tokenEndpoint: false) }

@@ -30,6 +30,9 @@
     public final class KeychainStore: CredentialStore {
         private let logic: KeychainLogic
         private let calls = BlockingCallQueue.keychain
+        /// The lock holders of this store's grants share: for an app and its extensions a ``FileGrantLock`` in the
+        /// app group container, otherwise the in-process lock.
+        public let grantLock: any GrantLock
 
         /// - Parameters:
         ///   - accessibility: the protection class (only the `ThisDeviceOnly` classes exist here).
@@ -37,11 +40,15 @@
         ///   - accessGroup: a shared keychain group for app extensions.
         ///   - authenticationReuse: seconds a biometric evaluation may be reused for a protected read (0...300).
         ///   - prompt: the reason the system shows when a protected read asks for biometry.
+        ///   - grantLock: shared by every process holding these grants (``FileGrantLock`` in the app group
+        ///     container when extensions refresh too); default: this process only.
         public init(
             accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly,
             accessControl: KeychainAccessControl = .none,
-            accessGroup: String? = nil, authenticationReuse: TimeInterval = 0, prompt: String? = nil
+            accessGroup: String? = nil, authenticationReuse: TimeInterval = 0, prompt: String? = nil,
+            grantLock: any GrantLock = ProcessGrantLock.shared
         ) {
+            self.grantLock = grantLock
             var configuration = KeychainQuery.Configuration()
             configuration.accessibility = accessibility
             configuration.accessControl = accessControl

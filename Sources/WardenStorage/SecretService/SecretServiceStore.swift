@@ -29,7 +29,15 @@
         /// headless session never shows; the call is cancelled after this and reported as ``StorageError/Code/locked``.
         public let timeout: Duration
 
-        public init(labelPrefix: String = "Warden", timeout: Duration = .seconds(10)) {
+        /// The lock holders of this store's grants share (a ``FileGrantLock`` under `$XDG_RUNTIME_DIR` when several
+        /// processes refresh them, as `warden token` does); default: this process only.
+        public let grantLock: any GrantLock
+
+        public init(
+            labelPrefix: String = "Warden", timeout: Duration = .seconds(10),
+            grantLock: any GrantLock = ProcessGrantLock.shared
+        ) {
+            self.grantLock = grantLock
             self.labelPrefix = labelPrefix
             self.timeout = timeout
         }

@@ -1,0 +1,49 @@
+import WardenCore
+import WardenOAuth
+import WardenStorage
+
+/// What ``AuthSession/signOut()`` did, so the app can tell the user the truth: the device forgot the session at
+/// once, and whether the provider also ended the grant.
+///
+/// ```swift
+/// let report = await session.signOut()
+/// if case .failed(_, willRetry: true) = report.revocation {
+///     showNotice("Signed out on this device. The sign-out at the provider will be retried when you're online.")
+/// }
+/// ```
+public struct SignOutReport: Sendable, Equatable {
+    /// What happened at the provider (RFC 7009).
+    public enum Revocation: Sendable, Equatable {
+        /// The provider confirmed the revocation of the refresh token (or, when the refresh token is held in a
+        /// protected item that is not read just to revoke it, of the access token).
+        case revoked(tokenType: String)
+        /// The revocation did not go through. `willRetry`: the token was kept in the secure store and is revoked
+        /// at the next launch or when the network returns (``AuthClient/retryPendingRevocations()``).
+        case failed(reason: String, willRetry: Bool)
+        /// The provider has no revocation endpoint: the grant stays live there until it expires.
+        case noEndpoint
+        /// There was no session to revoke.
+        case nothingToRevoke
+    }
+
+    /// Whether every stored item of the account is gone (always attempted first, before any request).
+    public let localDataDeleted: Bool
+    /// Why the local deletion failed, when it did (a locked keychain); the memory copy is gone regardless.
+    public let localDeletionError: StorageError?
+    public let revocation: Revocation
+
+    public init(localDataDeleted: Bool, localDeletionError: StorageError? = nil, revocation: Revocation) {
+        self.localDataDeleted = localDataDeleted
+        self.localDeletionError = localDeletionError
+        self.revocation = revocation
+    }
+}
+
+extension SignOutReport.Revocation {
+    /// The outcome of one revocation request.
+    static func outcome(of error: OAuthError?, tokenType: String) -> Self {
+        guard let error else { return .revoked(tokenType: tokenType) }
+        if error.code == .noRevocationEndpoint { return .noEndpoint }
+        return .failed(reason: error.description, willRetry: error.failureKind == .transient)
+    }
+}

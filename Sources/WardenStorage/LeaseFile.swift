@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The only place that calls `open`/`flock`/`read`/`write` for ``FileGrantLock``: read and rewrite one lease file
+/// under a non-blocking `flock` that is never held across a suspension point.
+///
+/// The lease is one line, `<owner> <expiry in Unix milliseconds>`; an empty, unreadable or expired lease is free.
+enum LeaseFile {
+    enum Outcome: Equatable {
+        case claimed
+        case heldByAnother
+        case failed(String)
+    }
+
+    /// Takes (or renews) the lease for `owner` until `until` when it is free, expired or already `owner`'s.
+    /// With `renewOnly`, only `owner`'s own lease is extended.
+    static func claim(path: String, owner: String, now: Date, until: Date, renewOnly: Bool = false) -> Outcome {
+        withLockedFile(path) { fd in
+            let current = read(fd)
+            if let current, current.owner != owner, current.expiry > now.timeIntervalSince1970 * 1000 {
+                return .heldByAnother
+            }
+            if renewOnly, current?.owner != owner { return .heldByAnother }
+            let line = "\(owner) \(Int64((until.timeIntervalSince1970 * 1000).rounded()))\n"
+            return write(fd, line) ? .claimed : .failed("cannot write the lease")
+        }
+    }
+
+    /// Ends `owner`'s lease (another owner's is left alone).
+    static func clear(path: String, owner: String) {
+        _ = withLockedFile(path) { fd in
+            guard read(fd)?.owner == owner else { return .heldByAnother }
+            return write(fd, "") ? .claimed : .failed("cannot clear the lease")
+        }
+    }
+
+    /// The parsed lease of the file at `path`, for diagnostics and tests.
+    static func current(path: String) -> (owner: String, expiry: Date)? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let lease = parse(text) else {
+            return nil
+        }
+        return (lease.owner, Date(timeIntervalSince1970: lease.expiry / 1000))
+    }
+
+    private static func withLockedFile(_ path: String, _ body: (Int32) -> Outcome) -> Outcome {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return .failed("open failed (errno \(errno))") }
+        defer { close(fd) }
+        // Non-blocking: a holder stopped inside this section (SIGSTOP) must not block anyone else's thread.
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return .heldByAnother }
+        defer { flock(fd, LOCK_UN) }
+        return body(fd)
+    }
+
+    private static func read(_ fd: Int32) -> (owner: String, expiry: Double)? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        guard lseek(fd, 0, SEEK_SET) == 0 else { return nil }
+        let count = buffer.withUnsafeMutableBytes { Glue.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return parse(String(decoding: buffer[0..<count], as: UTF8.self))
+    }
+
+    private static func parse(_ text: String) -> (owner: String, expiry: Double)? {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard parts.count == 2, let expiry = Double(parts[1]) else { return nil }
+        return (String(parts[0]), expiry)
+    }
+
+    private static func write(_ fd: Int32, _ line: String) -> Bool {
+        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { return false }
+        let bytes = Array(line.utf8)
+        guard !bytes.isEmpty else { return true }
+        return bytes.withUnsafeBytes { Glue.write(fd, $0.baseAddress, $0.count) } == bytes.count
+    }
+}
+
+/// `read`/`write` under names that do not collide with ``LeaseFile``'s own.
+private enum Glue {
+    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.read(fd, buffer, count)
+        #elseif canImport(Musl)
+            Musl.read(fd, buffer, count)
+        #else
+            Darwin.read(fd, buffer, count)
+        #endif
+    }
+    static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(fd, buffer, count)
+        #elseif canImport(Musl)
+            Musl.write(fd, buffer, count)
+        #else
+            Darwin.write(fd, buffer, count)
+        #endif
+    }
+}
