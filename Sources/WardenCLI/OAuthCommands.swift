@@ -154,7 +154,7 @@ struct TokenCommand: CLICommand {
         name: "token", abstract: "Print a valid access token, refreshing it when it expires within --min-ttl.",
         usage: "[--account NAME] [--store KIND] [--min-ttl SEC]",
         discussion:
-            "Exit 1 when the session is signed out (the grant was revoked; the store is purged) and on transient failures (the session is kept).",
+            "Needs no network while the stored access token is valid. Several 'warden token' processes share one refresh (a lease beside the store); a newer token another process stored is used, never an old refresh token. Exit 1 when the session is signed out (the grant was revoked; the store is purged) and on transient failures (offline: the session is kept).",
         options: [
             .value("min-ttl", "SEC", "Refresh when the token expires within this many seconds (default 60)."),
             .value("burst", "N", "Ask for the token from N concurrent callers (they share one refresh)."),
@@ -163,7 +163,7 @@ struct TokenCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let minTTL = TimeInterval(try arguments.integer("min-ttl", range: 0...86_400) ?? 60)
         let burst = try arguments.integer("burst", range: 1...10_000) ?? 1
-        let (session, _) = try await SessionLoader.load(arguments, io: io)
+        let (session, client) = try await SessionLoader.load(arguments, io: io)
         do {
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<burst { group.addTask { try await session.validAccessToken(minTTL: minTTL) } }
@@ -174,6 +174,7 @@ struct TokenCommand: CLICommand {
             }
             if burst > 1 { io.err("warden: note: \(burst) callers, \(await session.refreshCount) refresh request(s)") }
             io.out(token)  // asked for exactly this value
+            _ = await client.retryPendingRevocations()  // an earlier offline logout's revocation, now that we are online
             return ExitCode.success
         } catch let error as SessionError {
             throw CLIError.rejected(error.codeName, error.reason)
@@ -189,42 +190,73 @@ struct LogoutCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let account = try StoreChoice.account(arguments)
         do {
-            let (session, _) = try await SessionLoader.load(arguments, io: io)
-            await session.signOut()
-            io.out("Signed out (account \(account)); tokens revoked and deleted.")
+            let (session, client) = try await SessionLoader.load(arguments, io: io)
+            let report = await session.signOut()
+            io.out("Signed out (account \(account)): \(describe(report))")
+            // The profile stays while a revocation is pending: the next 'warden token' or 'logout' retries it.
+            if case .failed(_, willRetry: true) = report.revocation { return ExitCode.success }
+            _ = await client.retryPendingRevocations()
         } catch let error as CLIError where error.code == "signed_out" {
-            // Nothing live to revoke: still delete whatever is stored, so logout is idempotent.
+            // Nothing live to revoke: still delete whatever is stored, so logout is idempotent; and send what an
+            // earlier offline logout could not.
             try? await StoreChoice.store(arguments, io: io).delete(service: StoreChoice.service, account: account)
-            io.out("Signed out (account \(account)); nothing was stored.")
+            var outcomes: [SignOutReport.Revocation] = []
+            if let client = try? SessionLoader.client(arguments, io: io) {
+                outcomes = await client.retryPendingRevocations()
+            }
+            if outcomes.contains(where: { if case .failed(_, willRetry: true) = $0 { true } else { false } }) {
+                io.out("Signed out (account \(account)); an earlier revocation still cannot be sent, kept for later.")
+                return ExitCode.success
+            }
+            io.out(
+                "Signed out (account \(account)); nothing was stored"
+                    + (outcomes.isEmpty ? "." : "; \(outcomes.count) earlier revocation(s) sent."))
         }
         try? FileManager.default.removeItem(at: SessionFiles.url(account, io: io))
         return ExitCode.success
     }
+
+    static func describe(_ report: SignOutReport) -> String {
+        let local =
+            report.localDataDeleted
+            ? "local tokens deleted"
+            : "local tokens could not all be deleted (\(report.localDeletionError?.codeName ?? "?"))"
+        switch report.revocation {
+        case .revoked(let type): return "\(local); the \(type.replacingOccurrences(of: "_", with: " ")) was revoked."
+        case .failed(let reason, willRetry: true):
+            return "\(local); the provider could not be reached (\(reason)): the grant is still live there, the revocation is kept and retried by the next 'warden token' or 'warden logout'."
+        case .failed(let reason, willRetry: false):
+            return "\(local); the provider refused the revocation (\(reason))."
+        case .noEndpoint: return "\(local); the provider has no revocation endpoint: the grant stays live until it expires."
+        case .nothingToRevoke: return "\(local); nothing to revoke."
+        }
+    }
 }
 
 enum SessionLoader {
-    static func load(_ arguments: ParsedArguments, io: CommandIO) async throws -> (AuthSession, String) {
+    /// The account's client from its profile, or nil when there is no profile.
+    static func client(_ arguments: ParsedArguments, io: CommandIO) throws -> AuthClient? {
         let store = try StoreChoice.store(arguments, io: io)
         let account = try StoreChoice.account(arguments)
-        guard let profile = try SessionFiles.load(account: account, io: io) else {
-            throw CLIError.rejected("signed_out", "no session for account '\(account)'; run 'warden login' first")
-        }
-        let client = AuthClient(
+        guard let profile = try SessionFiles.load(account: account, io: io) else { return nil }
+        return AuthClient(
             .init(
                 issuer: profile.issuer, clientID: profile.clientID,
                 redirectURI: try RedirectURI("http://127.0.0.1/callback"), store: store, service: StoreChoice.service,
                 account: account, revocationEndpoint: profile.revocationEndpoint.flatMap(URL.init(string:))))
-        do {
-            guard let session = try await client.restoreSession() else {
-                throw CLIError.rejected("signed_out", "no stored session for account '\(account)'")
-            }
-            return (session, account)
-        } catch let error as OAuthError {
-            throw error.failureKind == .transient
-                ? CLIError.rejected(error.codeName, "cannot reach the provider: \(error.reason)")
-                : CLIError.usage(error.reason, code: error.codeName)
-        } catch let error as StorageError {
-            throw StoreChoice.failure(error)
+    }
+
+    /// The stored session; reads only the store (no discovery: an offline machine still gets a valid token).
+    static func load(_ arguments: ParsedArguments, io: CommandIO) async throws -> (AuthSession, AuthClient) {
+        let account = try StoreChoice.account(arguments)
+        guard let client = try client(arguments, io: io) else {
+            throw CLIError.rejected("signed_out", "no session for account '\(account)'; run 'warden login' first")
         }
+        let restored: AuthSession?
+        do { restored = try await client.restoreSession() } catch { throw StoreChoice.failure(error) }
+        guard let session = restored else {
+            throw CLIError.rejected("signed_out", "no stored session for account '\(account)'")
+        }
+        return (session, client)
     }
 }
