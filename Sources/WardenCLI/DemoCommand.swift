@@ -312,6 +312,10 @@ struct DemoCommand: CLICommand {
                     "refresh → invalid_grant → \(revokedError); state \(describe(afterRevoke)); stored items for the account: \(purged ? 0 : 1)"
             ))
 
+        // 7b. The app's life between sign-ins: offline launch, two holders of one grant, an offline sign-out.
+        step("offline cold launch, two holders of one grant, sign-out offline")
+        links += await DemoSessionLife.links(ledger: ledger)
+
         // 8. Attack round.
         step("attack round")
         links.append(await attacks(provider: provider, metadata: metadata, transport: transport, ledger: ledger))
