@@ -68,7 +68,9 @@ let package = Package(
         // The README's Apple-only examples (Tests/ReadmeSnippetTests/Apple), so they compile per platform too.
         .target(
             name: "ReadmeAppleSnippets",
-            dependencies: ["WardenApple", "WardenOAuth", "WardenStorage", "AuthenticationServices", windowing],
+            dependencies: [
+                "WardenApple", "WardenOAuth", "WardenSession", "WardenStorage", "AuthenticationServices", windowing,
+            ],
             path: "Mirror/ReadmeAppleSnippets",
             // Examples bind values to show them (as in the root package's ReadmeSnippetTests).
             swiftSettings: strict + defines + [.unsafeFlags(["-suppress-warnings"])]),

@@ -146,7 +146,9 @@ enum DemoSessionLife {
         let world = try await world(ledger: ledger)
         defer { world.provider.stop() }
         let transport = CountingTransport(URLSessionTransport())
-        guard let session = try await world.client(transport).restoreSession() else { return (false, "nothing restored") }
+        guard let session = try await world.client(transport).restoreSession() else {
+            return (false, "nothing restored")
+        }
         transport.offline.withLock { $0 = true }
         let report = await session.signOut()
         let pendingKept =

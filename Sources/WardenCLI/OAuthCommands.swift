@@ -174,7 +174,8 @@ struct TokenCommand: CLICommand {
             }
             if burst > 1 { io.err("warden: note: \(burst) callers, \(await session.refreshCount) refresh request(s)") }
             io.out(token)  // asked for exactly this value
-            _ = await client.retryPendingRevocations()  // an earlier offline logout's revocation, now that we are online
+            // An earlier offline logout's revocation, now that the provider answered.
+            _ = await client.retryPendingRevocations()
             return ExitCode.success
         } catch let error as SessionError {
             throw CLIError.rejected(error.codeName, error.reason)
@@ -224,10 +225,12 @@ struct LogoutCommand: CLICommand {
         switch report.revocation {
         case .revoked(let type): return "\(local); the \(type.replacingOccurrences(of: "_", with: " ")) was revoked."
         case .failed(let reason, willRetry: true):
-            return "\(local); the provider could not be reached (\(reason)): the grant is still live there, the revocation is kept and retried by the next 'warden token' or 'warden logout'."
+            return
+                "\(local); the provider could not be reached (\(reason)): the grant is still live there, the revocation is kept and retried by the next 'warden token' or 'warden logout'."
         case .failed(let reason, willRetry: false):
             return "\(local); the provider refused the revocation (\(reason))."
-        case .noEndpoint: return "\(local); the provider has no revocation endpoint: the grant stays live until it expires."
+        case .noEndpoint:
+            return "\(local); the provider has no revocation endpoint: the grant stays live until it expires."
         case .nothingToRevoke: return "\(local); nothing to revoke."
         }
     }

@@ -19,7 +19,8 @@ enum StoreChoice {
                 // Several `warden` processes may refresh one grant: they share a lease under $XDG_RUNTIME_DIR.
                 let runtime = try io.directory(xdg: "XDG_RUNTIME_DIR", fallback: ".local/state")
                 return SecretServiceStore(
-                    grantLock: FileGrantLock(directory: URL(fileURLWithPath: runtime).appendingPathComponent("warden/locks")))
+                    grantLock: FileGrantLock(
+                        directory: URL(fileURLWithPath: runtime).appendingPathComponent("warden/locks")))
             #else
                 throw CLIError.usage("the Secret Service store exists on Linux only")
             #endif

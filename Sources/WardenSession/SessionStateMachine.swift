@@ -139,7 +139,8 @@ struct SessionStateMachine<Waiter> {
         }
         refreshTimes = refreshTimes.filter { now.timeIntervalSince($0) < refreshWindow }
         guard refreshTimes.count < maximumRefreshes else {
-            return .fail(SessionError(.refreshLoop, "more than \(maximumRefreshes) refreshes in \(Int(refreshWindow)) s"))
+            return .fail(
+                SessionError(.refreshLoop, "more than \(maximumRefreshes) refreshes in \(Int(refreshWindow)) s"))
         }
         flight = Flight(epoch: epoch, need: need, waiters: [], spent: nil)
         return .lockAndReadStore(epoch: epoch)
@@ -205,7 +206,8 @@ struct SessionStateMachine<Waiter> {
     mutating func refreshTokenUnavailable(_ error: StorageError?, epoch: Int) -> Action {
         guard epoch == self.epoch else { return .finish(end(.failure(signedOutError))) }
         guard let error else {
-            return signOut(reason: "the protected refresh token is no longer readable (biometry changed?); sign in again")
+            return signOut(
+                reason: "the protected refresh token is no longer readable (biometry changed?); sign in again")
         }
         switch error.failureKind {
         case .userCancelled, .rejected:

@@ -24,6 +24,8 @@ struct User {
     var passkeys: [CredentialRecord] = []
 }
 func updateUI(_ state: SessionState, canMutate: Bool) {}
+func showSignIn() {}
+func showNotice(_ text: String) {}
 func showRetry(at date: Date) {}
 func respond(json: String) {}
 func save(_ record: CredentialRecord) {}
@@ -116,15 +118,22 @@ enum ReadmeSnippets {
             .purgeIfFirstLaunch(store: store, services: ["com.example.app.tokens"])
     }
 
-    static func sessions(store: any CredentialStore, tokenClient: TokenClient) async throws {
-        let session = try await AuthSession.restore(
-            store: store, service: "com.example.app.tokens", account: "alice", refresher: tokenClient,
-            sentinel: InstallSentinel(appID: "com.example.app"))
-        let api = AuthorizedClient(session: session, transport: URLSessionTransport())
+    static func sessions(configuration: AuthClient.Configuration) async throws {
+        let client = AuthClient(configuration)
+        guard let session = try await client.restoreSession() else { return showSignIn() }  // reads the store, no network
+        let api = client.authorizedClient(for: session)
         let response = try await api.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
 
         Task { for await state in session.states { updateUI(state, canMutate: state.canMutate) } }
-        await session.signOut()     // revokes (RFC 7009), deletes every stored item, clears memory
+        await session.networkBecameAvailable()   // NetworkPathObserver calls this on Apple platforms
+        let report = await session.signOut()     // SignOutReport: deleted locally at once; revoked / failed (retried) / no endpoint
+    }
+
+    static func signOutReport(session: AuthSession) async {
+        let report = await session.signOut()
+        if case .failed(_, willRetry: true) = report.revocation {
+            showNotice("Signed out on this device. The sign-out at the provider will be retried when you're online.")
+        }
     }
 
     static func rateLimits(api: AuthorizedClient, request: HTTPRequest) async throws {

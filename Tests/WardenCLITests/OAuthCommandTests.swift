@@ -119,7 +119,14 @@ struct OAuthCommandTests {
         #expect(run.status == 0, "\(run.stdout)")
         let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
         let links = json["links"] as! [[String: Any]]
-        #expect(links.count == 15)
+        #expect(links.count == 18)
+        let names = Set(links.compactMap { $0["name"] as? String })
+        for name in [
+            "offline cold launch", "two holders of one grant (app + extension)",
+            "sign-out offline reports, revokes later",
+        ] {
+            #expect(names.contains(name), "the demo lacks \(name)")
+        }
         #expect(links.allSatisfy { $0["ok"] as? Bool == true }, "\(links.filter { $0["ok"] as? Bool != true })")
     }
 }

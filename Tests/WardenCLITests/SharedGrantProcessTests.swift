@@ -2,9 +2,8 @@ import Foundation
 import Testing
 import WardenCore
 import WardenLocalProvider
-import WardenStorage
-
 @_spi(Fuzzing) import WardenOAuth
+import WardenStorage
 
 #if canImport(Glibc)
     import Glibc

@@ -95,7 +95,8 @@ struct SessionLifeTests {
         let service = "life.\(UUID())"
         let (provider, clock) = try await Self.signedIn(store: store, service: service)
         defer { provider.stop() }
-        let app = try #require(try await Self.client(provider, store: store, service: service, clock: clock).restoreSession())
+        let app = try #require(
+            try await Self.client(provider, store: store, service: service, clock: clock).restoreSession())
         let widget = try #require(
             try await Self.client(provider, store: store, service: service, clock: clock).restoreSession())
 
@@ -130,7 +131,8 @@ struct SessionLifeTests {
         let service = "life.\(UUID())"
         let (provider, clock) = try await Self.signedIn(store: store, service: service)
         defer { provider.stop() }
-        let app = try #require(try await Self.client(provider, store: store, service: service, clock: clock).restoreSession())
+        let app = try #require(
+            try await Self.client(provider, store: store, service: service, clock: clock).restoreSession())
         let widget = try #require(
             try await Self.client(provider, store: store, service: service, clock: clock).restoreSession())
         _ = await app.signOut()

@@ -86,12 +86,16 @@ struct SessionStateMachineTests {
             let joined = machine.join(waiter)
             #expect(joined)
         }
-        guard case .sendRefresh(let spent, epoch) = machine.storeRead(.success(Self.tokens(0)), epoch: epoch, now: Self.t0)
+        guard
+            case .sendRefresh(let spent, epoch) = machine.storeRead(
+                .success(Self.tokens(0)), epoch: epoch, now: Self.t0)
         else {
             Issue.record("the refresh was not sent")
             return
         }
-        guard case .persist(let fresh, _) = machine.refreshSucceeded(Self.tokens(1, expiresIn: 3600), epoch: epoch, now: Self.t0)
+        guard
+            case .persist(let fresh, _) = machine.refreshSucceeded(
+                Self.tokens(1, expiresIn: 3600), epoch: epoch, now: Self.t0)
         else {
             Issue.record("the refreshed set was not persisted first")
             return
@@ -247,8 +251,9 @@ struct SessionStateMachineTests {
     @Test func rejectionIsReadAgainBeforeSigningOut() throws {
         var machine = Self.machine()
         _ = Self.sending(&machine)
-        guard case .rereadAfterRejection(let epoch) = machine.refreshFailed(
-            OAuthError(.invalidGrant, fromTokenEndpoint: true), epoch: 0, now: Self.t0)
+        guard
+            case .rereadAfterRejection(let epoch) = machine.refreshFailed(
+                OAuthError(.invalidGrant, fromTokenEndpoint: true), epoch: 0, now: Self.t0)
         else {
             Issue.record("signed out without reading the store again")
             return
@@ -276,7 +281,9 @@ struct SessionStateMachineTests {
     @Test func signOutDuringARoundDiscardsEveryLaterStep() throws {
         for step in 0..<3 {
             var machine = Self.machine()
-            guard case .lockAndReadStore(let epoch) = machine.tokenRequested(.validFor(60), now: Self.t0) else { return }
+            guard case .lockAndReadStore(let epoch) = machine.tokenRequested(.validFor(60), now: Self.t0) else {
+                return
+            }
             _ = machine.join(9)
             if step > 0 { _ = machine.storeRead(.success(machine.tokens), epoch: epoch, now: Self.t0) }
             let ending = machine.signOutRequested()

@@ -5,6 +5,7 @@
     import AuthenticationServices
     import WardenApple
     import WardenOAuth
+    import WardenSession
     import WardenStorage
 
     enum AppleReadmeSnippets {
@@ -13,6 +14,22 @@
                 tokens: KeychainStore(accessibility: .afterFirstUnlockThisDeviceOnly),
                 refreshTokens: KeychainStore(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
                                              prompt: "Unlock your account"))
+        }
+
+        static func appWithExtensions() async throws {
+            let group = "group.com.example.app"
+            guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else {
+                return  // the App Groups entitlement is missing: fix the target's capabilities
+            }
+            let store = KeychainStore(
+                accessibility: .afterFirstUnlockThisDeviceOnly,  // extensions run while the device is locked
+                accessGroup: "TEAMID.com.example.app.shared",
+                grantLock: FileGrantLock(directory: container.appendingPathComponent("warden-locks")))
+            let client = AuthClient(.init(
+                issuer: "https://id.example.com", clientID: "my-app",
+                redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+                store: store, service: "com.example.app.tokens",
+                sentinel: InstallSentinel(appID: "com.example.app", appGroup: group)))
         }
 
         @MainActor static func webAuthentication(metadata: ProviderMetadata, window: ASPresentationAnchor) async throws {

@@ -23,5 +23,4 @@ public struct NWPath: Sendable {
         case requiresConnection
     }
     public let status: Status
-    init(status: Status) { self.status = status }
 }
