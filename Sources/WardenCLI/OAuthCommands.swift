@@ -190,21 +190,25 @@ struct LogoutCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let account = try StoreChoice.account(arguments)
-        do {
-            let (session, client) = try await SessionLoader.load(arguments, io: io)
+        let store = try StoreChoice.store(arguments, io: io)
+        guard let client = try SessionLoader.client(arguments, io: io) else {
+            try? await store.delete(service: StoreChoice.service, account: account)  // idempotent
+            io.out("Signed out (account \(account)); nothing was stored.")
+            return ExitCode.success
+        }
+        let restored: AuthSession?
+        do { restored = try await client.restoreSession() } catch { throw StoreChoice.failure(error) }
+        if let session = restored {
             let report = await session.signOut()
             io.out("Signed out (account \(account)): \(describe(report))")
             // The profile stays while a revocation is pending: the next 'warden token' or 'logout' retries it.
             if case .failed(_, willRetry: true) = report.revocation { return ExitCode.success }
             _ = await client.retryPendingRevocations()
-        } catch let error as CLIError where error.code == "signed_out" {
-            // Nothing live to revoke: still delete whatever is stored, so logout is idempotent; and send what an
-            // earlier offline logout could not.
-            try? await StoreChoice.store(arguments, io: io).delete(service: StoreChoice.service, account: account)
-            var outcomes: [SignOutReport.Revocation] = []
-            if let client = try? SessionLoader.client(arguments, io: io) {
-                outcomes = await client.retryPendingRevocations()
-            }
+        } else {
+            // Nothing live to revoke: still delete whatever is stored, and send what an earlier offline logout could
+            // not (the same client joins the retry its restore started).
+            try? await store.delete(service: StoreChoice.service, account: account)
+            let outcomes = await client.retryPendingRevocations()
             if outcomes.contains(where: { if case .failed(_, willRetry: true) = $0 { true } else { false } }) {
                 io.out("Signed out (account \(account)); an earlier revocation still cannot be sent, kept for later.")
                 return ExitCode.success

@@ -189,10 +189,7 @@ public actor AuthClient {
     /// ```
     @discardableResult
     public func retryPendingRevocations() async -> [SignOutReport.Revocation] {
-        let task = startRevocationRetry()
-        let outcomes = await task.value
-        if revocationRetry == task { revocationRetry = nil }
-        return outcomes
+        await startRevocationRetry().value
     }
 
     @discardableResult
@@ -202,10 +199,17 @@ public actor AuthClient {
             store: configuration.store, service: configuration.service, account: configuration.account,
             now: configuration.now)
         let endpoint = ProviderEndpoint(client: self)
-        let task = Task { await pending.retry(with: endpoint) }
+        let task = Task {
+            let outcomes = await pending.retry(with: endpoint)
+            self.revocationRetryFinished()
+            return outcomes
+        }
         revocationRetry = task
         return task
     }
+
+    /// A finished retry is never joined again: the next call (the network's return) sends what is still kept.
+    private func revocationRetryFinished() { revocationRetry = nil }
 
     /// An HTTP client that authorizes requests with `session` (single-flight refresh on 401, retries, degradation).
     public nonisolated func authorizedClient(

@@ -81,7 +81,7 @@ public actor AuthSession {
         self.now = now
         machine = SessionStateMachine(
             tokens: tokens, stored: restored, maximumRefreshes: maximumRefreshes, refreshWindow: refreshWindow,
-            backoffPolicy: Self.refreshBackoff(jitter: jitter))
+            backoffPolicy: Self.refreshBackoff(jitter: jitter), dpopThumbprint: dpop?.thumbprint)
         published = machine.state
         (states, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(16))
         continuation.yield(published)
@@ -122,14 +122,7 @@ public actor AuthSession {
     /// Writes the current tokens to the store.
     public func persist() async throws(StorageError) {
         guard let tokens = machine.tokens else { return }
-        do {
-            try await store.save(try tokens.encoded(), service: service, account: account)
-            machine.laterPersist(succeeded: true)
-        } catch {
-            machine.laterPersist(succeeded: false)
-            throw error
-        }
-        publish()
+        try await write(tokens)
     }
 
     /// The current tokens (for display of expiry; the values print redacted).
@@ -172,14 +165,19 @@ public actor AuthSession {
         }
     }
 
+    /// Writes tokens held in memory; a sign-out during the write deletes them again (never a grant written back).
     private func write(_ tokens: TokenSet) async throws(StorageError) {
+        let epoch = machine.epoch
         do {
             try await store.save(try tokens.encoded(), service: service, account: account)
-            machine.laterPersist(succeeded: true)
         } catch {
-            machine.laterPersist(succeeded: false)
             throw error
         }
+        guard machine.epoch == epoch else {
+            await purge()
+            return
+        }
+        machine.laterPersist(succeeded: true)
         publish()
     }
 
@@ -213,7 +211,14 @@ public actor AuthSession {
         while true {
             switch action {
             case .sendRefresh(let tokens, let epoch):
-                action = await sendRefresh(tokens, epoch: epoch)
+                if let lease, !(await lease.isHeld()) {
+                    // Suspended past the lease: another holder may be spending this very refresh token. Never race it.
+                    action = machine.refreshTokenUnavailable(
+                        StorageError(.lockTimeout, "the grant lock's lease ran out before the refresh was sent"),
+                        epoch: epoch)
+                } else {
+                    action = await sendRefresh(tokens, epoch: epoch)
+                }
             case .persist(let fresh, let epoch):
                 var error: StorageError?
                 do { try await store.save(try fresh.encoded(), service: service, account: account) } catch let e {
@@ -228,6 +233,7 @@ public actor AuthSession {
                 }
                 action = machine.persisted(held, epoch: epoch, error: error)
                 if case .finish(let end) = action, case .success = end.result { log.info("access token refreshed") }
+                if case .purge = action { await discard(fresh, spent: nil) }
             case .rereadAfterRejection(let epoch):
                 action = machine.storeReadAfterRejection(await readStore(), epoch: epoch, now: now())
             case .purge(let end):
@@ -267,7 +273,7 @@ public actor AuthSession {
             }
             fresh.refreshTokenHeldSeparately = false
             let action = machine.refreshSucceeded(fresh, epoch: epoch, now: now())
-            if case .finish = action { log.notice("a refresh finished after sign-out; its tokens were discarded") }
+            if case .finish = action { await discard(fresh, spent: refreshToken) }
             return action
         } catch {
             if error.failureKind == .terminal {
@@ -276,6 +282,15 @@ public actor AuthSession {
                 log.warning("refresh failed transiently (\(error.codeName)); keeping the session")
             }
             return machine.refreshFailed(error, epoch: epoch, now: now())
+        }
+    }
+
+    /// A refresh that returned after sign-out: its tokens are never stored or handed out, and a rotated refresh
+    /// token — live at the provider, unknown to the sign-out — is revoked (best effort).
+    private func discard(_ fresh: TokenSet, spent: String?) async {
+        log.notice("a refresh finished after sign-out; its tokens were discarded")
+        if let rotated = fresh.refreshToken?.unredacted(), rotated != spent {
+            try? await refresher.revoke(token: rotated, hint: "refresh_token")
         }
     }
 
@@ -330,7 +345,8 @@ public actor AuthSession {
     ///
     /// A refresh still in flight is discarded when it returns (a new epoch starts here, before any `await`), so it
     /// can never write tokens back after the purge. A refresh token held in a separate protected item
-    /// (``SplitTokenStore``) is not read just to revoke it (that would prompt): the access token is revoked.
+    /// (``SplitTokenStore``) is not read just to revoke it (that would prompt): the access token is revoked, and not
+    /// kept for a retry when that fails (it expires soon by itself).
     @discardableResult
     public func signOut() async -> SignOutReport {
         let ending = machine.signOutRequested()
@@ -341,7 +357,7 @@ public actor AuthSession {
         }
         let pending = PendingRevocations(store: store, service: service, account: account, now: now)
         var recorded = false
-        if let revocable {
+        if let revocable, revocable.hint == "refresh_token" {  // only a refresh token is worth keeping for later
             do {
                 try await pending.add(revocable.token, hint: revocable.hint)
                 recorded = true
@@ -372,8 +388,26 @@ public actor AuthSession {
         if revocable.hint == "refresh_token", failure == nil {
             try? await refresher.revoke(token: ending.accessToken.unredacted(), hint: "access_token")
         }
+        await deleteWhatAnotherHolderWrote(revoked: revocable.token)
         return SignOutReport(
             localDataDeleted: deletionError == nil, localDeletionError: deletionError, revocation: outcome)
+    }
+
+    /// Another holder (an extension, another process) may be refreshing this grant right now: wait for its round
+    /// under the grant lock, then delete what it wrote and revoke the refresh token it rotated to, so a signed-out
+    /// grant is never written back. Bounded by the lock's lease and timeout; best effort.
+    private func deleteWhatAnotherHolderWrote(revoked: String) async {
+        // This session's own refresh in flight holds the lock: no other holder is refreshing, and the stale round
+        // purges and revokes by itself (waiting for it here would wait for our own request).
+        guard machine.flight == nil else { return }
+        guard let lease = try? await store.grantLock.acquire(service: service, account: account) else { return }
+        if case .success(let leftover?) = await readStore() {
+            try? await store.delete(service: service, account: account)
+            if let rotated = leftover.refreshToken?.unredacted(), rotated != revoked {
+                try? await refresher.revoke(token: rotated, hint: "refresh_token")
+            }
+        }
+        await lease.release()
     }
 
     private func publish() {

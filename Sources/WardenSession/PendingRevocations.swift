@@ -48,23 +48,51 @@ struct PendingRevocations: Sendable {
         try await store.save(data, service: recordService, account: account)
     }
 
-    /// Adds `token` (before anything is sent).
+    /// Runs `body` holding the store's lock for this record (the app, its extensions and a retry running in the
+    /// background never overwrite each other's entries).
+    private func serialised<T>(_ body: () async throws(StorageError) -> T) async throws(StorageError) -> T {
+        let lease = try await store.grantLock.acquire(service: recordService, account: account)
+        do {
+            let result = try await body()
+            await lease.release()
+            return result
+        } catch {
+            await lease.release()
+            throw error
+        }
+    }
+
+    /// Adds `token` (before anything is sent). An unreadable (corrupted) record is replaced; a locked store throws.
     func add(_ token: String, hint: String) async throws(StorageError) {
-        var current = (try? await entries()) ?? []
-        current.removeAll { $0.token == token }
-        current.append(Entry(token: token, hint: hint, since: now().timeIntervalSince1970))
-        try await write(Array(current.suffix(Self.maximumEntries)))
+        try await serialised { () throws(StorageError) in
+            var current: [Entry]
+            do throws(StorageError) {
+                current = try await entries()
+            } catch {
+                guard error.code == .corruptedData else { throw error }
+                current = []
+            }
+            current.removeAll { $0.token == token }
+            current.append(Entry(token: token, hint: hint, since: now().timeIntervalSince1970))
+            try await write(Array(current.suffix(Self.maximumEntries)))
+        }
     }
 
     /// Removes `token` (sent, or refused for good).
     func remove(_ token: String) async {
-        guard var current = try? await entries() else { return }
-        current.removeAll { $0.token == token }
-        try? await write(current)
+        try? await serialised { () throws(StorageError) in
+            var current = try await entries()
+            current.removeAll { $0.token == token }
+            try await write(current)
+        }
     }
 
     /// Sends every kept revocation once; keeps those that failed transiently. Returns one outcome per entry.
     func retry(with refresher: any TokenRefresher) async -> [SignOutReport.Revocation] {
+        (try? await serialised { () throws(StorageError) in await send(with: refresher) }) ?? []
+    }
+
+    private func send(with refresher: any TokenRefresher) async -> [SignOutReport.Revocation] {
         guard let current = try? await entries(), !current.isEmpty else { return [] }
         var kept: [Entry] = []
         var outcomes: [SignOutReport.Revocation] = []

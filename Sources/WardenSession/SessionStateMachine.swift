@@ -73,6 +73,8 @@ struct SessionStateMachine<Waiter> {
     let maximumRefreshes: Int
     let refreshWindow: TimeInterval
     let backoffPolicy: RetryPolicy
+    /// The thumbprint of this holder's DPoP key (nil without one): stored tokens bound to another key are unusable.
+    let dpopThumbprint: String?
 
     private(set) var tokens: TokenSet?
     private(set) var signedOutReason: String?
@@ -94,8 +96,9 @@ struct SessionStateMachine<Waiter> {
 
     init(
         tokens: TokenSet?, stored: Bool = false, maximumRefreshes: Int, refreshWindow: TimeInterval,
-        backoffPolicy: RetryPolicy
+        backoffPolicy: RetryPolicy, dpopThumbprint: String? = nil
     ) {
+        self.dpopThumbprint = dpopThumbprint
         self.tokens = tokens
         self.stored = stored
         self.maximumRefreshes = maximumRefreshes
@@ -116,10 +119,11 @@ struct SessionStateMachine<Waiter> {
     // MARK: - Asking for a token
 
     static func satisfies(_ tokens: TokenSet, _ need: Need, now: Date) -> Bool {
-        guard let ttl = tokens.timeToLive(now: now) else { return true }  // no expiry announced: use it
+        let ttl = tokens.timeToLive(now: now)  // nil: no expiry announced, use it until a server refuses it
         switch need {
-        case .validFor(let minimum): return ttl > minimum
-        case .replacing(let refused): return tokens.accessToken.unredacted() != refused && ttl > 0
+        case .validFor(let minimum): return ttl.map { $0 > minimum } ?? true
+        case .replacing(let refused):
+            return tokens.accessToken.unredacted() != refused && (ttl.map { $0 > 0 } ?? true)
         }
     }
 
@@ -172,7 +176,13 @@ struct SessionStateMachine<Waiter> {
             tokens = nil
             return .finish(end(.failure(signedOutError)))
         case .success(let stored?) where !needsPersist && !Self.sameRound(stored, current):
-            // Another holder refreshed (or signed in again): the store is the truth, adopt it.
+            // Another holder refreshed (or signed in again): the store is the truth, adopt it — unless it is bound to
+            // a DPoP key this holder does not have (a Bearer fallback would be a downgrade; the other holder keeps it).
+            if let bound = stored.dpopThumbprint, bound != dpopThumbprint {
+                signedOutReason = "the stored tokens are bound to a DPoP key this holder does not have"
+                tokens = nil
+                return .finish(end(.failure(signedOutError)))
+            }
             tokens = stored
             adoptions += 1
             if Self.satisfies(stored, need, now: now) {

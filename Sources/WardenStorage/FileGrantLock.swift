@@ -74,7 +74,7 @@ public struct FileGrantLock: GrantLock {
             switch LeaseFile.claim(path: path, owner: owner, now: now(), until: expiry()) {
             case .claimed:
                 return lease(path: path, owner: owner)
-            case .heldByAnother:
+            case .heldByAnother, .busy:
                 break
             case .failed(let reason):
                 throw StorageError(.backendFailure, "the grant lock file cannot be used: \(reason)")
@@ -104,10 +104,17 @@ public struct FileGrantLock: GrantLock {
             }
         }
         let released = Released()
-        return GrantLease {
-            guard released.take() else { return }
-            renewal.cancel()
-            LeaseFile.clear(path: path, owner: owner)
-        }
+        return GrantLease(
+            release: { [clock] in
+                guard released.take() else { return }
+                renewal.cancel()
+                // A waiter polling the file may hold its flock for a moment: retry, so the next holder never waits
+                // out a lease that was given back.
+                for _ in 0..<40 {
+                    guard LeaseFile.clear(path: path, owner: owner) == .busy else { return }
+                    try? await clock.sleep(for: .milliseconds(5))
+                }
+            },
+            isHeld: { [now] in LeaseFile.holds(path: path, owner: owner, now: now()) })
     }
 }

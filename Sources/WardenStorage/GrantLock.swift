@@ -25,12 +25,23 @@ public protocol GrantLock: Sendable {
 /// A held ``GrantLock``; ``release()`` it on every path (a crashed holder's lease runs out by itself).
 public struct GrantLease: Sendable {
     private let onRelease: @Sendable () async -> Void
+    private let checkHeld: @Sendable () async -> Bool
 
-    /// A lease whose release runs `release` (once per call; implementations make a second call harmless).
-    public init(release: @escaping @Sendable () async -> Void) { onRelease = release }
+    /// A lease whose release runs `release` (implementations make a second call harmless) and that answers
+    /// `isHeld` (a lease that can run out, as ``FileGrantLock``'s, says when it has).
+    public init(
+        release: @escaping @Sendable () async -> Void, isHeld: @escaping @Sendable () async -> Bool = { true }
+    ) {
+        onRelease = release
+        checkHeld = isHeld
+    }
 
     /// Gives the grant back to the next holder.
     public func release() async { await onRelease() }
+
+    /// Whether this holder still holds the grant: false once a lease ran out (the holder was suspended past it)
+    /// and another holder may have taken over. Checked before a refresh token is spent.
+    public func isHeld() async -> Bool { await checkHeld() }
 }
 
 /// The in-process ``GrantLock``: holders in one process (two `AuthClient`s, a widget timeline and the app in a

@@ -7,6 +7,9 @@ public actor InMemoryStore: CredentialStore {
     private var items: [String: [String: Data]] = [:]
     /// Failure injection for tests: the next calls throw this error.
     private var injectedFailure: StorageError?
+    /// Holders of this store's grants (two sessions over the same instance) wait for each other; another
+    /// instance is another store, with its own lock.
+    public nonisolated let grantLock: any GrantLock = ProcessGrantLock()
 
     public init() {}
 

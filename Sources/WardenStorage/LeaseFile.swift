@@ -16,6 +16,8 @@ enum LeaseFile {
     enum Outcome: Equatable {
         case claimed
         case heldByAnother
+        /// Another process is reading or rewriting the lease this very moment (`flock` contended): try again.
+        case busy
         case failed(String)
     }
 
@@ -33,9 +35,15 @@ enum LeaseFile {
         }
     }
 
+    /// Whether `owner` holds an unexpired lease.
+    static func holds(path: String, owner: String, now: Date) -> Bool {
+        guard let lease = current(path: path) else { return false }
+        return lease.owner == owner && lease.expiry > now
+    }
+
     /// Ends `owner`'s lease (another owner's is left alone).
-    static func clear(path: String, owner: String) {
-        _ = withLockedFile(path) { fd in
+    static func clear(path: String, owner: String) -> Outcome {
+        withLockedFile(path) { fd in
             guard read(fd)?.owner == owner else { return .heldByAnother }
             return write(fd, "") ? .claimed : .failed("cannot clear the lease")
         }
@@ -54,7 +62,7 @@ enum LeaseFile {
         guard fd >= 0 else { return .failed("open failed (errno \(errno))") }
         defer { close(fd) }
         // Non-blocking: a holder stopped inside this section (SIGSTOP) must not block anyone else's thread.
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return .heldByAnother }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return .busy }
         defer { flock(fd, LOCK_UN) }
         return body(fd)
     }

@@ -114,6 +114,52 @@ struct OAuthCommandTests {
         }
     }
 
+    @Test func tokenNeedsNoNetworkWhileTheStoredTokenIsValidAndKeepsTheSessionWhenOffline() async throws {
+        let provider = try LocalProvider(clientID: "cli-test")
+        defer { provider.stop() }
+        let home = CLI.temporaryHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let store = ["--store", "file", "--insecure-storage", "--account", "alice"]
+        let login = await CLI.run(
+            [
+                "login", "--issuer", provider.issuer, "--client-id", "cli-test", "--browser", "curl -s -L -o /dev/null",
+                "--timeout", "20",
+            ] + store, home: home)
+        #expect(login.status == 0, "\(login.stderr)")
+        let tokens = home + "/.local/state/warden/insecure-credentials"
+        func storedBytes() -> [Data] {
+            (FileManager.default.enumerator(atPath: tokens)?.compactMap { $0 as? String } ?? [])
+                .filter { !$0.hasPrefix(".locks") }.sorted().compactMap {
+                    FileManager.default.contents(atPath: tokens + "/" + $0)
+                }
+        }
+        let before = storedBytes()
+
+        // The provider's port is closed (airplane mode): a valid stored token is printed, discovery never runs.
+        provider.outage = .connectionRefused
+        let offline = await CLI.run(["token"] + store, home: home)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(!offline.stdout.isEmpty)
+        // One that must be refreshed fails transiently, and the session stays.
+        let refresh = await CLI.run(["token", "--min-ttl", "86400"] + store, home: home)
+        #expect(refresh.status == 1 && refresh.stderr.hasPrefix("warden: degraded:"), "\(refresh.stderr)")
+        #expect(storedBytes() == before, "the store is untouched")
+        provider.outage = .none
+        let back = await CLI.run(["token", "--min-ttl", "86400"] + store, home: home)
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(provider.count("token.refresh_token") == 1)
+
+        // logout offline: deleted here, the revocation kept; the next logout sends it.
+        provider.outage = .connectionRefused
+        let logout = await CLI.run(["logout"] + store, home: home)
+        #expect(logout.status == 0 && logout.stdout.contains("the revocation is kept"), "\(logout.stdout)")
+        #expect(provider.count("revoke") == 0)
+        provider.outage = .none
+        let again = await CLI.run(["logout"] + store, home: home)
+        #expect(again.stdout.contains("1 earlier revocation(s) sent"), "\(again.stdout)")
+        #expect(provider.count("revoke") == 1)
+    }
+
     @Test func demoHoldsEveryLink() async throws {
         let run = await CLI.run(["demo", "--json"])
         #expect(run.status == 0, "\(run.stdout)")

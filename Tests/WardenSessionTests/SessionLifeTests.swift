@@ -179,6 +179,29 @@ struct SessionLifeTests {
         await #expect(throws: OAuthError(.invalidGrant)) { try await tokens.refresh(refreshToken: refreshToken) }
     }
 
+    @Test func theNetworkReturnSendsARevocationTheLaunchCouldNot() async throws {
+        let store = InMemoryStore()
+        let service = "life.\(UUID())"
+        let (provider, clock) = try await Self.signedIn(store: store, service: service)
+        defer { provider.stop() }
+        let transport = CountingTransport()
+        transport.offline.withLock { $0 = true }
+        let client = try Self.client(provider, store: store, service: service, clock: clock, transport: transport)
+        let session = try #require(try await client.restoreSession())
+        _ = await session.signOut()
+        // Still offline: the retry keeps it.
+        guard case .failed(_, willRetry: true)? = await client.retryPendingRevocations().first else {
+            Issue.record("an offline retry did not keep the revocation")
+            return
+        }
+        #expect(provider.count("revoke") == 0)
+        // The network returns (what NetworkPathObserver calls): sent once, then forgotten.
+        transport.offline.withLock { $0 = false }
+        #expect(await client.retryPendingRevocations() == [.revoked(tokenType: "refresh_token")])
+        #expect(provider.count("revoke") == 1)
+        #expect(await client.retryPendingRevocations() == [])
+    }
+
     @Test func anOnlineSignOutReportsTheRevocation() async throws {
         let store = InMemoryStore()
         let service = "life.\(UUID())"

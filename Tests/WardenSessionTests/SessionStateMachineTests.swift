@@ -155,7 +155,10 @@ struct SessionStateMachineTests {
 
     @Test func anEmptyStoreMeansAnotherHolderSignedOut() throws {
         var machine = Self.machine()
-        guard case .lockAndReadStore(let epoch) = machine.tokenRequested(.validFor(60), now: Self.t0) else { return }
+        guard case .lockAndReadStore(let epoch) = machine.tokenRequested(.validFor(60), now: Self.t0) else {
+            Issue.record("no round started")
+            return
+        }
         let end = try #require(Self.finish(machine.storeRead(.success(nil), epoch: epoch, now: Self.t0)))
         #expect(throws: SessionError(.signedOut, "")) { try end.result.get() }
         #expect(machine.state == .signedOut(reason: "signed out by another holder of the grant"))
@@ -171,7 +174,10 @@ struct SessionStateMachineTests {
 
     @Test func anUnreadableStoreIsTransient() throws {
         var machine = Self.machine()
-        guard case .lockAndReadStore(let epoch) = machine.tokenRequested(.validFor(60), now: Self.t0) else { return }
+        guard case .lockAndReadStore(let epoch) = machine.tokenRequested(.validFor(60), now: Self.t0) else {
+            Issue.record("no round started")
+            return
+        }
         let end = try #require(
             Self.finish(machine.storeRead(.failure(StorageError(.interactionNotAllowed)), epoch: epoch, now: Self.t0)))
         #expect(throws: SessionError(.degraded, "")) { try end.result.get() }
@@ -371,5 +377,26 @@ struct SessionStateMachineTests {
             Issue.record("the refused current token did not start a refresh")
             return
         }
+        // A provider that announces no expiry: the refused token is still replaced, never handed back.
+        var noExpiry = Self.tokens(0)
+        noExpiry.expiresAt = nil
+        var unexpiring = Self.machine(noExpiry)
+        guard case .lockAndReadStore = unexpiring.tokenRequested(.replacing("at-0"), now: Self.t0) else {
+            Issue.record("a refused token without expiry was handed back")
+            return
+        }
+    }
+
+    @Test func storedTokensBoundToAnotherDPoPKeyAreNotAdopted() throws {
+        var machine = Self.machine()
+        guard case .lockAndReadStore(let epoch) = machine.tokenRequested(.validFor(60), now: Self.t0) else {
+            Issue.record("no round started")
+            return
+        }
+        var bound = Self.tokens(2, expiresIn: 3600)
+        bound.dpopThumbprint = "another-key"
+        let end = try #require(Self.finish(machine.storeRead(.success(bound), epoch: epoch, now: Self.t0)))
+        #expect(throws: SessionError(.signedOut, "")) { try end.result.get() }
+        #expect(machine.adoptions == 0 && machine.tokens == nil)
     }
 }

@@ -91,6 +91,7 @@ struct AuthSessionTests {
     /// a session that resumed its waiters before persisting would let their log lines in ahead of it.
     final class OrderRecordingStore: CredentialStore {
         let inner = InMemoryStore()
+        var grantLock: any GrantLock { inner.grantLock }
         let events = Locked<[String]>([])
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             for _ in 0..<200 { await Task.yield() }
@@ -184,6 +185,7 @@ struct AuthSessionTests {
     /// Reads work, writes fail with `locked`.
     actor SaveFailingStore: CredentialStore {
         let inner = InMemoryStore()
+        nonisolated var grantLock: any GrantLock { inner.grantLock }
         var failure: StorageError?
         func failSaves(_ error: StorageError?) { failure = error }
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {

@@ -27,6 +27,7 @@ actor GatedProvider: TokenRefresher {
 /// A store whose saves wait for the test.
 actor GatedStore: CredentialStore {
     let inner = InMemoryStore()
+    nonisolated var grantLock: any GrantLock { inner.grantLock }
     var gated = false
     private var gate: CheckedContinuation<Void, Never>?
     private(set) var saving = false
@@ -36,7 +37,7 @@ actor GatedStore: CredentialStore {
         gate = nil
     }
     func save(_ data: Data, service: String, account: String) async throws(StorageError) {
-        if gated {
+        if gated, service == "svc" {  // the token set only; a pending-revocation record is not held
             saving = true
             await withCheckedContinuation { gate = $0 }
         }
