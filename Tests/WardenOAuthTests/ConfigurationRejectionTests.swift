@@ -51,9 +51,10 @@ struct ConfigurationRejectionTests {
 
     @Test func revocationWithoutAnEndpoint() async {
         let client = TokenClient(metadata: Self.metadata, clientID: "app", transport: URLSessionTransport())
-        await #expect(throws: OAuthError(.invalidConfiguration)) {
+        let error = await #expect(throws: OAuthError(.noRevocationEndpoint)) {
             try await client.revoke(token: "t", hint: "refresh_token")
         }
+        #expect(error?.failureKind == .misconfiguration)
     }
 
     @Test func transportRefusesCleartextToNonLoopbackHosts() async {
