@@ -168,11 +168,7 @@ public actor AuthSession {
     /// Writes tokens held in memory; a sign-out during the write deletes them again (never a grant written back).
     private func write(_ tokens: TokenSet) async throws(StorageError) {
         let epoch = machine.epoch
-        do {
-            try await store.save(try tokens.encoded(), service: service, account: account)
-        } catch {
-            throw error
-        }
+        try await store.save(try tokens.encoded(), service: service, account: account)
         guard machine.epoch == epoch else {
             await purge()
             return
@@ -241,7 +237,7 @@ public actor AuthSession {
                 return await finish(end, lease: lease)
             case .finish(let end):
                 return await finish(end, lease: lease)
-            case .none, .wait, .deliver, .fail, .lockAndReadStore:
+            case .wait, .deliver, .fail, .lockAndReadStore:
                 return await finish(.init(waiters: [], result: .failure(machine.signedOutError)), lease: lease)
             }
         }

@@ -42,8 +42,6 @@ struct SessionStateMachine<Waiter> {
     }
 
     enum Action {
-        /// Nothing to do.
-        case none
         /// Hand this token to the caller now (after writing `persistFirst`, a set whose earlier write failed).
         case deliver(String, persistFirst: TokenSet?)
         /// Throw this error to the caller now.

@@ -25,13 +25,13 @@ enum LeaseFile {
     /// With `renewOnly`, only `owner`'s own lease is extended.
     static func claim(path: String, owner: String, now: Date, until: Date, renewOnly: Bool = false) -> Outcome {
         withLockedFile(path) { fd in
-            let current = read(fd)
+            let current = readLease(fd)
             if let current, current.owner != owner, current.expiry > now.timeIntervalSince1970 * 1000 {
                 return .heldByAnother
             }
             if renewOnly, current?.owner != owner { return .heldByAnother }
             let line = "\(owner) \(Int64((until.timeIntervalSince1970 * 1000).rounded()))\n"
-            return write(fd, line) ? .claimed : .failed("cannot write the lease")
+            return writeLease(fd, line) ? .claimed : .failed("cannot write the lease")
         }
     }
 
@@ -44,8 +44,8 @@ enum LeaseFile {
     /// Ends `owner`'s lease (another owner's is left alone).
     static func clear(path: String, owner: String) -> Outcome {
         withLockedFile(path) { fd in
-            guard read(fd)?.owner == owner else { return .heldByAnother }
-            return write(fd, "") ? .claimed : .failed("cannot clear the lease")
+            guard readLease(fd)?.owner == owner else { return .heldByAnother }
+            return writeLease(fd, "") ? .claimed : .failed("cannot clear the lease")
         }
     }
 
@@ -67,10 +67,10 @@ enum LeaseFile {
         return body(fd)
     }
 
-    private static func read(_ fd: Int32) -> (owner: String, expiry: Double)? {
+    private static func readLease(_ fd: Int32) -> (owner: String, expiry: Double)? {
         var buffer = [UInt8](repeating: 0, count: 256)
         guard lseek(fd, 0, SEEK_SET) == 0 else { return nil }
-        let count = buffer.withUnsafeMutableBytes { Glue.read(fd, $0.baseAddress, $0.count) }
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
         return parse(String(decoding: buffer[0..<count], as: UTF8.self))
     }
@@ -81,32 +81,10 @@ enum LeaseFile {
         return (String(parts[0]), expiry)
     }
 
-    private static func write(_ fd: Int32, _ line: String) -> Bool {
+    private static func writeLease(_ fd: Int32, _ line: String) -> Bool {
         guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { return false }
         let bytes = Array(line.utf8)
         guard !bytes.isEmpty else { return true }
-        return bytes.withUnsafeBytes { Glue.write(fd, $0.baseAddress, $0.count) } == bytes.count
-    }
-}
-
-/// `read`/`write` under names that do not collide with ``LeaseFile``'s own.
-private enum Glue {
-    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-            Glibc.read(fd, buffer, count)
-        #elseif canImport(Musl)
-            Musl.read(fd, buffer, count)
-        #else
-            Darwin.read(fd, buffer, count)
-        #endif
-    }
-    static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-            Glibc.write(fd, buffer, count)
-        #elseif canImport(Musl)
-            Musl.write(fd, buffer, count)
-        #else
-            Darwin.write(fd, buffer, count)
-        #endif
+        return bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
     }
 }
