@@ -243,3 +243,51 @@ struct SessionLifeTests {
         #expect([false, true].map { offlineLaunch.update(usable: $0) } == [false, true])
     }
 }
+
+/// The refresh behind a grant lock that another holder will not give up, or that ran out.
+@Suite("Grant lock refusals")
+struct GrantLockRefusalTests {
+    /// A store whose lock refuses (another holder is stuck) or hands out a lease that already ran out.
+    actor LockedOutStore: CredentialStore {
+        struct Refusing: GrantLock {
+            let lost: Bool
+            func acquire(service: String, account: String) async throws(StorageError) -> GrantLease {
+                guard lost else { throw StorageError(.lockTimeout, "another holder is refreshing") }
+                return GrantLease(release: {}, isHeld: { false })
+            }
+        }
+        let inner = InMemoryStore()
+        nonisolated let grantLock: any GrantLock
+        init(lost: Bool) { grantLock = Refusing(lost: lost) }
+        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+            try await inner.save(data, service: service, account: account)
+        }
+        func load(service: String, account: String) async throws(StorageError) -> Data? {
+            try await inner.load(service: service, account: account)
+        }
+        func delete(service: String, account: String) async throws(StorageError) {
+            try await inner.delete(service: service, account: account)
+        }
+        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
+        func accounts(service: String) async throws(StorageError) -> [String] {
+            try await inner.accounts(service: service)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func noRefreshTokenIsSpentWithoutTheLock(leaseLost: Bool) async throws {
+        let clock = TestClock()
+        let provider = FakeProvider()
+        let store = LockedOutStore(lost: leaseLost)
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            now: clock.now)
+        try await session.persist()
+        let before = try await store.load(service: "svc", account: "a")
+        let error = await #expect(throws: SessionError(.degraded, "")) { try await session.validAccessToken() }
+        #expect(error?.failureKind == .transient)
+        #expect(await provider.refreshes == 0, "the refresh token was spent without holding the grant")
+        #expect(await session.state == .degraded(reason: "lock_timeout"))
+        #expect(try await store.load(service: "svc", account: "a") == before, "the session and store are kept")
+    }
+}
