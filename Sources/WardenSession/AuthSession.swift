@@ -180,7 +180,7 @@ public actor AuthSession {
     /// One refresh round under the grant lock: read the store, maybe adopt, maybe send, persist, resume.
     private func runRefresh(epoch: Int) async -> Result<String, SessionError> {
         let lease: GrantLease
-        do {
+        do throws(StorageError) {
             lease = try await store.grantLock.acquire(service: service, account: account)
         } catch {
             return await execute(
@@ -191,9 +191,9 @@ public actor AuthSession {
     }
 
     private func readStore() async -> Result<TokenSet?, StorageError> {
-        do {
-            let data = try await store.load(service: service, account: account)
-            return .success(try data.map { data throws(StorageError) in try TokenSet(encoded: data) })
+        do throws(StorageError) {
+            guard let data = try await store.load(service: service, account: account) else { return .success(nil) }
+            return .success(try TokenSet(encoded: data))
         } catch {
             return .failure(error)
         }
@@ -217,7 +217,9 @@ public actor AuthSession {
                 }
             case .persist(let fresh, let epoch):
                 var error: StorageError?
-                do { try await store.save(try fresh.encoded(), service: service, account: account) } catch let e {
+                do throws(StorageError) {
+                    try await store.save(try fresh.encoded(), service: service, account: account)
+                } catch let e {
                     error = e
                     log.error("refreshed tokens could not be stored: \(e.reason)")
                 }
@@ -248,7 +250,7 @@ public actor AuthSession {
         if let value = tokens.refreshToken?.unredacted() {
             refreshToken = value
         } else if tokens.refreshTokenHeldSeparately, let vault = store as? any RefreshTokenVault {
-            do {
+            do throws(StorageError) {
                 guard let value = try await vault.loadRefreshToken(service: service, account: account) else {
                     log.notice("the protected refresh token is gone (biometry changed?); signing out")
                     return machine.refreshTokenUnavailable(nil, epoch: epoch)
@@ -260,7 +262,7 @@ public actor AuthSession {
         } else {
             return machine.noRefreshToken(epoch: epoch)
         }
-        do {
+        do throws(OAuthError) {
             let response = try await refresher.refresh(refreshToken: refreshToken, scope: nil)
             var fresh = tokens.refreshed(by: response, now: now())
             fresh.dpopThumbprint = response.tokenType == "DPoP" ? dpop?.thumbprint : nil
@@ -300,7 +302,7 @@ public actor AuthSession {
     }
 
     private func purge() async {
-        do {
+        do throws(StorageError) {
             try await store.delete(service: service, account: account)
         } catch {
             log.error("could not delete the stored tokens: \(error.reason)")
@@ -354,7 +356,7 @@ public actor AuthSession {
         let pending = PendingRevocations(store: store, service: service, account: account, now: now)
         var recorded = false
         if let revocable, revocable.hint == "refresh_token" {  // only a refresh token is worth keeping for later
-            do {
+            do throws(StorageError) {
                 try await pending.add(revocable.token, hint: revocable.hint)
                 recorded = true
             } catch {
@@ -362,7 +364,7 @@ public actor AuthSession {
             }
         }
         var deletionError: StorageError?
-        do { try await store.delete(service: service, account: account) } catch {
+        do throws(StorageError) { try await store.delete(service: service, account: account) } catch {
             deletionError = error
             log.error("could not delete the stored tokens: \(error.reason)")
         }
@@ -371,7 +373,9 @@ public actor AuthSession {
                 localDataDeleted: deletionError == nil, localDeletionError: deletionError, revocation: .nothingToRevoke)
         }
         var failure: OAuthError?
-        do { try await refresher.revoke(token: revocable.token, hint: revocable.hint) } catch { failure = error }
+        do throws(OAuthError) {
+            try await refresher.revoke(token: revocable.token, hint: revocable.hint)
+        } catch { failure = error }
         var outcome = SignOutReport.Revocation.outcome(of: failure, tokenType: revocable.hint)
         if case .failed(let reason, willRetry: true) = outcome, !recorded {
             outcome = .failed(reason: reason, willRetry: false)

@@ -52,7 +52,7 @@ struct PendingRevocations: Sendable {
     /// background never overwrite each other's entries).
     private func serialised<T>(_ body: () async throws(StorageError) -> T) async throws(StorageError) -> T {
         let lease = try await store.grantLock.acquire(service: recordService, account: account)
-        do {
+        do throws(StorageError) {
             let result = try await body()
             await lease.release()
             return result
@@ -99,7 +99,9 @@ struct PendingRevocations: Sendable {
         for entry in current {
             guard now().timeIntervalSince1970 - entry.since < Self.maximumAge else { continue }
             var failure: OAuthError?
-            do { try await refresher.revoke(token: entry.token, hint: entry.hint) } catch { failure = error }
+            do throws(OAuthError) {
+                try await refresher.revoke(token: entry.token, hint: entry.hint)
+            } catch { failure = error }
             let outcome = SignOutReport.Revocation.outcome(of: failure, tokenType: entry.hint)
             if case .failed(_, willRetry: true) = outcome { kept.append(entry) }
             outcomes.append(outcome)
