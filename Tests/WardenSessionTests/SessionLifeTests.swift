@@ -248,7 +248,7 @@ struct SessionLifeTests {
 @Suite("Grant lock refusals")
 struct GrantLockRefusalTests {
     /// A store whose lock refuses (another holder is stuck) or hands out a lease that already ran out.
-    actor LockedOutStore: CredentialStore {
+    actor LockedOutStore: DelegatingStore {
         struct Refusing: GrantLock {
             let lost: Bool
             func acquire(service: String, account: String) async throws(StorageError) -> GrantLease {
@@ -256,22 +256,9 @@ struct GrantLockRefusalTests {
                 return GrantLease(release: {}, isHeld: { false })
             }
         }
-        let inner = InMemoryStore()
+        nonisolated let inner = InMemoryStore()
         nonisolated let grantLock: any GrantLock
         init(lost: Bool) { grantLock = Refusing(lost: lost) }
-        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
-            try await inner.save(data, service: service, account: account)
-        }
-        func load(service: String, account: String) async throws(StorageError) -> Data? {
-            try await inner.load(service: service, account: account)
-        }
-        func delete(service: String, account: String) async throws(StorageError) {
-            try await inner.delete(service: service, account: account)
-        }
-        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
-        func accounts(service: String) async throws(StorageError) -> [String] {
-            try await inner.accounts(service: service)
-        }
     }
 
     @Test(arguments: [false, true])

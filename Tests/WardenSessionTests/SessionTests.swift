@@ -89,25 +89,14 @@ struct AuthSessionTests {
 
     /// A store that logs when a save of the rotated refresh token returns; the save yields many times first, so
     /// a session that resumed its waiters before persisting would let their log lines in ahead of it.
-    final class OrderRecordingStore: CredentialStore {
-        let inner = InMemoryStore()
-        var grantLock: any GrantLock { inner.grantLock }
+    final class OrderRecordingStore: DelegatingStore {
+        nonisolated let inner = InMemoryStore()
         let events = Locked<[String]>([])
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             for _ in 0..<200 { await Task.yield() }
             try await inner.save(data, service: service, account: account)
             let refresh = (try? TokenSet(encoded: data))?.refreshToken?.unredacted() ?? "?"
             events.withLock { $0.append("saved \(refresh)") }
-        }
-        func load(service: String, account: String) async throws(StorageError) -> Data? {
-            try await inner.load(service: service, account: account)
-        }
-        func delete(service: String, account: String) async throws(StorageError) {
-            try await inner.delete(service: service, account: account)
-        }
-        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
-        func accounts(service: String) async throws(StorageError) -> [String] {
-            try await inner.accounts(service: service)
         }
     }
 
@@ -183,24 +172,13 @@ struct AuthSessionTests {
     }
 
     /// Reads work, writes fail with `locked`.
-    actor SaveFailingStore: CredentialStore {
-        let inner = InMemoryStore()
-        nonisolated var grantLock: any GrantLock { inner.grantLock }
+    actor SaveFailingStore: DelegatingStore {
+        nonisolated let inner = InMemoryStore()
         var failure: StorageError?
         func failSaves(_ error: StorageError?) { failure = error }
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             if let failure { throw failure }
             try await inner.save(data, service: service, account: account)
-        }
-        func load(service: String, account: String) async throws(StorageError) -> Data? {
-            try await inner.load(service: service, account: account)
-        }
-        func delete(service: String, account: String) async throws(StorageError) {
-            try await inner.delete(service: service, account: account)
-        }
-        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
-        func accounts(service: String) async throws(StorageError) -> [String] {
-            try await inner.accounts(service: service)
         }
     }
 

@@ -25,9 +25,8 @@ actor GatedProvider: TokenRefresher {
 }
 
 /// A store whose saves wait for the test.
-actor GatedStore: CredentialStore {
-    let inner = InMemoryStore()
-    nonisolated var grantLock: any GrantLock { inner.grantLock }
+actor GatedStore: DelegatingStore {
+    nonisolated let inner = InMemoryStore()
     var gated = false
     private var gate: CheckedContinuation<Void, Never>?
     private(set) var saving = false
@@ -42,16 +41,6 @@ actor GatedStore: CredentialStore {
             await withCheckedContinuation { gate = $0 }
         }
         try await inner.save(data, service: service, account: account)
-    }
-    func load(service: String, account: String) async throws(StorageError) -> Data? {
-        try await inner.load(service: service, account: account)
-    }
-    func delete(service: String, account: String) async throws(StorageError) {
-        try await inner.delete(service: service, account: account)
-    }
-    func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
-    func accounts(service: String) async throws(StorageError) -> [String] {
-        try await inner.accounts(service: service)
     }
 }
 
