@@ -68,17 +68,24 @@ struct OAuthCommandTests {
         }
     }
 
+    static let fileStore = ["--store", "file", "--insecure-storage", "--account", "alice"]
+
+    /// `warden login` on `provider` into the insecure file store of `home`, with a scripted browser.
+    static func login(_ provider: LocalProvider, home: String) async -> CLIRun {
+        await CLI.run(
+            [
+                "login", "--issuer", provider.issuer, "--client-id", provider.clientID, "--browser",
+                "curl -s -L -o /dev/null", "--timeout", "20",
+            ] + fileStore, home: home)
+    }
+
     @Test func loginTokenLogoutAgainstTheLocalProvider() async throws {
         let provider = try LocalProvider(clientID: "cli-test")
         defer { provider.stop() }
         let home = CLI.temporaryHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let store = ["--store", "file", "--insecure-storage", "--account", "alice"]
-        let login = await CLI.run(
-            [
-                "login", "--issuer", provider.issuer, "--client-id", "cli-test", "--browser", "curl -s -L -o /dev/null",
-                "--timeout", "20",
-            ] + store, home: home)
+        let store = Self.fileStore
+        let login = await Self.login(provider, home: home)
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout.contains("Signed in as demo-user-1"))
         // Profile and tokens went into the temporary home, nowhere else.
@@ -119,12 +126,8 @@ struct OAuthCommandTests {
         defer { provider.stop() }
         let home = CLI.temporaryHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let store = ["--store", "file", "--insecure-storage", "--account", "alice"]
-        let login = await CLI.run(
-            [
-                "login", "--issuer", provider.issuer, "--client-id", "cli-test", "--browser", "curl -s -L -o /dev/null",
-                "--timeout", "20",
-            ] + store, home: home)
+        let store = Self.fileStore
+        let login = await Self.login(provider, home: home)
         #expect(login.status == 0, "\(login.stderr)")
         let tokens = home + "/.local/state/warden/insecure-credentials"
         func storedBytes() -> [Data] {

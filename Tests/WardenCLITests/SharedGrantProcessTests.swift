@@ -56,15 +56,11 @@ struct SharedGrantProcessTests {
             stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
-    static let store = ["--store", "file", "--insecure-storage", "--account", "alice"]
+    static let store = OAuthCommandTests.fileStore
 
     /// Signs in through the CLI (in-process), then marks the stored access token expired, as after a night.
     static func signedInAndExpired(_ provider: LocalProvider, home: String) async throws -> PlaintextFileStore {
-        let login = await CLI.run(
-            [
-                "login", "--issuer", provider.issuer, "--client-id", provider.clientID, "--browser",
-                "curl -s -L -o /dev/null", "--timeout", "20",
-            ] + store, home: home)
+        let login = await OAuthCommandTests.login(provider, home: home)
         #expect(login.status == 0, "\(login.stderr)")
         let files = try PlaintextFileStore.insecure(
             directory: URL(fileURLWithPath: home + "/.local/state/warden/insecure-credentials"))
