@@ -50,6 +50,9 @@ public struct JOSEError: CodedError {
             case accessTokenHashMismatch = "at_hash_mismatch"
             case codeHashMismatch = "c_hash_mismatch"
             case authTimeTooOld = "auth_time_too_old"
+            case acrMismatch = "acr_mismatch"
+            case subjectMismatch = "subject_mismatch"
+            case authTimeRegressed = "auth_time_regressed"
             // Configuration and transport
             case invalidConfiguration = "invalid_configuration"
             case keySetUnavailable = "key_set_unavailable"
@@ -95,6 +98,12 @@ public struct JOSEError: CodedError {
         public static let accessTokenHashMismatch = Code(.accessTokenHashMismatch)
         public static let codeHashMismatch = Code(.codeHashMismatch)
         public static let authTimeTooOld = Code(.authTimeTooOld)
+        /// `acr_values` was requested and the token names another authentication context class.
+        public static let acrMismatch = Code(.acrMismatch)
+        /// A refreshed ID token names another subject than the session's (OIDC Core §12.2).
+        public static let subjectMismatch = Code(.subjectMismatch)
+        /// A refreshed ID token's `auth_time` is earlier than the session's.
+        public static let authTimeRegressed = Code(.authTimeRegressed)
         public static let invalidConfiguration = Code(.invalidConfiguration)
         public static let keySetUnavailable = Code(.keySetUnavailable)
     }

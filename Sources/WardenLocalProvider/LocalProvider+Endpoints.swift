@@ -24,9 +24,10 @@ extension LocalProvider {
         bump("authorize")
         var parameters = Self.form(request.query)
         guard parameters["client_id"] == clientID else { return .text(400, "unknown client") }
+        var pushed = false
         if let requestURI = parameters["request_uri"] {
             // RFC 9126 §4: the pushed parameters, once, before they expire; nothing else from the front channel.
-            let pushed: [String: String]? = stateBox.withLock { state in
+            let stored: [String: String]? = stateBox.withLock { state in
                 guard var entry = state.pushed[requestURI], !entry.used, entry.expires > now(),
                     entry.parameters["client_id"] == clientID
                 else { return nil }
@@ -34,8 +35,9 @@ extension LocalProvider {
                 state.pushed[requestURI] = entry
                 return entry.parameters
             }
-            guard let pushed else { return .text(400, "request_uri unknown, used or expired") }
-            parameters = pushed
+            guard let stored else { return .text(400, "request_uri unknown, used or expired") }
+            parameters = stored
+            pushed = true
             bump("authorize.pushed")
         } else if stateBox.current.requirePAR {
             return .text(400, "this provider requires pushed authorization requests")
@@ -50,11 +52,20 @@ extension LocalProvider {
             return .text(400, "PKCE S256 is required")
         }
         guard let state = parameters["state"] else { return .text(400, "state is required") }
+        guard let user = authenticate(parameters) else {
+            observeAuthorization(parameters, pushed: pushed, fresh: false, issuerSent: issuer)
+            let location =
+                redirect + "?"
+                + FormEncoding.encode([("error", "login_required"), ("state", state), ("iss", issuer)])
+            return HTTPResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store"])
+        }
+        observeAuthorization(parameters, pushed: pushed, fresh: user.fresh, issuerSent: issuer)
         let code = Self.secureToken()
         self.stateBox.withLock {
             $0.codes[code] = PendingCode(
                 clientID: clientID, redirectURI: redirect, challenge: challenge, nonce: parameters["nonce"],
-                scope: parameters["scope"] ?? "openid", dpopJKT: parameters["dpop_jkt"])
+                scope: parameters["scope"] ?? "openid", sessionID: user.sessionID, subject: user.subject,
+                authTime: user.authTime, dpopJKT: parameters["dpop_jkt"])
         }
         let location = redirect + "?" + FormEncoding.encode([("code", code), ("state", state), ("iss", issuer)])
         return HTTPResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store"])
@@ -141,9 +152,11 @@ extension LocalProvider {
                 state.codes[code] = entry
                 return entry
             }
-            guard let pending, pending.redirectURI == form["redirect_uri"],
-                Base64URL.encode(HashFunction.sha256.hash(Array(verifier.utf8))) == pending.challenge
-            else {
+            let matched = pending.map {
+                Base64URL.encode(HashFunction.sha256.hash(Array(verifier.utf8))) == $0.challenge
+            }
+            observeToken(verifierMatched: matched, form: form)
+            guard let pending, pending.redirectURI == form["redirect_uri"], matched == true else {
                 return .json(400, #"{"error":"invalid_grant","error_description":"bad, replayed or expired code"}"#)
             }
             if let bound = pending.dpopJKT, bound != proven {  // RFC 9449 §10: the code is bound to that key
@@ -153,14 +166,16 @@ extension LocalProvider {
             let refresh = Self.secureToken()
             stateBox.withLock { state in
                 state.grants[grantID] = Grant(
-                    refreshToken: refresh, subject: "demo-user-1", scope: pending.scope, jkt: proven)
+                    refreshToken: refresh, subject: pending.subject, scope: pending.scope,
+                    sessionID: pending.sessionID, authTime: pending.authTime, jkt: proven)
                 state.refreshIndex[refresh] = grantID
             }
             return issue(
                 grantID: grantID, refresh: refresh, nonce: pending.nonce,
-                includeIDToken: pending.scope.contains("openid"), jkt: proven, headers: nonceHeader)
+                includeIDToken: pending.scope.contains("openid"), refresh: false, jkt: proven, headers: nonceHeader)
         case "refresh_token":
             bump("token.refresh_token")
+            observeToken(verifierMatched: nil, form: form)
             guard let presented = form["refresh_token"] else { return .json(400, #"{"error":"invalid_request"}"#) }
             let outcome: (grant: String, refresh: String)? = stateBox.withLock { state in
                 guard let grantID = state.refreshIndex[presented], var grant = state.grants[grantID], !grant.revoked,
@@ -181,17 +196,19 @@ extension LocalProvider {
             guard let outcome else {
                 return .json(400, #"{"error":"invalid_grant","error_description":"revoked or reused"}"#)
             }
+            let grant = stateBox.current.grants[outcome.grant]
             return issue(
-                grantID: outcome.grant, refresh: outcome.refresh, nonce: nil, includeIDToken: false, jkt: proven,
-                headers: nonceHeader)
+                grantID: outcome.grant, refresh: outcome.refresh, nonce: nil,
+                includeIDToken: stateBox.current.quirks.refreshIDTokens && grant?.scope.contains("openid") == true,
+                refresh: true, jkt: proven, headers: nonceHeader)
         default:
             return .json(400, #"{"error":"unsupported_grant_type"}"#)
         }
     }
 
     func issue(
-        grantID: String, refresh: String, nonce: String?, includeIDToken: Bool, jkt: String? = nil,
-        headers: [String: String] = [:]
+        grantID: String, refresh: String, nonce: String?, includeIDToken: Bool, refresh isRefresh: Bool,
+        jkt: String? = nil, headers: [String: String] = [:]
     ) -> HTTPResponse {
         let access = Self.secureToken()
         let lifetime = stateBox.current.accessTokenLifetime
@@ -199,22 +216,14 @@ extension LocalProvider {
         let type = jkt == nil ? "Bearer" : "DPoP"
         var body =
             #"{"access_token":"\#(access)","token_type":"\#(type)","expires_in":\#(Int(lifetime)),"refresh_token":"\#(refresh)","scope":"openid profile""#
-        if includeIDToken, let idToken = try? idToken(nonce: nonce, accessToken: access) {
+        if includeIDToken, let grant = stateBox.current.grants[grantID],
+            let idToken = try? idToken(
+                subject: grant.subject, nonce: nonce, accessToken: access, sessionID: grant.sessionID,
+                authTime: grant.authTime, refresh: isRefresh)
+        {
             body += #","id_token":"\#(idToken)""#
         }
         return .json(200, body + "}", headers: headers)
-    }
-
-    func idToken(nonce: String?, accessToken: String) throws -> String {
-        let t = Int(now().timeIntervalSince1970)
-        var claims =
-            #"{"iss":"\#(issuer)","aud":"\#(clientID)","sub":"demo-user-1","iat":\#(t),"exp":\#(t + 600),"auth_time":\#(t),"at_hash":"\#(IDTokenValidator.halfHash(accessToken, .es256))""#
-        if let nonce { claims += #","nonce":"\#(nonce)""# }
-        claims += "}"
-        let input =
-            Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)","typ":"JWT"}"#.utf8)) + "."
-            + Base64URL.encode(Array(claims.utf8))
-        return input + "." + Base64URL.encode(try signingKey.signature(for: Array(input.utf8)))
     }
 
     func revoke(_ request: LoopbackRequest) -> HTTPResponse {

@@ -36,6 +36,9 @@ public final class LocalProvider: Sendable {
         var revoked = false
         let subject: String
         let scope: String
+        /// The browser session the grant was signed in with (`sid`), and when the user authenticated.
+        let sessionID: String
+        let authTime: Date
         /// DPoP: the key the grant's tokens are bound to (refreshes must prove it too).
         var jkt: String?
     }
@@ -46,6 +49,9 @@ public final class LocalProvider: Sendable {
         let challenge: String
         let nonce: String?
         let scope: String
+        let sessionID: String
+        let subject: String
+        let authTime: Date
         var used = false
         /// RFC 9449 §10: `dpop_jkt` from the authorization request; the exchange must prove this key.
         var dpopJKT: String?
@@ -70,15 +76,20 @@ public final class LocalProvider: Sendable {
         var outage: Outage = .none
         var counters: [String: Int] = [:]
         var accessTokenLifetime: TimeInterval = 300
+        /// Signing keys, newest last; the JWKS publishes ``publishedKeys`` of them.
+        var signingKeys: [(kid: String, key: ECPrivateKey)]
+        var publishedKeys: Set<String>
+        var quirks = IDTokenQuirks()
+        var observations = Observations()
+        /// The browser's session at this provider (its cookie): nil when signed out there.
+        var browserSession: (id: String, subject: String, authenticatedAt: Date)?
     }
 
     public let clientID: String
     public let issuer: String
     public let port: UInt16
-    let signingKey: ECPrivateKey
-    let keyID: String
     let now: NowProvider
-    let stateBox = Locked(State())
+    let stateBox: Locked<State>
     private let server: Locked<LoopbackHTTPServer?>
     /// The client's registered redirect URIs (RFC 8252 loopback, plus any custom-scheme or https ones given).
     let redirectURIs: [RedirectURI]
@@ -91,15 +102,15 @@ public final class LocalProvider: Sendable {
         self.clientID = clientID
         self.redirectURIs = try (["http://127.0.0.1/callback"] + redirectURIs).map { try RedirectURI($0) }
         self.now = now
-        signingKey = try ECPrivateKey()
-        keyID = Base64URL.encode(try SecureRandom().bytes(count: 8))
+        let first = (kid: Base64URL.encode(try SecureRandom().bytes(count: 8)), key: try ECPrivateKey())
+        stateBox = Locked(State(signingKeys: [first], publishedKeys: [first.kid]))
         let box = Locked<LocalProvider?>(nil)
-        let first = try LoopbackHTTPServer { request in
+        let listener = try LoopbackHTTPServer { request in
             box.current?.handle(request) ?? .text(503, "starting")
         }
-        port = first.port
-        issuer = "http://127.0.0.1:\(first.port)"
-        server = Locked(first)
+        port = listener.port
+        issuer = "http://127.0.0.1:\(listener.port)"
+        server = Locked(listener)
         box.withLock { $0 = self }
     }
 
@@ -171,17 +182,28 @@ public final class LocalProvider: Sendable {
     }
 
     public var metadataJSON: String {
-        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","revocation_endpoint":"\#(issuer)/revoke","userinfo_endpoint":"\#(issuer)/userinfo","jwks_uri":"\#(issuer)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"],"pushed_authorization_request_endpoint":"\#(issuer)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR),"dpop_signing_alg_values_supported":["ES256"]}"#
+        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","revocation_endpoint":"\#(issuer)/revoke","end_session_endpoint":"\#(issuer)/logout","userinfo_endpoint":"\#(issuer)/userinfo","jwks_uri":"\#(issuer)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"],"pushed_authorization_request_endpoint":"\#(issuer)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR),"dpop_signing_alg_values_supported":["ES256"]}"#
     }
 
     func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
 
     func jwksResponse() -> HTTPResponse {
-        let jwk = (try? JWK(publicKey: signingKey.publicKey, keyID: keyID, algorithm: .es256))?.publicJSON ?? "{}"
-        return .json(200, #"{"keys":[\#(jwk)]}"#, headers: ["Cache-Control": "max-age=600"])
+        bump("jwks")
+        let state = stateBox.current
+        let keys = state.signingKeys.filter { state.publishedKeys.contains($0.kid) }.compactMap {
+            (try? JWK(publicKey: $0.key.publicKey, keyID: $0.kid, algorithm: .es256))?.publicJSON
+        }
+        return .json(200, #"{"keys":[\#(keys.joined(separator: ","))]}"#, headers: ["Cache-Control": "max-age=600"])
     }
 
+    /// Every response carries the provider's clock in `Date` (RFC 9110 §6.6.1), read through its `now`.
     func handle(_ request: LoopbackRequest) -> HTTPResponse {
+        var response = route(request)
+        response.headers["Date"] = HTTPDate.format(now())
+        return response
+    }
+
+    func route(_ request: LoopbackRequest) -> HTTPResponse {
         switch stateBox.current.outage {
         case .unavailable(let seconds):
             bump("unavailable")
@@ -197,6 +219,7 @@ public final class LocalProvider: Sendable {
         case ("POST", "/token"): return token(request)
         case ("POST", "/par"): return pushAuthorization(request)
         case ("POST", "/revoke"): return revoke(request)
+        case ("GET", "/logout"): return endSession(request)
         case ("GET", "/userinfo"), ("GET", "/api/resource"), ("POST", "/api/resource"): return api(request)
         default: return .text(404, "not found")
         }

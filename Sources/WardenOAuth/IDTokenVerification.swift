@@ -2,33 +2,199 @@ import Foundation
 import WardenCore
 import WardenJOSE
 
-/// The ID-token check every sign-in path runs after the code exchange (OpenID Connect Core §3.1.3.7): signature
-/// with the provider's JWKS (the key decides the algorithm), `iss`, `aud`/`azp`, `exp`/`iat`, the request's
-/// `nonce`, and `at_hash` against the access token that came with it. `AuthClient` and ``LoopbackSignIn`` use it.
+/// The ID-token check of every sign-in and refresh (OpenID Connect Core §3.1.3.7, §12.2): signature with the
+/// provider's JWKS (the key decides the algorithm; an unknown `kid` refetches the set once, at most once a minute,
+/// then fails closed), `iss`, `sub`, `aud` (the client plus ``trustedAudiences``, nothing else) and `azp`,
+/// `exp`/`iat`/`nbf` in the **provider's** time (``ProviderTime``, from the token response's `Date` header), the
+/// request's `nonce`, `at_hash` against the access token that came with it, and `auth_time`/`acr` when `max_age`
+/// or `acr_values` were requested.
+///
+/// One value per client: it holds the JWKS cache, so the key set is fetched once and a rotation is followed.
+/// `AuthClient` keeps one.
 ///
 /// ```swift
-/// let claims = try await IDTokenVerification.verify(tokens, metadata: metadata, clientID: "app",
-///                                                   nonce: code.pending.nonce?.unredacted(), transport: transport, now: systemNow)
+/// let verification = try IDTokenVerification(metadata: metadata, clientID: "app", transport: transport)
+/// let claims = try await verification.verify(tokens, nonce: code.pending.nonce?.unredacted())
 /// ```
-public enum IDTokenVerification {
-    public static func verify(
-        _ tokens: TokenResponse, metadata: ProviderMetadata, clientID: String, nonce: String?,
-        transport: any HTTPTransport, now: @escaping NowProvider
+public struct IDTokenVerification: Sendable {
+    public let issuer: String
+    public let clientID: String
+    /// Audiences an ID token's `aud` may name besides the client ID.
+    public let trustedAudiences: Set<String>
+    /// The provider's key set.
+    public let keys: JWKSCache
+    /// The largest device/provider clock difference that is corrected (``ProviderTime``).
+    public let maximumClockOffset: TimeInterval
+    let now: NowProvider
+
+    /// A verification for `metadata`'s issuer and JWKS; throws ``OAuthError/Code/invalidMetadata`` without
+    /// `jwks_uri`.
+    public init(
+        metadata: ProviderMetadata, clientID: String, trustedAudiences: Set<String> = [],
+        transport: any HTTPTransport, maximumClockOffset: TimeInterval = ProviderTime.defaultMaximumOffset,
+        now: @escaping NowProvider = systemNow
+    ) throws(OAuthError) {
+        guard let jwksURI = metadata.jwksURI else { throw OAuthError(.invalidMetadata, "the provider has no jwks_uri") }
+        self.init(
+            issuer: metadata.issuer, clientID: clientID, trustedAudiences: trustedAudiences,
+            keys: JWKSCache(url: jwksURI, transport: transport, now: now), maximumClockOffset: maximumClockOffset,
+            now: now)
+    }
+
+    /// A verification over an existing cache (a server verifying many clients' tokens shares one).
+    public init(
+        issuer: String, clientID: String, trustedAudiences: Set<String> = [], keys: JWKSCache,
+        maximumClockOffset: TimeInterval = ProviderTime.defaultMaximumOffset, now: @escaping NowProvider = systemNow
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.trustedAudiences = trustedAudiences
+        self.keys = keys
+        self.maximumClockOffset = maximumClockOffset
+        self.now = now
+    }
+
+    /// Verifies the ID token of a code exchange.
+    /// - Parameters:
+    ///   - nonce: the `nonce` the authorization request sent.
+    ///   - maxAge: the `max_age` it sent: `auth_time` is then required and checked.
+    ///   - acrValues: the `acr_values` it sent: a returned `acr` must be one of them.
+    public func verify(
+        _ tokens: TokenResponse, nonce: String?, maxAge: TimeInterval? = nil, acrValues: [String]? = nil
     ) async throws(OAuthError) -> JWTClaims {
-        guard let idToken = tokens.idToken else {
+        guard let idToken = tokens.idToken?.unredacted() else {
             throw OAuthError(.invalidTokenResponse, "openid was requested but no id_token came back")
         }
-        guard let jwksURI = metadata.jwksURI else { throw OAuthError(.invalidMetadata, "the provider has no jwks_uri") }
-        let cache = JWKSCache(url: jwksURI, transport: transport, now: now)
+        let validator = validator(for: tokens)
         let access = tokens.accessToken.unredacted()
-        let issuer = metadata.issuer
-        do {
-            return try await cache.verify(idToken.unredacted()) { keys throws(JOSEError) in
-                try IDTokenValidator(issuer: issuer, clientID: clientID, keys: keys, now: now)
-                    .validate(idToken.unredacted(), nonce: nonce, accessToken: access)
-            }
-        } catch {
-            throw OAuthError(.invalidIDToken, "the ID token was rejected: \(error.codeName): \(error.reason)")
+        return try await run(idToken) { keys throws(JOSEError) in
+            try validator(keys).validate(
+                idToken, nonce: nonce, accessToken: access, maxAge: maxAge, acrValues: acrValues)
         }
     }
+
+    /// Verifies the ID token a **refresh** returned against `original`, the session's validated ID token
+    /// (Core §12.2: same `iss`, `sub`, `aud` and `azp`, `auth_time` never earlier). Returns nil when the response
+    /// carries no ID token.
+    public func verifyRefreshed(_ tokens: TokenResponse, original: String) async throws(OAuthError) -> JWTClaims? {
+        guard let idToken = tokens.idToken?.unredacted() else { return nil }
+        // The original was validated at sign-in and comes from the secure store; its key may have rotated away since.
+        guard let object = try? JWSCompact.decodeUnverified(original).payload?.objectValue else {
+            throw OAuthError(.invalidIDToken, "the session's ID token cannot be read")
+        }
+        let first = JWTClaims(object: object)
+        let validator = validator(for: tokens)
+        let access = tokens.accessToken.unredacted()
+        return try await run(idToken) { keys throws(JOSEError) in
+            try validator(keys).validateRefreshed(idToken, original: first, accessToken: access)
+        }
+    }
+
+    /// The §12.2 check of a refresh response as a ``RefreshedIDToken``: what cannot be checked now — the key set
+    /// unreachable, a `kid` still unknown after the one refetch (a rotation in progress), no original to compare
+    /// with — is `unchecked` (the ID token is not stored, the session goes on); every other failure rejects.
+    public func check(_ response: TokenResponse, current: String?) async -> RefreshedIDToken {
+        guard response.idToken != nil else { return .absent }
+        guard let current else { return .unchecked("the session has no ID token to compare the refreshed one with") }
+        do throws(OAuthError) {
+            _ = try await verifyRefreshed(response, original: current)
+            return .valid
+        } catch {
+            switch error.code {
+            case .keySetUnavailable, .keyNotYetPublished: return .unchecked(error.reason)
+            default: return .rejected(error)
+            }
+        }
+    }
+
+    private func validator(for tokens: TokenResponse) -> @Sendable (JWKSet) -> IDTokenValidator {
+        let providerNow = ProviderTime(tokens, maximumOffset: maximumClockOffset).now(now)
+        let (issuer, clientID, trusted) = (issuer, clientID, trustedAudiences)
+        return { keys in
+            IDTokenValidator(
+                issuer: issuer, clientID: clientID, keys: keys, trustedAudiences: trusted, now: providerNow)
+        }
+    }
+
+    private func run(_ idToken: String, _ check: @Sendable (JWKSet) throws(JOSEError) -> JWTClaims)
+        async throws(OAuthError) -> JWTClaims
+    {
+        do {
+            return try await keys.verify(idToken, check)
+        } catch {
+            let code: OAuthError.Code =
+                switch error.code {
+                case .keySetUnavailable: .keySetUnavailable
+                case .unknownKid: .keyNotYetPublished
+                default: .invalidIDToken
+                }
+            throw OAuthError(code, "the ID token was rejected: \(error.codeName): \(error.reason)")
+        }
+    }
+}
+
+/// The provider's clock as this device sees it: the offset between a token response's `Date` header (RFC 9110
+/// §6.6.1) and the device clock when the response arrived.
+///
+/// ID-token times (`iat`, `exp`, `nbf`, `auth_time`) are the provider's; checking them in the provider's frame
+/// keeps the rule "`iat` never in the future" without a positive leeway, and a device whose clock runs minutes
+/// off still signs in. An offset beyond ``maximumOffset`` (default 10 minutes) is ignored — and logged — so a
+/// wrong `Date` cannot stretch a token's life by hours; the device clock is used then.
+public struct ProviderTime: Sendable {
+    /// 10 minutes.
+    public static let defaultMaximumOffset: TimeInterval = 600
+    /// Provider time minus device time, as measured (nil without a usable `Date` header).
+    public let measuredOffset: TimeInterval?
+    /// The bound beyond which the offset is ignored.
+    public let maximumOffset: TimeInterval
+
+    /// The offset measured from `serverDate` received at device time `receivedAt`.
+    public init(serverDate: Date?, receivedAt: Date?, maximumOffset: TimeInterval = Self.defaultMaximumOffset) {
+        if let serverDate, let receivedAt {
+            measuredOffset = serverDate.timeIntervalSince(receivedAt)
+        } else {
+            measuredOffset = nil
+        }
+        self.maximumOffset = maximumOffset
+    }
+
+    /// The offset measured from a token response.
+    public init(_ tokens: TokenResponse, maximumOffset: TimeInterval = Self.defaultMaximumOffset) {
+        self.init(serverDate: tokens.serverDate, receivedAt: tokens.receivedAt, maximumOffset: maximumOffset)
+    }
+
+    /// The correction applied: the measured offset within the bound, else 0.
+    ///
+    /// The provider stamps `iat` before it answers and truncates both it and `Date` to the second, so `Date` is
+    /// never earlier than `iat`; the corrected time — `Date` plus the device time since the response arrived — is
+    /// therefore never earlier than an honest `iat` either.
+    public var offset: TimeInterval {
+        guard let measuredOffset, abs(measuredOffset) <= maximumOffset else { return 0 }
+        return measuredOffset
+    }
+
+    /// The provider's "now", read through the device clock `device`.
+    public func now(_ device: @escaping NowProvider) -> NowProvider {
+        if let measuredOffset, abs(measuredOffset) > maximumOffset {
+            WardenLogger(category: "oauth").warning(
+                "the provider's clock differs from this device's by \(Int(measuredOffset)) s, more than the \(Int(maximumOffset)) s that is corrected; using the device clock"
+            )
+        }
+        let offset = self.offset
+        return { device().addingTimeInterval(offset) }
+    }
+}
+
+/// What became of the ID token of a refresh response (``IDTokenVerification/check(_:current:)``).
+public enum RefreshedIDToken: Sendable {
+    /// The response carried none; the session keeps its ID token.
+    case absent
+    /// Fully validated and continues the session's: it replaces the stored one.
+    case valid
+    /// It could not be checked (no original to compare with, the key set unreachable, a refresher that does not
+    /// validate): it is dropped and the session keeps its ID token.
+    case unchecked(String)
+    /// It must be refused (another subject, a bad signature, ...): the refreshed tokens are never stored and the
+    /// session ends (`SessionError.Code.idTokenRejected`).
+    case rejected(OAuthError)
 }

@@ -57,9 +57,9 @@
             let tokens = try await client.exchange(code)
             var claims: JWTClaims?
             if scopes.contains("openid") {
-                claims = try await IDTokenVerification.verify(
-                    tokens, metadata: metadata, clientID: clientID, nonce: code.pending.nonce?.unredacted(),
-                    transport: transport, now: now)
+                claims = try await IDTokenVerification(
+                    metadata: metadata, clientID: clientID, transport: transport, now: now
+                ).verify(tokens, nonce: code.pending.nonce?.unredacted())
             }
             return Result(tokens: tokens, idTokenClaims: claims, redirectURI: code.pending.redirect)
         }

@@ -49,6 +49,9 @@ public struct OAuthError: CodedError {
             case tokenTypeMismatch = "token_type_mismatch"
             case invalidPARResponse = "invalid_par_response"
             case noRevocationEndpoint = "no_revocation_endpoint"
+            case keySetUnavailable = "key_set_unavailable"
+            case keyNotYetPublished = "key_not_published"
+            case noEndSessionEndpoint = "no_end_session_endpoint"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -100,6 +103,14 @@ public struct OAuthError: CodedError {
         /// The provider announces no RFC 7009 revocation endpoint and none is configured: a token cannot be
         /// revoked, only deleted locally.
         public static let noRevocationEndpoint = Code(.noRevocationEndpoint)
+        /// The provider's JWKS could not be fetched, so an ID token could not be checked (transient).
+        public static let keySetUnavailable = Code(.keySetUnavailable)
+        /// An ID token is signed with a `kid` the provider's key set does not have, even after refetching it once
+        /// (rate-limited to once a minute): refused.
+        public static let keyNotYetPublished = Code(.keyNotYetPublished)
+        /// The provider announces no `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0) and none is
+        /// configured: the browser session cannot be ended by the app.
+        public static let noEndSessionEndpoint = Code(.noEndSessionEndpoint)
 
         /// The code for an RFC 6749 `error` value (unknown values become ``providerError``).
         public static func provider(_ value: String) -> Code {
@@ -149,11 +160,12 @@ public struct OAuthError: CodedError {
             if status == 401 && fromTokenEndpoint { return .terminal }
             if let status, status >= 500 || status == 408 { return .transient }
             return .rejected
-        case .temporarilyUnavailable, .serverError, .rateLimited, .network, .timedOut: return .transient
+        case .temporarilyUnavailable, .serverError, .rateLimited, .network, .timedOut, .keySetUnavailable:
+            return .transient
         case .cancelled, .accessDenied: return .userCancelled
         case .invalidRedirectURI, .insecureEndpoint, .invalidConfiguration, .invalidVerifier, .issuerMismatch,
             .invalidMetadata, .unsupportedGrantType, .invalidScope, .signInInProgress, .presentationUnavailable,
-            .browserFailed, .noRevocationEndpoint:
+            .browserFailed, .noRevocationEndpoint, .noEndSessionEndpoint:
             return .misconfiguration
         default: return .rejected
         }

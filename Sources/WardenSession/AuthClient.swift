@@ -61,6 +61,22 @@ public actor AuthClient {
         /// Pushed authorization requests (RFC 9126): nil pushes when the provider has a PAR endpoint, true
         /// requires one, false never pushes.
         public var pushedAuthorization: Bool?
+        /// Provider parameters of every sign-in (`audience`, `prompt`, `login_hint`, `max_age`, `acr_values`,
+        /// `ui_locales`, `resource`, others); ``AuthClient/signIn(with:parameters:)`` overrides them per sign-in.
+        public var authorizationParameters = AuthorizationParameters()
+        /// Extra token-request parameters for the code exchange and every refresh (RFC 8707 `resource`, Auth0's
+        /// `audience`); the names the token request sets itself are refused.
+        public var tokenParameters: [(String, String)] = []
+        /// Audiences an ID token's `aud` may name besides ``clientID`` (e.g. the API of an Auth0 `audience`);
+        /// any other is refused (OpenID Connect Core §3.1.3.7).
+        public var trustedAudiences: Set<String> = []
+        /// The largest provider/device clock difference that ID-token validation corrects (``ProviderTime``).
+        public var maximumClockOffset: TimeInterval = ProviderTime.defaultMaximumOffset
+        /// Where the provider sends the browser after an RP-initiated logout (registered with the provider), for
+        /// ``AuthClient/signOut(_:endingBrowserSessionWith:)``.
+        public var postLogoutRedirectURI: RedirectURI?
+        /// The OpenID Connect RP-Initiated Logout endpoint when discovery omits it.
+        public var endSessionEndpoint: URL?
         public var now: NowProvider
 
         public init(
@@ -114,6 +130,7 @@ public actor AuthClient {
 
     public let configuration: Configuration
     private var cachedMetadata: ProviderMetadata?
+    private var cachedVerification: IDTokenVerification?
     private var revocationRetry: Task<[SignOutReport.Revocation], Never>?
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
@@ -130,27 +147,49 @@ public actor AuthClient {
         if let revocation = configuration.revocationEndpoint {
             metadata = try metadata.withRevocationEndpoint(revocation)
         }
+        if let endSession = configuration.endSessionEndpoint {
+            metadata = try metadata.withEndSessionEndpoint(endSession)
+        }
         cachedMetadata = metadata
         return metadata
     }
 
+    /// The ID-token verification of this client: one JWKS cache for every sign-in and refresh, so a rotated key is
+    /// fetched once (an unknown `kid` refetches at most once a minute) instead of at every token.
+    func idTokenVerification() async throws(OAuthError) -> IDTokenVerification {
+        if let cachedVerification { return cachedVerification }
+        let verification = try IDTokenVerification(
+            metadata: try await metadata(), clientID: configuration.clientID,
+            trustedAudiences: configuration.trustedAudiences, transport: configuration.transport,
+            maximumClockOffset: configuration.maximumClockOffset, now: configuration.now)
+        cachedVerification = verification
+        return verification
+    }
+
     /// Signs the user in through `browser` and stores the session; see the type's documentation for the steps.
-    public func signIn(with browser: any AuthorizationBrowser) async throws -> SignIn {
+    ///
+    /// - Parameter parameters: provider parameters for this sign-in, over the configuration's
+    ///   (``AuthorizationParameters/merged(over:)``); e.g. `prompt=select_account` to switch accounts.
+    public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
+        async throws -> SignIn
+    {
         let metadata = try await metadata()
+        let merged = parameters?.merged(over: configuration.authorizationParameters)
+            ?? configuration.authorizationParameters
         var request = try AuthorizationRequest(
             metadata: metadata, clientID: configuration.clientID, redirectURI: configuration.redirectURI,
-            scopes: configuration.scopes)
+            scopes: configuration.scopes, parameters: merged)
         request.transport = configuration.transport
         request.pushed = configuration.pushedAuthorization
         request.dpopThumbprint = configuration.dpop?.thumbprint
+        let client = try tokenClient(metadata)
         let code = try await browser.authorize(request, requireIssuer: configuration.requireIssuerParameter)
-        let client = tokenClient(metadata)
         let response = try await client.exchange(code)
         var claims: JWTClaims?
         if configuration.scopes.contains("openid") {
-            claims = try await IDTokenVerification.verify(
-                response, metadata: metadata, clientID: configuration.clientID,
-                nonce: code.pending.nonce?.unredacted(), transport: configuration.transport, now: configuration.now)
+            claims = try await idTokenVerification().verify(
+                response, nonce: code.pending.nonce?.unredacted(), maxAge: code.pending.maxAge,
+                acrValues: code.pending.acrValues)
         }
         let tokens = TokenSet(
             response: response, issuer: metadata.issuer, now: configuration.now(),
@@ -222,12 +261,12 @@ public actor AuthClient {
 
     /// The token endpoint client, resolving the metadata first (lazily: the first refresh after an offline launch
     /// is where discovery happens).
-    func tokenClient() async throws(OAuthError) -> TokenClient { tokenClient(try await metadata()) }
+    func tokenClient() async throws(OAuthError) -> TokenClient { try tokenClient(try await metadata()) }
 
-    private func tokenClient(_ metadata: ProviderMetadata) -> TokenClient {
-        TokenClient(
+    private func tokenClient(_ metadata: ProviderMetadata) throws(OAuthError) -> TokenClient {
+        try TokenClient(
             metadata: metadata, clientID: configuration.clientID, transport: configuration.transport,
-            dpop: configuration.dpop, now: configuration.now)
+            dpop: configuration.dpop, additionalParameters: configuration.tokenParameters, now: configuration.now)
     }
 }
 
@@ -242,5 +281,14 @@ struct ProviderEndpoint: TokenRefresher {
 
     func revoke(token: String, hint: String) async throws(OAuthError) {
         try await client.tokenClient().revoke(token: token, hint: hint)
+    }
+
+    func checkRefreshedIDToken(_ response: TokenResponse, current: String?) async -> RefreshedIDToken {
+        guard response.idToken != nil else { return .absent }
+        do throws(OAuthError) {
+            return try await client.idTokenVerification().check(response, current: current)
+        } catch {
+            return .unchecked(error.reason)
+        }
     }
 }

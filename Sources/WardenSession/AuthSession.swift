@@ -3,13 +3,35 @@ import WardenCore
 import WardenOAuth
 import WardenStorage
 
-/// What a session needs from the token endpoint. ``TokenClient`` conforms.
+/// What a session needs from the token endpoint. ``TokenClient`` and `AuthClient`'s endpoint conform.
 public protocol TokenRefresher: Sendable {
     func refresh(refreshToken: String, scope: String?) async throws(OAuthError) -> TokenResponse
     func revoke(token: String, hint: String) async throws(OAuthError)
+    /// Checks the ID token a refresh returned against `current`, the session's validated one (OpenID Connect
+    /// Core §12.2). The default cannot check it: the session then keeps `current` and never stores the new one.
+    func checkRefreshedIDToken(_ response: TokenResponse, current: String?) async -> RefreshedIDToken
 }
 
-extension TokenClient: TokenRefresher {}
+extension TokenRefresher {
+    public func checkRefreshedIDToken(_ response: TokenResponse, current: String?) async -> RefreshedIDToken {
+        response.idToken == nil ? .absent : .unchecked("this refresher does not validate ID tokens")
+    }
+}
+
+extension TokenClient: TokenRefresher {
+    /// Validates with the provider's JWKS, fetched for this check (``IDTokenVerification``).
+    public func checkRefreshedIDToken(_ response: TokenResponse, current: String?) async -> RefreshedIDToken {
+        guard response.idToken != nil else { return .absent }
+        let verification: IDTokenVerification
+        do throws(OAuthError) {
+            verification = try IDTokenVerification(
+                metadata: metadata, clientID: clientID, transport: transport, now: now)
+        } catch {
+            return .unchecked(error.reason)
+        }
+        return await verification.check(response, current: current)
+    }
+}
 
 /// One account's session: a valid access token on demand, with single-flight refresh, rotation-safe
 /// persistence shared with every other holder of the grant, and graceful degradation.
@@ -265,6 +287,19 @@ public actor AuthSession {
         do throws(OAuthError) {
             let response = try await refresher.refresh(refreshToken: refreshToken, scope: nil)
             var fresh = tokens.refreshed(by: response, now: now())
+            switch await refresher.checkRefreshedIDToken(response, current: tokens.idToken?.unredacted()) {
+            case .absent, .valid: break
+            case .unchecked(let why):
+                log.notice("the refreshed ID token was not stored (\(why)); the session keeps its ID token")
+                fresh.idToken = tokens.idToken
+            case .rejected(let error):
+                log.error("the refreshed ID token was rejected (\(error.codeName)); signing out")
+                let action = machine.refreshedIDTokenRejected(error, epoch: epoch, now: now())
+                if let rotated = response.refreshToken?.unredacted(), rotated != refreshToken {
+                    try? await refresher.revoke(token: rotated, hint: "refresh_token")  // live at the provider
+                }
+                return action
+            }
             fresh.dpopThumbprint = response.tokenType == "DPoP" ? dpop?.thumbprint : nil
             if fresh.refreshToken == nil {
                 fresh.refreshToken = Redacted(refreshToken)  // not rotated: keep the one that was spent

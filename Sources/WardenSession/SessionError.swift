@@ -12,6 +12,7 @@ public struct SessionError: CodedError {
             case noRefreshToken = "no_refresh_token"
             case refreshTokenLocked = "refresh_token_locked"
             case rateLimited = "rate_limited"
+            case idTokenRejected = "id_token_rejected"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -33,6 +34,10 @@ public struct SessionError: CodedError {
         /// The server asked to wait longer than the caller's budget (`Retry-After`); ``SessionError/retryAt`` says
         /// until when. Nothing was retried early.
         public static let rateLimited = Code(.rateLimited)
+        /// A refresh returned an ID token that does not continue the session's (OpenID Connect Core §12.2:
+        /// another `sub` or `iss`, a bad signature, an `auth_time` moved back): the refreshed tokens were refused,
+        /// nothing was stored and the session ended. The user must sign in again.
+        public static let idTokenRejected = Code(.idTokenRejected)
     }
 
     public let code: Code
@@ -51,7 +56,7 @@ public struct SessionError: CodedError {
 
     public var failureKind: FailureKind {
         switch code.backing {
-        case .signedOut, .noRefreshToken: .terminal
+        case .signedOut, .noRefreshToken, .idTokenRejected: .terminal
         case .degraded, .persistenceFailed, .refreshLoop, .rateLimited: .transient
         case .refreshTokenLocked: .userCancelled
         }

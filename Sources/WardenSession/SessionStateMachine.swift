@@ -249,6 +249,19 @@ struct SessionStateMachine<Waiter> {
         return .persist(fresh, epoch: epoch)
     }
 
+    /// A refresh came back with an ID token that does not continue the session's (OpenID Connect Core §12.2:
+    /// another subject, a signature the provider's keys do not verify, an `auth_time` moved back): its tokens are
+    /// refused — never stored or handed out — and the session ends with ``SessionError/Code/idTokenRejected``.
+    mutating func refreshedIDTokenRejected(_ error: OAuthError, epoch: Int, now: Date) -> Action {
+        sent(at: now)
+        guard epoch == self.epoch else { return .finish(end(.failure(signedOutError))) }
+        let reason = "the refreshed ID token was rejected (\(error.reason))"
+        signedOutReason = reason
+        tokens = nil
+        needsPersist = false
+        return .purge(end(.failure(SessionError(.idTokenRejected, reason, underlying: error))))
+    }
+
     /// The write of a refresh's tokens returned. `held` is what memory keeps (without a vault-held refresh token).
     mutating func persisted(_ held: TokenSet, epoch: Int, error: StorageError?) -> Action {
         guard epoch == self.epoch else {

@@ -42,6 +42,7 @@ struct IDTokenTests {
         var accessToken: String? = nil
         var code: String? = nil
         var maxAge: TimeInterval? = nil
+        var acrValues: [String]? = nil
         let expected: JOSEError.Code
         var testDescription: String { name }
     }
@@ -56,6 +57,33 @@ struct IDTokenTests {
             claims: claims().replacingOccurrences(of: #""aud":"app""#, with: #""aud":["app","other"]"#),
             expected: .azpMismatch),
         Bad(name: "azp of another client", claims: claims(#","azp":"other""#), expected: .azpMismatch),
+        // Core §3.1.3.7 step 3: azp naming the client does not make an untrusted extra audience acceptable.
+        Bad(
+            name: "an untrusted audience besides the client, azp = client",
+            claims: claims(#","azp":"app""#).replacingOccurrences(
+                of: #""aud":"app""#, with: #""aud":["app","evil-api"]"#),
+            expected: .audienceMismatch),
+        Bad(
+            name: "aud without the client",
+            claims: claims().replacingOccurrences(of: #""aud":"app""#, with: #""aud":"api""#),
+            expected: .audienceMismatch),
+        Bad(
+            name: "no sub", claims: claims().replacingOccurrences(of: #""sub":"u1","#, with: ""),
+            expected: .missingClaim),
+        Bad(
+            name: "empty sub", claims: claims().replacingOccurrences(of: #""sub":"u1""#, with: #""sub":"""#),
+            expected: .invalidClaim),
+        Bad(
+            name: "sub over 255 characters",
+            claims: claims().replacingOccurrences(
+                of: #""sub":"u1""#, with: #""sub":"\#(String(repeating: "u", count: 256))""#),
+            expected: .invalidClaim),
+        Bad(
+            name: "sub not a string", claims: claims().replacingOccurrences(of: #""sub":"u1""#, with: #""sub":7"#),
+            expected: .invalidClaim),
+        Bad(
+            name: "acr outside the requested acr_values", claims: claims(#","acr":"urn:weak""#),
+            acrValues: ["urn:mfa"], expected: .acrMismatch),
         Bad(
             name: "at_hash mismatch", claims: claims(#","at_hash":"AAAAAAAAAAAAAAAAAAAAAA""#), accessToken: "tok",
             expected: .accessTokenHashMismatch),
@@ -87,7 +115,96 @@ struct IDTokenTests {
         #expect(throws: JOSEError(bad.expected)) {
             try Self.validator.validate(
                 Self.token(bad.claims), nonce: bad.nonce, accessToken: bad.accessToken, authorizationCode: bad.code,
-                maxAge: bad.maxAge)
+                maxAge: bad.maxAge, acrValues: bad.acrValues)
+        }
+    }
+
+    @Test func trustedAudiencesAndRequestedACRAreAccepted() throws {
+        let token = Self.token(
+            Self.claims(#","azp":"app","acr":"urn:mfa""#).replacingOccurrences(
+                of: #""aud":"app""#, with: #""aud":["app","https://api.example.com"]"#))
+        let validator = IDTokenValidator(
+            issuer: Self.issuer, clientID: "app", keys: Keys.ecSet, trustedAudiences: ["https://api.example.com"],
+            now: { .fixed })
+        let claims = try validator.validate(token, nonce: "n-123", acrValues: ["urn:mfa", "urn:pwd"])
+        #expect(try claims.audience == ["app", "https://api.example.com"])
+        // The same token without the trust: refused.
+        #expect(throws: JOSEError(.audienceMismatch)) { try Self.validator.validate(token, nonce: "n-123") }
+        // No acr in the token: nothing to compare (acr_values is a request, Core §3.1.2.1).
+        _ = try Self.validator.validate(Self.token(Self.claims()), nonce: "n-123", acrValues: ["urn:mfa"])
+    }
+
+    static let original =
+        #"{"iss":"\#(issuer)","aud":"app","sub":"u1","exp":\#(t + 300),"iat":\#(t - 100),"nonce":"n-123","auth_time":\#(t - 100)}"#
+
+    static func refreshed(_ claims: String, key: ECPrivateKey = Keys.ec, kid: String = "ec1") -> String {
+        Mint.token(header: #"{"alg":"ES256","kid":"\#(kid)"}"#, payload: claims, signer: .ec(key))
+    }
+
+    @Test func refreshedIDTokenContinuesTheOriginal() throws {
+        let original = try Self.validator.validate(Self.token(Self.original), nonce: "n-123")
+        let access = "refreshed-access"
+        let fresh =
+            #"{"iss":"\#(Self.issuer)","aud":"app","sub":"u1","exp":\#(Self.t + 300),"iat":\#(Self.t),"auth_time":\#(Self.t - 100),"at_hash":"\#(IDTokenValidator.halfHash(access, .es256))"}"#
+        #expect(
+            try Self.validator.validateRefreshed(Self.refreshed(fresh), original: original, accessToken: access).subject
+                == "u1")
+        // Echoing the original nonce is allowed (Core §12.2 errata); a later auth_time (re-authentication) too.
+        let echoed = fresh.replacingOccurrences(
+            of: "\"auth_time\":\(Self.t - 100)", with: "\"auth_time\":\(Self.t - 10),\"nonce\":\"n-123\"")
+        _ = try Self.validator.validateRefreshed(Self.refreshed(echoed), original: original, accessToken: access)
+    }
+
+    struct BadRefresh: CustomTestStringConvertible, Sendable {
+        let name: String
+        let claims: String
+        var key: ECPrivateKey = Keys.ec
+        let expected: JOSEError.Code
+        var testDescription: String { name }
+    }
+
+    static let fresh =
+        #"{"iss":"\#(issuer)","aud":"app","sub":"u1","exp":\#(t + 300),"iat":\#(t),"auth_time":\#(t - 100)}"#
+    static let badRefreshes: [BadRefresh] = [
+        BadRefresh(
+            name: "another subject", claims: fresh.replacingOccurrences(of: #""sub":"u1""#, with: #""sub":"u2""#),
+            expected: .subjectMismatch),
+        BadRefresh(
+            name: "no subject", claims: fresh.replacingOccurrences(of: #""sub":"u1","#, with: ""),
+            expected: .missingClaim),
+        BadRefresh(
+            name: "another issuer", claims: fresh.replacingOccurrences(of: issuer, with: "https://evil.example.com"),
+            expected: .issuerMismatch),
+        BadRefresh(name: "signed by another key", claims: fresh, key: try! ECPrivateKey(), expected: .invalidSignature),
+        BadRefresh(
+            name: "auth_time earlier than the original's",
+            claims: fresh.replacingOccurrences(of: "\"auth_time\":\(t - 100)", with: "\"auth_time\":\(t - 200)"),
+            expected: .authTimeRegressed),
+        BadRefresh(
+            name: "an audience added",
+            claims: fresh.replacingOccurrences(of: #""aud":"app""#, with: #""aud":["app","api"],"azp":"app""#),
+            expected: .audienceMismatch),
+        BadRefresh(
+            name: "an azp the original did not have",
+            claims: fresh.replacingOccurrences(of: #""aud":"app""#, with: #""aud":"app","azp":"app""#),
+            expected: .azpMismatch),
+        BadRefresh(
+            name: "another nonce",
+            claims: fresh.replacingOccurrences(of: #""sub":"u1""#, with: #""sub":"u1","nonce":"n-999""#),
+            expected: .nonceMismatch),
+        BadRefresh(
+            name: "expired", claims: fresh.replacingOccurrences(of: "\"exp\":\(t + 300)", with: "\"exp\":\(t - 100)"),
+            expected: .expired),
+        BadRefresh(
+            name: "iat in the future", claims: fresh.replacingOccurrences(of: "\"iat\":\(t)", with: "\"iat\":\(t + 5)"),
+            expected: .issuedInFuture),
+    ]
+
+    @Test(arguments: badRefreshes)
+    func refusesARefreshedIDTokenThatDoesNotContinueTheOriginal(_ bad: BadRefresh) throws {
+        let original = try Self.validator.validate(Self.token(Self.original), nonce: "n-123")
+        #expect(throws: JOSEError(bad.expected)) {
+            try Self.validator.validateRefreshed(Self.refreshed(bad.claims, key: bad.key), original: original)
         }
     }
 
@@ -201,16 +318,25 @@ struct JWKSCacheTests {
         _ = try await cache.keySet()
         _ = try await cache.keySet()
         #expect(transport.count == 1, "served from cache")
-        // Unknown kid within a minute of the last fetch: no refetch.
-        await #expect(throws: JOSEError(.unknownKid)) { try await cache.verify("", verify) }
-        #expect(transport.count == 1)
-        clock.withLock { $0 += 61 }
+        // The first unknown kid refetches at once (a rotation), and verifies with the new set.
         #expect(try await cache.verify("", verify) == Array("{}".utf8))
         #expect(transport.count == 2, "one refetch for the unknown kid")
+        // Another unknown kid within a minute of that refetch: no request, fails closed.
+        let forged: @Sendable (JWKSet) throws(JOSEError) -> [UInt8] = { keys throws(JOSEError) in
+            try JWSVerifier(keys: keys, allowedAlgorithms: [.es256]).verify(
+                Mint.token(header: #"{"alg":"ES256","kid":"forged"}"#, payload: "{}", signer: .ec(rotated))
+            ).payload
+        }
+        await #expect(throws: JOSEError(.unknownKid)) { try await cache.verify("", forged) }
+        #expect(transport.count == 2, "rate-limited: at most one forced refetch a minute")
+        clock.withLock { $0 += 61 }
         // After max-age the set is refreshed; the refresh fails and the last good set is served.
         clock.withLock { $0 += 601 }
         #expect(try await cache.keySet().keys.count == 2)
         #expect(transport.count == 3)
+        // A minute later a forged kid may refetch once more (the network fails; the last good set stays).
+        await #expect(throws: JOSEError(.unknownKid)) { try await cache.verify("", forged) }
+        #expect(transport.count == 4)
     }
 
     @Test func failsWithoutAnyGoodSet() async {

@@ -4,9 +4,11 @@ import WardenCore
 /// Fetches and caches a provider's JWKS over an ``HTTPTransport``.
 ///
 /// - Honours `Cache-Control: max-age` within bounds (default 5 minutes to 24 hours; 1 hour without a header).
-/// - On a token with an unknown `kid` it refetches, at most once per ``minimumRefetchInterval`` (default 60 s),
-///   so a flood of forged `kid`s cannot turn into a flood of requests.
-/// - When a refetch fails it keeps serving the last good set.
+/// - On a token with an unknown `kid` (OpenID Connect Core §10.1.1: the provider rotated its keys) it refetches
+///   the set once and retries, then fails closed — at most one such refetch per ``minimumRefetchInterval``
+///   (default 60 s), so a flood of forged `kid`s cannot turn into a flood of requests. The first rotation after a
+///   regular fetch is followed at once.
+/// - When a refetch fails it keeps serving the last good set, and asks again after ``minimumRefetchInterval``.
 ///
 /// ```swift
 /// let cache = JWKSCache(url: metadata.jwksURI, transport: URLSessionTransport())
@@ -25,7 +27,7 @@ public actor JWKSCache {
 
     private var current: JWKSet?
     private var expiresAt: Date = .distantPast
-    private var lastFetch: Date = .distantPast
+    private var lastForcedRefetch: Date = .distantPast
     private(set) var fetchCount = 0
 
     public init(
@@ -50,17 +52,21 @@ public actor JWKSCache {
     public func verify<T: Sendable>(_ token: String, _ verify: @Sendable (JWKSet) throws(JOSEError) -> T)
         async throws(JOSEError) -> T
     {
+        let fetches = fetchCount
         let keys = try await keySet()
         do {
             return try verify(keys)
-        } catch  where error.code == .unknownKid {
-            guard now().timeIntervalSince(lastFetch) >= minimumRefetchInterval else { throw error }
+        } catch where error.code == .unknownKid {
+            // A set fetched for this very call is as fresh as a refetch would be.
+            guard fetchCount == fetches, now().timeIntervalSince(lastForcedRefetch) >= minimumRefetchInterval else {
+                throw error
+            }
+            lastForcedRefetch = now()
             return try verify(try await refresh(force: true))
         }
     }
 
     private func refresh(force: Bool) async throws(JOSEError) -> JWKSet {
-        lastFetch = now()
         fetchCount += 1
         do {
             let response = try await transport.send(
@@ -74,7 +80,11 @@ public actor JWKSCache {
             expiresAt = now().addingTimeInterval(maxAge(response.header("Cache-Control")))
             return set
         } catch {
-            if let current { return current }
+            if let current {
+                // Serve the last good set, and do not ask again at every token while the endpoint is down.
+                expiresAt = now().addingTimeInterval(minimumRefetchInterval)
+                return current
+            }
             if let error = error as? JOSEError, error.code != .keySetUnavailable {
                 throw JOSEError(.keySetUnavailable, "the JWKS is unusable: \(error.reason)")
             }

@@ -23,8 +23,11 @@ public struct AuthorizationRequest: Sendable {
     public let clientID: String
     public let redirectURI: RedirectURI
     public let scopes: [String]
-    /// Extra parameters (`prompt`, `login_hint`, `max_age`, ...). Reserved names are refused.
-    public let additionalParameters: [(String, String)]
+    /// The provider parameters (`prompt`, `login_hint`, `max_age`, `audience`, `resource`, ...).
+    public let parameters: AuthorizationParameters
+    /// ``parameters`` as query pairs, in the order they are sent.
+    public var additionalParameters: [(String, String)] { encodedParameters }
+    private let encodedParameters: [(String, String)]
     /// Whether to send a nonce (default: when `openid` is among the scopes).
     public let useNonce: Bool
     /// Push the request (RFC 9126) when the provider has a PAR endpoint: `nil` pushes when one is announced, `true`
@@ -42,13 +45,24 @@ public struct AuthorizationRequest: Sendable {
         "code_challenge_method", "request_uri", "request", "dpop_jkt",
     ]
 
+    /// A request with extra parameters as `NAME=VALUE` pairs; known names (`prompt`, `max_age`, ...) are read into
+    /// ``AuthorizationParameters`` fields, so what they imply is checked. Reserved names are refused.
     public init(
         metadata: ProviderMetadata, clientID: String, redirectURI: RedirectURI, scopes: [String] = ["openid"],
         additionalParameters: [(String, String)] = [], useNonce: Bool? = nil
     ) throws(OAuthError) {
-        for (name, _) in additionalParameters where Self.reserved.contains(name) {
-            throw OAuthError(.invalidConfiguration, "'\(name)' is set by Warden and cannot be overridden")
-        }
+        try self.init(
+            metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes,
+            parameters: try AuthorizationParameters(pairs: additionalParameters), useNonce: useNonce)
+    }
+
+    /// A request with provider ``AuthorizationParameters``; they are checked here
+    /// (``AuthorizationParameters/encoded()``).
+    public init(
+        metadata: ProviderMetadata, clientID: String, redirectURI: RedirectURI, scopes: [String] = ["openid"],
+        parameters: AuthorizationParameters, useNonce: Bool? = nil
+    ) throws(OAuthError) {
+        encodedParameters = try parameters.encoded()
         guard !clientID.isEmpty, clientID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else {
             throw OAuthError(.invalidConfiguration, "client_id must be printable ASCII")
         }
@@ -56,7 +70,7 @@ public struct AuthorizationRequest: Sendable {
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.scopes = scopes
-        self.additionalParameters = additionalParameters
+        self.parameters = parameters
         self.useNonce = useNonce ?? scopes.contains("openid")
     }
 
@@ -75,7 +89,7 @@ public struct AuthorizationRequest: Sendable {
             throw OAuthError(.invalidMetadata, "PAR was required but the provider has no PAR endpoint")
         }
         let usePAR = endpoint != nil && (pushed ?? true)
-        let (parameters, pending) = try parameters(redirectOverride: redirectOverride, now: now())
+        let (parameters, pending) = try queryParameters(redirectOverride: redirectOverride, now: now())
         guard usePAR else { return (try url(parameters), pending) }
         let client = TokenClient(
             metadata: metadata, clientID: clientID, authentication: clientAuthentication,
@@ -100,11 +114,11 @@ public struct AuthorizationRequest: Sendable {
     public func make(random: some RandomSource = SecureRandom(), redirectOverride: String? = nil, now: Date = Date())
         throws -> (url: URL, pending: PendingAuthorization)
     {
-        let (parameters, pending) = try parameters(random: random, redirectOverride: redirectOverride, now: now)
+        let (parameters, pending) = try queryParameters(random: random, redirectOverride: redirectOverride, now: now)
         return (try url(parameters), pending)
     }
 
-    private func parameters(
+    private func queryParameters(
         random: some RandomSource = SecureRandom(), redirectOverride: String? = nil, now: Date = Date()
     ) throws -> (parameters: [(String, String)], pending: PendingAuthorization) {
         let pkce = try PKCE(random: random)
@@ -118,11 +132,13 @@ public struct AuthorizationRequest: Sendable {
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
         if let dpopThumbprint { parameters.append(("dpop_jkt", dpopThumbprint)) }
-        parameters += additionalParameters
+        parameters += encodedParameters
         let pending = PendingAuthorization(
             issuer: metadata.issuer, clientID: clientID, redirectURI: redirectURI, redirect: redirect,
             pkce: pkce, state: Redacted(state), nonce: nonce.map(Redacted.init),
-            requireIssuer: metadata.authorizationResponseIssParameterSupported, createdAt: now)
+            requireIssuer: metadata.authorizationResponseIssParameterSupported, createdAt: now,
+            maxAge: self.parameters.maxAge.map(TimeInterval.init),
+            acrValues: self.parameters.acrValues.isEmpty ? nil : self.parameters.acrValues)
         return (parameters, pending)
     }
 }

@@ -19,6 +19,10 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
     /// Whether the response must carry RFC 9207 `iss`.
     public let requireIssuer: Bool
     public let createdAt: Date
+    /// The `max_age` the request sent: the ID token's `auth_time` must be within it.
+    public let maxAge: TimeInterval?
+    /// The `acr_values` the request sent: a returned `acr` must be one of them.
+    public let acrValues: [String]?
     private let used = Locked(false)
 
     /// The largest callback URL accepted.
@@ -28,8 +32,11 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
 
     init(
         issuer: String, clientID: String, redirectURI: RedirectURI, redirect: String, pkce: PKCE,
-        state: Redacted<String>, nonce: Redacted<String>?, requireIssuer: Bool, createdAt: Date
+        state: Redacted<String>, nonce: Redacted<String>?, requireIssuer: Bool, createdAt: Date,
+        maxAge: TimeInterval? = nil, acrValues: [String]? = nil
     ) {
+        self.maxAge = maxAge
+        self.acrValues = acrValues
         self.issuer = issuer
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -45,7 +52,7 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
     public func requiringIssuer() -> PendingAuthorization {
         PendingAuthorization(
             issuer: issuer, clientID: clientID, redirectURI: redirectURI, redirect: redirect, pkce: pkce, state: state,
-            nonce: nonce, requireIssuer: true, createdAt: createdAt)
+            nonce: nonce, requireIssuer: true, createdAt: createdAt, maxAge: maxAge, acrValues: acrValues)
     }
 
     public var description: String { "PendingAuthorization(issuer: \(issuer), state: <redacted>)" }

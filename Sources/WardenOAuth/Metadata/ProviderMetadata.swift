@@ -23,6 +23,8 @@ public struct ProviderMetadata: Sendable {
     public private(set) var requirePushedAuthorizationRequests = false
     /// RFC 9449 `dpop_signing_alg_values_supported` (empty when the provider does not announce DPoP).
     public private(set) var dpopSigningAlgorithms: [String] = []
+    /// OpenID Connect RP-Initiated Logout 1.0 `end_session_endpoint`.
+    public private(set) var endSessionEndpoint: URL?
 
     /// Metadata configured by hand (for providers without discovery).
     public init(
@@ -79,6 +81,7 @@ public struct ProviderMetadata: Sendable {
         }
         dpopSigningAlgorithms =
             object["dpop_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        endSessionEndpoint = try url("end_session_endpoint", required: false)
     }
 
     /// A copy with a pushed-authorization endpoint configured by hand (`required` as the provider demands).
@@ -88,6 +91,13 @@ public struct ProviderMetadata: Sendable {
         var copy = self
         copy.pushedAuthorizationRequestEndpoint = try Self.secure(url, "pushed_authorization_request_endpoint")
         copy.requirePushedAuthorizationRequests = required
+        return copy
+    }
+
+    /// A copy with an RP-initiated logout endpoint configured by hand (for providers whose discovery omits it).
+    public func withEndSessionEndpoint(_ url: URL) throws(OAuthError) -> ProviderMetadata {
+        var copy = self
+        copy.endSessionEndpoint = try Self.secure(url, "end_session_endpoint")
         return copy
     }
 

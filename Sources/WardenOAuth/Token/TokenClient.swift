@@ -28,15 +28,53 @@ public struct TokenClient: Sendable {
     public let metadata: ProviderMetadata
     public let clientID: String
     public let authentication: ClientAuthentication
-    let transport: any HTTPTransport
-    let now: NowProvider
+    package let transport: any HTTPTransport
+    package let now: NowProvider
     /// When set, token requests carry DPoP proofs and must come back `token_type: DPoP` (RFC 9449 §5).
     public let dpop: DPoPBinding?
+    /// Extra token-request parameters sent with every code exchange and refresh (RFC 8707 `resource`, Auth0's
+    /// `audience`); names the grant itself uses are refused at construction.
+    public let additionalParameters: [(String, String)]
     let log = WardenLogger(category: "oauth")
+
+    /// Names a token request sets itself.
+    static let reserved: Set<String> = [
+        "grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "client_id", "client_secret",
+        "client_assertion", "client_assertion_type", "scope",
+    ]
 
     public init(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
         transport: any HTTPTransport, dpop: DPoPBinding? = nil, now: @escaping NowProvider = systemNow
+    ) {
+        self.init(
+            metadata: metadata, clientID: clientID, authentication: authentication, transport: transport, dpop: dpop,
+            now: now, checkedParameters: [])
+    }
+
+    /// A client that sends `additionalParameters` with every code exchange and refresh; throws
+    /// ``OAuthError/Code/invalidConfiguration`` for a name the token request sets itself, an empty name or a
+    /// control character.
+    public init(
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
+        transport: any HTTPTransport, dpop: DPoPBinding? = nil, additionalParameters: [(String, String)],
+        now: @escaping NowProvider = systemNow
+    ) throws(OAuthError) {
+        for (name, value) in additionalParameters {
+            guard !Self.reserved.contains(name) else {
+                throw OAuthError(.invalidConfiguration, "'\(name)' is set by the token request and cannot be added")
+            }
+            try AuthorizationParameters.checkParameter(name, value)
+        }
+        self.init(
+            metadata: metadata, clientID: clientID, authentication: authentication, transport: transport, dpop: dpop,
+            now: now, checkedParameters: additionalParameters)
+    }
+
+    private init(
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication,
+        transport: any HTTPTransport, dpop: DPoPBinding?, now: @escaping NowProvider,
+        checkedParameters: [(String, String)]
     ) {
         self.dpop = dpop
         self.metadata = metadata
@@ -44,6 +82,7 @@ public struct TokenClient: Sendable {
         self.authentication = authentication
         self.transport = transport
         self.now = now
+        self.additionalParameters = checkedParameters
     }
 
     /// Exchanges a validated authorization code.
@@ -80,9 +119,12 @@ public struct TokenClient: Sendable {
     }
 
     private func tokenRequest(_ form: [(String, String)]) async throws(OAuthError) -> TokenResponse {
-        let response = try await post(metadata.tokenEndpoint, form, proof: dpop != nil)
+        let response = try await post(metadata.tokenEndpoint, form + additionalParameters, proof: dpop != nil)
+        let receivedAt = now()
         guard response.status == 200 else { throw error(from: response, tokenEndpoint: true) }
-        let tokens = try TokenResponse(json: response.body)
+        var tokens = try TokenResponse(json: response.body)
+        tokens.receivedAt = receivedAt
+        tokens.serverDate = response.header("Date").flatMap(HTTPDate.parse)
         // No silent downgrade: DPoP asked, DPoP issued (and never a DPoP token without a key to present it).
         guard tokens.tokenType == (dpop == nil ? "Bearer" : "DPoP") else {
             throw OAuthError(

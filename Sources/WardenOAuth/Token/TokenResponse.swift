@@ -13,6 +13,10 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
     public let refreshToken: Redacted<String>?
     public let idToken: Redacted<String>?
     public let scope: String?
+    /// The response's `Date` header (the provider's clock), when it had a valid one; see ``ProviderTime``.
+    public var serverDate: Date?
+    /// The device time when the response arrived.
+    public var receivedAt: Date?
 
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval?, refreshToken: String?,
@@ -74,11 +78,28 @@ public enum RetryAfter {
     public static func seconds(_ header: String?, now: Date = Date(), cap: TimeInterval = 7 * 86400) -> TimeInterval? {
         guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
         if let seconds = Int(header), seconds >= 0 { return min(TimeInterval(seconds), cap) }
+        guard let date = HTTPDate.parse(header) else { return nil }
+        return min(max(0, date.timeIntervalSince(now)), cap)
+    }
+}
+
+/// RFC 9110 §5.6.7 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form every `Date` and `Retry-After` uses.
+public enum HTTPDate {
+    private static func formatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: header) else { return nil }
-        return min(max(0, date.timeIntervalSince(now)), cap)
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
     }
+
+    /// The date, or nil when `text` is not an IMF-fixdate (at most 64 bytes are looked at).
+    public static func parse(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.utf8.count <= 64 else { return nil }
+        return formatter().date(from: trimmed)
+    }
+
+    /// `date` as an IMF-fixdate.
+    public static func format(_ date: Date) -> String { formatter().string(from: date) }
 }

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenJOSE
+import WardenLocalProvider
+import WardenStorage
+
+@_spi(Fuzzing) @testable import WardenOAuth
+@testable import WardenSession
+
+/// OpenID Connect as providers really behave, through the public door (`AuthClient`) against the in-process
+/// provider switched into each behaviour: what must be refused is refused before anything is stored, and what
+/// real providers do (rotate keys, run their clock ahead, return ID tokens on refresh) works.
+@Suite("OpenID Connect as providers behave", .serialized)
+struct OpenIDProviderTests {
+    static let redirect = "com.example.app:/oauth/callback"
+
+    static func configuration(
+        _ provider: LocalProvider, store: any CredentialStore, now: @escaping NowProvider = systemNow
+    ) throws -> AuthClient.Configuration {
+        AuthClient.Configuration(
+            issuer: provider.issuer, clientID: provider.clientID, redirectURI: try RedirectURI(redirect),
+            scopes: ["openid", "offline_access"], store: store, service: "oidc", account: "alice", now: now)
+    }
+
+    static func provider(now: @escaping NowProvider = systemNow) throws -> LocalProvider {
+        try LocalProvider(clientID: "app", redirectURIs: [redirect], now: now)
+    }
+
+    static func stored(_ store: any CredentialStore) async throws -> TokenSet? {
+        try await store.load(service: "oidc", account: "alice").map { data throws(StorageError) in
+            try TokenSet(encoded: data)
+        }
+    }
+
+    static func signInError(_ client: AuthClient) async -> OAuthError? {
+        do {
+            _ = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+            return nil
+        } catch {
+            return error as? OAuthError
+        }
+    }
+
+    // MARK: - Required claims and audiences
+
+    @Test func anIDTokenWithoutSubIsRefusedAndNothingIsStored() async throws {
+        let provider = try Self.provider()
+        defer { provider.stop() }
+        provider.idTokenQuirks.omitSubject = true
+        let store = InMemoryStore()
+        let error = await Self.signInError(AuthClient(try Self.configuration(provider, store: store)))
+        #expect(error?.code == .invalidIDToken && error?.reason.contains("missing_claim") == true, "\(String(describing: error))")
+        #expect(try await Self.stored(store) == nil)
+    }
+
+    @Test func anAudienceTheClientDoesNotTrustIsRefusedEvenWithAzp() async throws {
+        let provider = try Self.provider()
+        defer { provider.stop() }
+        provider.idTokenQuirks.extraAudiences = ["https://api.example.com"]
+        let store = InMemoryStore()
+        let error = await Self.signInError(AuthClient(try Self.configuration(provider, store: store)))
+        #expect(error?.reason.contains("audience_mismatch") == true, "\(String(describing: error))")
+        #expect(try await Self.stored(store) == nil)
+        // Trusted explicitly, the same provider's token is accepted.
+        var trusting = try Self.configuration(provider, store: store)
+        trusting.trustedAudiences = ["https://api.example.com"]
+        let signIn = try await AuthClient(trusting).signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        #expect(try signIn.claims?.audience == ["app", "https://api.example.com"])
+    }
+
+    // MARK: - Refresh-time ID tokens
+
+    @Test func aRefreshedIDTokenIsValidatedAndStored() async throws {
+        let provider = try Self.provider()
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = AuthClient(try Self.configuration(provider, store: store))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        let first = try #require(try await Self.stored(store)?.idToken)
+        provider.expireAccessTokens()
+        _ = try await signIn.session.refresh(ifCurrent: try await signIn.session.validAccessToken())
+        let second = try #require(try await Self.stored(store)?.idToken)
+        #expect(second != first, "the refreshed ID token replaced the sign-in's")
+        #expect(await signIn.session.state == .signedIn)
+    }
+
+    struct BadRefresh: CustomTestStringConvertible, Sendable {
+        let name: String
+        let quirk: @Sendable (inout LocalProvider.IDTokenQuirks) -> Void
+        let code: String
+        var testDescription: String { name }
+    }
+
+    static let badRefreshes: [BadRefresh] = [
+        BadRefresh(name: "another subject", quirk: { $0.refreshSubject = "mallory" }, code: "subject_mismatch"),
+        BadRefresh(name: "signed by another key", quirk: { $0.refreshSignedByAnotherKey = true }, code: "invalid_signature"),
+        BadRefresh(name: "auth_time moved back", quirk: { $0.refreshAuthTimeShift = -120 }, code: "auth_time_regressed"),
+        BadRefresh(name: "no sub", quirk: { $0.omitSubject = true }, code: "missing_claim"),
+        BadRefresh(name: "an untrusted audience added", quirk: { $0.extraAudiences = ["evil"] }, code: "audience_mismatch"),
+    ]
+
+    @Test(arguments: badRefreshes)
+    func aRefreshedIDTokenThatDoesNotContinueTheSessionEndsItAndIsNeverStored(_ bad: BadRefresh) async throws {
+        let provider = try Self.provider()
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = AuthClient(try Self.configuration(provider, store: store))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        let token = try await signIn.session.validAccessToken()
+        bad.quirk(&provider.idTokenQuirks)
+        let revocations = provider.count("revoke")
+        do {
+            _ = try await signIn.session.refresh(ifCurrent: token)
+            Issue.record("the refreshed tokens were accepted")
+        } catch {
+            #expect(error.code == .idTokenRejected, "\(error)")
+            #expect(error.reason.contains(bad.code), "\(error.reason)")
+        }
+        #expect(try await Self.stored(store) == nil, "nothing of the refused refresh is stored; the session is gone")
+        #expect(await signIn.session.currentTokens == nil)
+        guard case .signedOut = await signIn.session.state else {
+            Issue.record("the session was kept")
+            return
+        }
+        #expect(provider.count("revoke") == revocations + 1, "the rotated refresh token was revoked at the provider")
+        #expect(try await client.restoreSession() == nil)
+    }
+
+    // MARK: - Key rotation
+
+    @Test func aRotatedSigningKeyIsFetchedOnceAndFollowed() async throws {
+        let provider = try Self.provider()
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = AuthClient(try Self.configuration(provider, store: store))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        #expect(provider.count("jwks") == 1)
+        try provider.rotateSigningKey(retireOld: true)
+        let token = try await signIn.session.validAccessToken()
+        _ = try await signIn.session.refresh(ifCurrent: token)
+        #expect(provider.count("jwks") == 2, "the unknown kid refetched the key set once")
+        let refreshed = try #require(try await Self.stored(store)?.idToken?.unredacted())
+        let header = try JWSCompact.decodeUnverified(refreshed).header
+        #expect(header["kid"]?.stringValue != nil)
+        // The next sign-in and refresh use the cached set: no request for keys.
+        let again = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        _ = try await again.session.refresh(ifCurrent: try await again.session.validAccessToken())
+        #expect(provider.count("jwks") == 2)
+    }
+
+    @Test func aKidThatIsNeverPublishedFailsClosedAfterOneRefetch() async throws {
+        let provider = try Self.provider()
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        try provider.rotateSigningKey(retireOld: true)
+        try provider.rotateSigningKey(retireOld: true)
+        // The provider signs with a key it never published: publish nothing new after this point.
+        let client = AuthClient(try Self.configuration(provider, store: store))
+        _ = try await client.metadata()
+        #expect(provider.count("jwks") == 0)
+        provider.unpublishSigningKeys()
+        let error = await Self.signInError(client)
+        #expect(error?.code == .keyNotYetPublished, "\(String(describing: error))")
+        #expect(provider.count("jwks") == 1, "a set fetched for this very token is not fetched again")
+        let again = await Self.signInError(client)
+        #expect(again?.code == .keyNotYetPublished)
+        #expect(provider.count("jwks") == 2, "the cached set is refetched once for the unknown kid")
+        let third = await Self.signInError(client)
+        #expect(third?.code == .keyNotYetPublished)
+        #expect(provider.count("jwks") == 2, "another unknown kid within a minute does not refetch")
+        #expect(try await Self.stored(store) == nil)
+    }
+
+    // MARK: - Clock skew
+
+    /// The provider's clock runs `skew` seconds off the device's.
+    @Test(arguments: [5.0, -5.0, 300.0, -300.0])
+    func aProviderClockOffByMinutesStillSignsInAndRefreshes(skew: TimeInterval) async throws {
+        let provider = try Self.provider(now: { Date().addingTimeInterval(skew) })
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = AuthClient(try Self.configuration(provider, store: store))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        #expect(try signIn.claims?.subject == "demo-user-1")
+        let first = try await Self.stored(store)?.idToken
+        _ = try await signIn.session.refresh(ifCurrent: try await signIn.session.validAccessToken())
+        #expect(try await Self.stored(store)?.idToken != first, "the refreshed ID token validated in the provider's time")
+    }
+
+    @Test(arguments: [3600.0, -3600.0])
+    func aClockDifferenceBeyondTheBoundIsNotCorrected(skew: TimeInterval) async throws {
+        let provider = try Self.provider(now: { Date().addingTimeInterval(skew) })
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let error = await Self.signInError(AuthClient(try Self.configuration(provider, store: store)))
+        let expected = skew > 0 ? "issued_in_future" : "expired"
+        #expect(error?.reason.contains(expected) == true, "\(String(describing: error))")
+        #expect(try await Self.stored(store) == nil)
+    }
+
+    @Test func withoutADateHeaderTheDeviceClockDecides() async throws {
+        let measured = ProviderTime(serverDate: nil, receivedAt: Date())
+        #expect(measured.offset == 0 && measured.measuredOffset == nil)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(ProviderTime(serverDate: now.addingTimeInterval(42), receivedAt: now).offset == 42)
+        #expect(ProviderTime(serverDate: now.addingTimeInterval(601), receivedAt: now).offset == 0)
+        #expect(ProviderTime(serverDate: now.addingTimeInterval(-601), receivedAt: now).offset == 0)
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.parse("yesterday") == nil)
+        #expect(HTTPDate.parse(String(repeating: "Sun, 06 Nov 1994 08:49:37 GMT", count: 40_000)) == nil)
+    }
+}
