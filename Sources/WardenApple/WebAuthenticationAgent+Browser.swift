@@ -3,7 +3,9 @@
     import WardenOAuth
 
     /// The Apple ``AuthorizationBrowser``: `AuthClient.signIn(with: WebAuthenticationAgent { window })` runs the same
-    /// chain (discovery, PKCE, exchange, ID-token validation, storage) as the desktop loopback and the tests.
+    /// chain (discovery, PKCE, exchange, ID-token validation, storage) as the desktop loopback and the tests, and
+    /// `AuthClient.signOut(_:endingBrowserSessionWith:)` ends the provider's session in the same sheet
+    /// (the main-actor ``WebAuthenticationAgent/endSession(_:)`` witnesses the async requirement).
     extension WebAuthenticationAgent: AuthorizationBrowser {
         public nonisolated func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws
             -> AuthorizationCode

@@ -41,7 +41,29 @@
 
         /// Runs the request; returns the code to exchange with ``TokenClient/exchange(_:)``.
         public func authorize(url: URL, pending: PendingAuthorization) async throws -> AuthorizationCode {
-            guard let callback = WebAuthenticationCallback(pending.redirectURI) else {
+            let callbackURL = try await present(url, returningTo: pending.redirectURI)
+            return try pending.validate(callbackURL.absoluteString)
+        }
+
+        /// Opens an RP-initiated logout in the same browser session (so the provider's cookie is the one that goes)
+        /// and validates the return to its post-logout redirect (``EndSessionRequest/validateReturn(_:)``).
+        ///
+        /// `ASWebAuthenticationSession` needs a callback to finish, so a post-logout redirect (a custom-scheme or, on
+        /// iOS 17.4+, claimed https one registered with the provider) is required here.
+        public func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
+            guard let redirect = request.postLogoutRedirectURI else {
+                throw OAuthError(
+                    .invalidConfiguration, "ASWebAuthenticationSession needs a post_logout_redirect_uri to come back to"
+                )
+            }
+            let callbackURL = try await present(try request.url(), returningTo: redirect)
+            try request.validateReturn(callbackURL.absoluteString)
+            return .confirmed
+        }
+
+        /// Shows `url` in the browser sheet until it is sent to `redirect`; returns that URL.
+        private func present(_ url: URL, returningTo redirect: RedirectURI) async throws -> URL {
+            guard let callback = WebAuthenticationCallback(redirect) else {
                 throw OAuthError(.invalidRedirectURI, "ASWebAuthenticationSession cannot use a loopback redirect")
             }
             if case .https = callback, !Self.supportsHTTPSCallbacks {
@@ -58,12 +80,12 @@
                     guard session.start() else {
                         self.session = nil
                         throw OAuthError(
-                            .presentationUnavailable, "the sign-in sheet did not start (no window to present from?)")
+                            .presentationUnavailable, "the browser sheet did not start (no window to present from?)")
                     }
                 },
                 cancel: { [weak self] in Task { @MainActor in self?.session?.cancel() } })
             session = nil
-            return try pending.validate(callbackURL.absoluteString)
+            return callbackURL
         }
 
         private static var supportsHTTPSCallbacks: Bool {

@@ -678,6 +678,7 @@ struct DemoCommand: CLICommand {
                 let (url, fresh) = try request.make(redirectOverride: listener.redirectURI)
                 try ScriptedUserAgent().open(url)
                 let code = try fresh.validate(try await listener.waitForCallback(timeout: .seconds(10)))
+                listener.respond(.signedIn)
                 ledger.add(code.code.unredacted())
                 let client = TokenClient(metadata: metadata, clientID: provider.clientID, transport: transport)
                 let first = try await client.exchange(code)

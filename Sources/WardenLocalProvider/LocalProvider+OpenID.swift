@@ -106,8 +106,9 @@ extension LocalProvider {
 
     /// The user's authentication for an authorization request: the browser session when it may be reused,
     /// otherwise a fresh one (as `login_hint`, or `demo-user-1`).
-    func authenticate(_ parameters: [String: String]) -> (sessionID: String, subject: String, authTime: Date, fresh: Bool)?
-    {
+    func authenticate(_ parameters: [String: String]) -> (
+        sessionID: String, subject: String, authTime: Date, fresh: Bool
+    )? {
         let prompts = Set((parameters["prompt"] ?? "").split(separator: " ").map(String.init))
         let maxAge = parameters["max_age"].flatMap(TimeInterval.init)
         return stateBox.withLock { state in

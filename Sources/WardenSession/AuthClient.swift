@@ -174,7 +174,8 @@ public actor AuthClient {
         async throws -> SignIn
     {
         let metadata = try await metadata()
-        let merged = parameters?.merged(over: configuration.authorizationParameters)
+        let merged =
+            parameters?.merged(over: configuration.authorizationParameters)
             ?? configuration.authorizationParameters
         var request = try AuthorizationRequest(
             metadata: metadata, clientID: configuration.clientID, redirectURI: configuration.redirectURI,
@@ -249,6 +250,39 @@ public actor AuthClient {
 
     /// A finished retry is never joined again: the next call (the network's return) sends what is still kept.
     private func revocationRetryFinished() { revocationRetry = nil }
+
+    /// Signs out of `session` (``AuthSession/signOut()``: local deletion first, then revocation) and then ends the
+    /// provider's browser session through `browser` — the same browser the sign-in used — with an RP-initiated
+    /// logout (OpenID Connect RP-Initiated Logout 1.0): `id_token_hint` (the session's ID token),
+    /// ``Configuration/postLogoutRedirectURI`` and a `state` checked on return.
+    ///
+    /// Without it, the browser's cookie at the provider signs the same user straight back in; with it, the next
+    /// sign-in asks who the user is. ``SignOutReport/browserSession`` says what happened; the local sign-out has
+    /// happened in every case.
+    ///
+    /// ```swift
+    /// let report = await client.signOut(session, endingBrowserSessionWith: WebAuthenticationAgent { window })
+    /// ```
+    @discardableResult
+    public func signOut(_ session: AuthSession, endingBrowserSessionWith browser: any AuthorizationBrowser) async
+        -> SignOutReport
+    {
+        let idToken = await session.currentTokens?.idToken?.unredacted()
+        var report = await session.signOut()
+        do {
+            let request = try EndSessionRequest(
+                metadata: try await metadata(), clientID: configuration.clientID, idTokenHint: idToken,
+                postLogoutRedirectURI: configuration.postLogoutRedirectURI,
+                uiLocales: configuration.authorizationParameters.uiLocales)
+            switch try await browser.endSession(request) {
+            case .confirmed: report.browserSession = .ended
+            case .opened: report.browserSession = .opened
+            }
+        } catch {
+            report.browserSession = .failed(reason: (error as? any WardenError)?.description ?? "the browser failed")
+        }
+        return report
+    }
 
     /// An HTTP client that authorizes requests with `session` (single-flight refresh on 401, retries, degradation).
     public nonisolated func authorizedClient(

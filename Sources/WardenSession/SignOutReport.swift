@@ -26,16 +26,34 @@ public struct SignOutReport: Sendable, Equatable {
         case nothingToRevoke
     }
 
+    /// What happened to the provider's browser session (OpenID Connect RP-Initiated Logout 1.0).
+    public enum BrowserSession: Sendable, Equatable {
+        /// Not asked for: the browser's cookie at the provider still signs the same user back in.
+        case kept
+        /// The provider sent the browser back to the post-logout redirect with the request's `state`.
+        case ended
+        /// The logout page was opened; without a post-logout redirect there was nothing to confirm.
+        case opened
+        /// It could not be ended (offline, no `end_session_endpoint`, the user closed the page, a forged return).
+        case failed(reason: String)
+    }
+
     /// Whether every stored item of the account is gone (always attempted first, before any request).
     public let localDataDeleted: Bool
     /// Why the local deletion failed, when it did (a locked keychain); the memory copy is gone regardless.
     public let localDeletionError: StorageError?
     public let revocation: Revocation
+    /// Whether the provider's browser session was ended too (``AuthClient/signOut(_:endingBrowserSessionWith:)``).
+    public var browserSession: BrowserSession = .kept
 
-    public init(localDataDeleted: Bool, localDeletionError: StorageError? = nil, revocation: Revocation) {
+    public init(
+        localDataDeleted: Bool, localDeletionError: StorageError? = nil, revocation: Revocation,
+        browserSession: BrowserSession = .kept
+    ) {
         self.localDataDeleted = localDataDeleted
         self.localDeletionError = localDeletionError
         self.revocation = revocation
+        self.browserSession = browserSession
     }
 }
 

@@ -184,11 +184,39 @@ struct LoopbackListenerTests {
         let transport = URLSessionTransport()
         let other = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/favicon.ico")!))
         #expect(other.status == 404)
-        let first = try await transport.send(
+        async let first = transport.send(
             HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/callback?code=a&state=b")!))
-        #expect(first.status == 200 && String(decoding: first.body, as: UTF8.self).contains("close this window"))
         #expect(try await callback == "http://127.0.0.1:\(port)/callback?code=a&state=b")
+        listener.respond(.signedIn)
+        let page = try await first
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<title>Signed in</title>"))
         #expect(!Sockets.canConnect(port: port), "the listener closes once the callback arrived")
+    }
+
+    /// The page is the verdict the app gave after validating: a refused response never reads "Signed in".
+    @Test(arguments: ["state_mismatch", "issuer_mismatch", "access_denied"])
+    func aRefusedResponseGetsAnErrorPageNamingTheCode(code: String) async throws {
+        let listener = try LoopbackRedirectListener(path: "/callback")
+        async let callback = listener.waitForCallback(timeout: .seconds(10))
+        async let page = URLSessionTransport().send(
+            HTTPRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/callback?code=a&state=forged")!))
+        _ = try await callback
+        listener.respond(.refused(code: code))
+        listener.respond(.signedIn)  // too late: the first verdict stands
+        let body = String(decoding: try await page.body, as: UTF8.self)
+        #expect(try await page.status == 400)
+        #expect(body.contains("Sign-in refused") && body.contains("error: \(code)") && !body.contains("Signed in"))
+        #expect(!body.contains("forged"), "nothing of the response is echoed")
+    }
+
+    @Test func aListenerStoppedWithoutAVerdictSaysTheSignInDidNotComplete() async throws {
+        let listener = try LoopbackRedirectListener(path: "/callback")
+        async let callback = listener.waitForCallback(timeout: .seconds(10))
+        async let page = URLSessionTransport().send(
+            HTTPRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/callback?code=a&state=b")!))
+        _ = try await callback
+        listener.stop()
+        #expect(String(decoding: try await page.body, as: UTF8.self).contains("not_completed"))
     }
 
     @Test func timesOut() async throws {

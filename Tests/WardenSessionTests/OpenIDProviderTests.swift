@@ -50,7 +50,9 @@ struct OpenIDProviderTests {
         provider.idTokenQuirks.omitSubject = true
         let store = InMemoryStore()
         let error = await Self.signInError(AuthClient(try Self.configuration(provider, store: store)))
-        #expect(error?.code == .invalidIDToken && error?.reason.contains("missing_claim") == true, "\(String(describing: error))")
+        #expect(
+            error?.code == .invalidIDToken && error?.reason.contains("missing_claim") == true,
+            "\(String(describing: error))")
         #expect(try await Self.stored(store) == nil)
     }
 
@@ -94,10 +96,13 @@ struct OpenIDProviderTests {
 
     static let badRefreshes: [BadRefresh] = [
         BadRefresh(name: "another subject", quirk: { $0.refreshSubject = "mallory" }, code: "subject_mismatch"),
-        BadRefresh(name: "signed by another key", quirk: { $0.refreshSignedByAnotherKey = true }, code: "invalid_signature"),
-        BadRefresh(name: "auth_time moved back", quirk: { $0.refreshAuthTimeShift = -120 }, code: "auth_time_regressed"),
+        BadRefresh(
+            name: "signed by another key", quirk: { $0.refreshSignedByAnotherKey = true }, code: "invalid_signature"),
+        BadRefresh(
+            name: "auth_time moved back", quirk: { $0.refreshAuthTimeShift = -120 }, code: "auth_time_regressed"),
         BadRefresh(name: "no sub", quirk: { $0.omitSubject = true }, code: "missing_claim"),
-        BadRefresh(name: "an untrusted audience added", quirk: { $0.extraAudiences = ["evil"] }, code: "audience_mismatch"),
+        BadRefresh(
+            name: "an untrusted audience added", quirk: { $0.extraAudiences = ["evil"] }, code: "audience_mismatch"),
     ]
 
     @Test(arguments: badRefreshes)
@@ -185,7 +190,8 @@ struct OpenIDProviderTests {
         #expect(try signIn.claims?.subject == "demo-user-1")
         let first = try await Self.stored(store)?.idToken
         _ = try await signIn.session.refresh(ifCurrent: try await signIn.session.validAccessToken())
-        #expect(try await Self.stored(store)?.idToken != first, "the refreshed ID token validated in the provider's time")
+        #expect(
+            try await Self.stored(store)?.idToken != first, "the refreshed ID token validated in the provider's time")
     }
 
     @Test(arguments: [3600.0, -3600.0])
@@ -241,7 +247,8 @@ struct AuthorizationParameterTests {
         override.loginHint = "alice@example.com"
         override.maxAge = 600
         override.acrValues = ["urn:mfa"]
-        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()), parameters: override)
+        let signIn = try await client.signIn(
+            with: ScriptedBrowser(transport: URLSessionTransport()), parameters: override)
         let seen = provider.observations
         #expect(seen.pushed == pushed)
         #expect(seen.authorizationParameters["audience"] == "https://api.example.com")
@@ -346,7 +353,9 @@ struct AuthorizationParameterTests {
         #expect(parameters.resources == ["https://a.example", "https://b.example"])
         #expect(parameters.additional.map(\.0) == ["display"])
         #expect(throws: OAuthError(.invalidConfiguration)) { try AuthorizationParameters(pairs: [("max_age", "soon")]) }
-        #expect(throws: OAuthError(.invalidConfiguration)) { try AuthorizationParameters(pairs: [("prompt", "always")]) }
+        #expect(throws: OAuthError(.invalidConfiguration)) {
+            try AuthorizationParameters(pairs: [("prompt", "always")])
+        }
         #expect(throws: OAuthError(.invalidConfiguration)) { try AuthorizationParameters(pairs: [("nonce", "n")]) }
         var defaults = AuthorizationParameters()
         defaults.prompt = [.login]
@@ -356,5 +365,173 @@ struct AuthorizationParameterTests {
         let merged = mine.merged(over: defaults)
         #expect(merged.prompt == [.login])
         #expect(merged.additional.map { "\($0.0)=\($0.1)" } == ["x=1", "display=touch"])
+    }
+}
+
+/// A user agent that answers the loopback redirect itself with a forged `state`, and keeps the page it got.
+struct ForgingUserAgent: BrowserLauncher {
+    static let page = Locked("")
+
+    func open(_ url: URL) throws {
+        let redirect =
+            URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == "redirect_uri" }?.value ?? ""
+        Task {
+            let response = try await URLSessionTransport().send(
+                HTTPRequest(url: URL(string: redirect + "?code=x&state=forged")!))
+            Self.page.withLock { $0 = String(decoding: response.body, as: UTF8.self) }
+        }
+    }
+}
+
+/// RP-initiated logout and account switching through `AuthClient`, against the in-process provider, which keeps
+/// one browser session (the system browser's cookie) and signs whoever it holds straight back in.
+@Suite("RP-initiated logout", .serialized)
+struct LogoutTests {
+    typealias T = OpenIDProviderTests
+
+    static func client(_ provider: LocalProvider, store: any CredentialStore) throws -> AuthClient {
+        var configuration = try T.configuration(provider, store: store)
+        configuration.postLogoutRedirectURI = try RedirectURI("com.example.app:/oauth/callback")
+        return AuthClient(configuration)
+    }
+
+    static func hint(_ account: String) -> AuthorizationParameters {
+        var parameters = AuthorizationParameters()
+        parameters.loginHint = account
+        return parameters
+    }
+
+    @Test func endingTheBrowserSessionIsWhatLetsTheNextSignInBeAnotherAccount() async throws {
+        let provider = try T.provider()
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = try Self.client(provider, store: store)
+        let browser = ScriptedBrowser(transport: URLSessionTransport())
+        let alice = try await client.signIn(with: browser, parameters: Self.hint("alice"))
+        #expect(try alice.claims?.subject == "alice")
+        // A plain sign-out leaves the provider's cookie: "switching" to bob signs alice straight back in.
+        let plain = await alice.session.signOut()
+        #expect(plain.browserSession == .kept)
+        let stillAlice = try await client.signIn(with: browser, parameters: Self.hint("bob"))
+        #expect(try stillAlice.claims?.subject == "alice")
+        // Ending the browser session too: the provider verified the hint, came back with the state, and forgot alice.
+        let report = await client.signOut(stillAlice.session, endingBrowserSessionWith: browser)
+        #expect(report.browserSession == .ended, "\(report.browserSession)")
+        #expect(report.localDataDeleted && report.revocation == .revoked(tokenType: "refresh_token"))
+        let logout = try #require(provider.observations.logout)
+        #expect(logout.idTokenHintValid && logout.stateReturned && logout.browserSessionEnded)
+        #expect(logout.redirectedTo == T.redirect)
+        #expect(!provider.browserSessionActive)
+        #expect(try await T.stored(store) == nil)
+        let bob = try await client.signIn(with: browser, parameters: Self.hint("bob"))
+        #expect(try bob.claims?.subject == "bob")
+        #expect(provider.observations.freshAuthentication)
+    }
+
+    @Test func promptLoginSwitchesAccountsWithoutALogout() async throws {
+        let provider = try T.provider()
+        defer { provider.stop() }
+        let client = try Self.client(provider, store: InMemoryStore())
+        let browser = ScriptedBrowser(transport: URLSessionTransport())
+        _ = try await client.signIn(with: browser, parameters: Self.hint("alice"))
+        var switching = Self.hint("bob")
+        switching.prompt = [.login]
+        let bob = try await client.signIn(with: browser, parameters: switching)
+        #expect(try bob.claims?.subject == "bob" && provider.observations.freshAuthentication)
+    }
+
+    /// A browser whose logout "returns" with a forged state, as a page that fakes the provider's redirect would.
+    struct ForgedReturnBrowser: AuthorizationBrowser {
+        func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws -> AuthorizationCode {
+            try await ScriptedBrowser(transport: URLSessionTransport()).authorize(request, requireIssuer: requireIssuer)
+        }
+        func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
+            try request.validateReturn(T.redirect + "?state=forged")
+            return .confirmed
+        }
+    }
+
+    @Test func aForgedReturnIsNotTakenForAnEndedSessionAndTheLocalSignOutStands() async throws {
+        let provider = try T.provider()
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = try Self.client(provider, store: store)
+        let signIn = try await client.signIn(with: ForgedReturnBrowser())
+        let report = await client.signOut(signIn.session, endingBrowserSessionWith: ForgedReturnBrowser())
+        guard case .failed(let reason) = report.browserSession else {
+            Issue.record("a forged return was accepted: \(report.browserSession)")
+            return
+        }
+        #expect(reason.contains("state_mismatch"))
+        let left = try await T.stored(store)
+        #expect(report.localDataDeleted && left == nil)
+        #expect(provider.count("end_session") == 0)
+    }
+
+    @Test func aProviderWithoutAnEndSessionEndpointSaysSo() async throws {
+        let provider = try T.provider()
+        defer { provider.stop() }
+        let discovered = try await AuthClient(try T.configuration(provider, store: InMemoryStore())).metadata()
+        let metadata = try ProviderMetadata(
+            issuer: discovered.issuer, authorizationEndpoint: discovered.authorizationEndpoint,
+            tokenEndpoint: discovered.tokenEndpoint, jwksURI: discovered.jwksURI,
+            authorizationResponseIssParameterSupported: true)
+        let store = InMemoryStore()
+        let client = AuthClient(
+            .init(
+                provider: .metadata(metadata), clientID: provider.clientID, redirectURI: try RedirectURI(T.redirect),
+                store: store, service: "oidc", account: "alice"))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        let report = await client.signOut(
+            signIn.session, endingBrowserSessionWith: ScriptedBrowser(transport: URLSessionTransport()))
+        #expect(
+            report.browserSession
+                == .failed(reason: "no_end_session_endpoint: the provider announces no end_session_endpoint"))
+        #expect(report.localDataDeleted && provider.browserSessionActive)
+    }
+
+    @Test func theLoopbackBrowserEndsTheSessionAndItsPageSaysSignedOut() async throws {
+        let provider = try LocalProvider(clientID: "desktop")
+        defer { provider.stop() }
+        var configuration = AuthClient.Configuration(
+            issuer: provider.issuer, clientID: provider.clientID,
+            redirectURI: try RedirectURI("http://127.0.0.1/callback"), store: InMemoryStore(), service: "svc")
+        configuration.postLogoutRedirectURI = try RedirectURI("http://127.0.0.1/logged-out")
+        let client = AuthClient(configuration)
+        let pages = FileManager.default.temporaryDirectory.appendingPathComponent("warden-pages-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: pages) }
+        let browser = LoopbackBrowser(
+            launcher: CommandBrowser(command: "curl -s -L -o '\(pages.path)'"), timeout: .seconds(20))
+        let signIn = try await client.signIn(with: browser)
+        let report = await client.signOut(signIn.session, endingBrowserSessionWith: browser)
+        #expect(report.browserSession == .ended, "\(report.browserSession)")
+        #expect(provider.observations.logout?.redirectedTo?.hasPrefix("http://127.0.0.1:") == true)
+        // curl wrote the final page the loopback listener answered.
+        for _ in 0..<50 where !((try? String(contentsOf: pages, encoding: .utf8))?.contains("</p>") ?? false) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try String(contentsOf: pages, encoding: .utf8).contains("<title>Signed out</title>"))
+    }
+
+    /// The loopback page of a refused sign-in: a user agent that follows the provider but arrives with a forged
+    /// state sees an error page naming the code, never "Signed in".
+    @Test func aRefusedLoopbackSignInShowsTheErrorCode() async throws {
+        let provider = try LocalProvider(clientID: "desktop")
+        defer { provider.stop() }
+        var configuration = AuthClient.Configuration(
+            issuer: provider.issuer, clientID: provider.clientID,
+            redirectURI: try RedirectURI("http://127.0.0.1/callback"), store: InMemoryStore(), service: "svc")
+        configuration.pushedAuthorization = false  // the forging agent reads redirect_uri from the URL
+        let client = AuthClient(configuration)
+        let browser = LoopbackBrowser(launcher: ForgingUserAgent(), timeout: .seconds(20))
+        await #expect(throws: OAuthError(.stateMismatch)) { try await client.signIn(with: browser) }
+        var body = ""
+        for _ in 0..<50 where body.isEmpty {
+            try await Task.sleep(for: .milliseconds(100))
+            body = ForgingUserAgent.page.current
+        }
+        #expect(body.contains("Sign-in refused") && body.contains("state_mismatch") && !body.contains("Signed in"))
+        #expect(provider.count("token.authorization_code") == 0)
     }
 }

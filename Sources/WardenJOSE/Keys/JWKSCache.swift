@@ -56,7 +56,7 @@ public actor JWKSCache {
         let keys = try await keySet()
         do {
             return try verify(keys)
-        } catch where error.code == .unknownKid {
+        } catch  where error.code == .unknownKid {
             // A set fetched for this very call is as fresh as a refetch would be.
             guard fetchCount == fetches, now().timeIntervalSince(lastForcedRefetch) >= minimumRefetchInterval else {
                 throw error

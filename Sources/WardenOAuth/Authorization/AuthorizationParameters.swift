@@ -104,7 +104,8 @@ public struct AuthorizationParameters: Sendable {
             guard let url = URL(string: resource), let scheme = url.scheme, !scheme.isEmpty, url.fragment == nil,
                 !resource.contains("#")
             else {
-                throw OAuthError(.invalidConfiguration, "resource must be an absolute URI without a fragment (RFC 8707)")
+                throw OAuthError(
+                    .invalidConfiguration, "resource must be an absolute URI without a fragment (RFC 8707)")
             }
             pairs.append(("resource", resource))
         }
@@ -120,7 +121,8 @@ public struct AuthorizationParameters: Sendable {
             pairs.append(("max_age", String(maxAge)))
         }
         for (name, words) in [("acr_values", acrValues), ("ui_locales", uiLocales)] where !words.isEmpty {
-            for word in words where word.isEmpty || !word.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
+            for word in words
+            where word.isEmpty || !word.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
                 throw OAuthError(.invalidConfiguration, "\(name) entries must be printable words without spaces")
             }
             pairs.append((name, words.joined(separator: " ")))
@@ -141,11 +143,15 @@ public struct AuthorizationParameters: Sendable {
     static func checkParameter(_ name: String, _ value: String) throws(OAuthError) {
         let nameOK =
             !name.isEmpty && name.utf8.count <= 64
-            && name.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || CharacterSet.urlQueryAllowed.contains($0) }
+            && name.unicodeScalars.allSatisfy {
+                $0.properties.isASCIIHexDigit || CharacterSet.urlQueryAllowed.contains($0)
+            }
             && !name.contains("=") && !name.contains("&")
         guard nameOK else { throw OAuthError(.invalidConfiguration, "'\(name.prefix(64))' is not a parameter name") }
         guard !value.isEmpty, value.utf8.count <= 2048,
-            !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) })
+            !value.unicodeScalars.contains(where: {
+                $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+            })
         else {
             throw OAuthError(
                 .invalidConfiguration, "the value of '\(name)' must be 1 to 2048 bytes without control characters")

@@ -19,4 +19,16 @@ public protocol BrowserLauncher: Sendable {
 public protocol AuthorizationBrowser: Sendable {
     /// Presents `request`; `requireIssuer` demands RFC 9207 `iss` in the response.
     func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws -> AuthorizationCode
+
+    /// Opens an RP-initiated logout in the same browser (so the provider's cookie is the one that goes) and, when
+    /// the request has a post-logout redirect, waits for the return and validates it
+    /// (``EndSessionRequest/validateReturn(_:)``). The default refuses: a browser that cannot show the provider's
+    /// page cannot end its session.
+    func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome
+}
+
+extension AuthorizationBrowser {
+    public func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
+        throw OAuthError(.browserFailed, "this browser cannot open the provider's logout page")
+    }
 }

@@ -64,6 +64,9 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
         self.url = url
     }
 
+    /// The path (`/callback`); `/` for an authority without one.
+    public var path: String { url.path.isEmpty ? "/" : url.path }
+
     private static func invalid(_ reason: String) -> OAuthError { OAuthError(.invalidRedirectURI, reason) }
 
     /// The loopback redirect for a concrete port (what the listener actually serves).

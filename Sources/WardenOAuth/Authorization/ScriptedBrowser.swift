@@ -35,4 +35,27 @@ public struct ScriptedBrowser: AuthorizationBrowser {
         }
         throw OAuthError(.malformedResponse, "too many redirects before the callback")
     }
+
+    /// Requests the logout URL and follows the provider's redirects to the post-logout redirect, which it validates;
+    /// without one, a 2xx page is the end.
+    public func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
+        var url = try request.url()
+        for _ in 0..<5 {
+            let response = try await transport.send(HTTPRequest(url: url, headers: headers, timeout: 10))
+            if (200..<300).contains(response.status), request.postLogoutRedirectURI == nil { return .opened }
+            guard (300..<400).contains(response.status), let location = response.header("Location"),
+                let next = URL(string: location, relativeTo: url)?.absoluteURL
+            else {
+                throw OAuthError(
+                    .browserFailed,
+                    "the provider did not send the browser back after the logout (HTTP \(response.status))")
+            }
+            if let redirect = request.postLogoutRedirectURI, next.absoluteString.hasPrefix(redirect.string) {
+                try request.validateReturn(next.absoluteString)
+                return .confirmed
+            }
+            url = next
+        }
+        throw OAuthError(.malformedResponse, "too many redirects during the logout")
+    }
 }

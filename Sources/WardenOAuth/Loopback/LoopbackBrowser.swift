@@ -30,7 +30,39 @@
             var (url, pending) = try await request.prepare(redirectOverride: listener.redirectURI)
             if requireIssuer { pending = pending.requiringIssuer() }
             try launcher.open(url)
-            return try pending.validate(try await listener.waitForCallback(timeout: timeout))
+            let callback = try await listener.waitForCallback(timeout: timeout)
+            do {
+                let code = try pending.validate(callback)
+                listener.respond(.signedIn)
+                return code
+            } catch {
+                listener.respond(.refused(code: error.codeName))
+                throw error
+            }
+        }
+
+        /// Opens the logout in the browser; with a loopback post-logout redirect (`http://127.0.0.1/logged-out` as
+        /// registered) a listener on its path takes the return, validates it and answers "Signed out".
+        public func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
+            guard let redirect = request.postLogoutRedirectURI else {
+                try launcher.open(try request.url())
+                return .opened
+            }
+            guard redirect.kind == .loopback else {
+                throw OAuthError(.invalidRedirectURI, "a loopback browser needs a loopback post_logout_redirect_uri")
+            }
+            let listener = try LoopbackRedirectListener(path: redirect.path)
+            defer { listener.stop() }
+            try launcher.open(try request.url(redirectOverride: listener.redirectURI))
+            let callback = try await listener.waitForCallback(timeout: timeout)
+            do {
+                try request.validateReturn(callback)
+                listener.respond(.signedOut)
+                return .confirmed
+            } catch {
+                listener.respond(.refused(code: error.codeName))
+                throw error
+            }
         }
     }
 #endif

@@ -5,19 +5,28 @@
     import WardenCore
 
     /// The RFC 8252 §7.3 redirect listener: binds 127.0.0.1 on an ephemeral port only while a request is pending,
-    /// answers exactly one request to the expected path with a page saying the window can be closed, ignores other
-    /// paths (404), rejects malformed or oversized requests, and times out.
+    /// takes exactly one request to the expected path, ignores other paths (404), rejects malformed or oversized
+    /// requests, and times out.
+    ///
+    /// **The page tells the truth.** The browser's request is held open until the app has validated the response
+    /// and calls ``respond(_:)``: only then does the page say "Signed in" (or "Signed out"); a refused response
+    /// (wrong `state`, wrong `iss`, `access_denied`) gets an error page naming the error code, never a secret. A
+    /// listener stopped without a verdict — or one not given within 30 s — answers that the sign-in did not
+    /// complete.
     ///
     /// ```swift
     /// let listener = try LoopbackRedirectListener(path: "/callback")
     /// let redirect = listener.redirectURI            // http://127.0.0.1:53012/callback
     /// let callback = try await listener.waitForCallback(timeout: .seconds(300))
+    /// do { let code = try pending.validate(callback); listener.respond(.signedIn) }
+    /// catch { listener.respond(.refused(code: (error as? OAuthError)?.codeName ?? "error")) }
     /// ```
     public final class LoopbackRedirectListener: Sendable {
         public let path: String
         public let port: UInt16
         private let server: LoopbackHTTPServer
         private let received: Locked<(callback: String?, waiters: [CheckedContinuation<String, Never>])>
+        private let verdict: Verdict
 
         /// Starts listening on 127.0.0.1 with an ephemeral port.
         public init(path: String = "/callback") throws(OAuthError) {
@@ -28,6 +37,8 @@
             self.path = path
             let received = Locked<(callback: String?, waiters: [CheckedContinuation<String, Never>])>((nil, []))
             self.received = received
+            let verdict = Verdict()
+            self.verdict = verdict
             let expectedPath = path
             let portBox = Locked<UInt16>(0)
             do {
@@ -44,15 +55,8 @@
                     }
                     guard let waiters else { return .text(404, "This sign-in was already completed.") }
                     for waiter in waiters { waiter.resume(returning: url) }
-                    return HTTPResponse(
-                        status: 200,
-                        headers: [
-                            "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                            "Referrer-Policy": "no-referrer",
-                        ],
-                        body: Data(
-                            "<!doctype html><title>Signed in</title><p>You can close this window and return to the application.</p>"
-                                .utf8))
+                    // Hold the browser's request (a worker thread, never the cooperative pool) for the app's verdict.
+                    return verdict.wait(seconds: 30).response
                 }
             } catch {
                 throw OAuthError(.invalidConfiguration, "cannot listen on 127.0.0.1")
@@ -101,7 +105,66 @@
             return result
         }
 
-        /// Stops listening now.
-        public func stop() { server.stop() }
+        /// Answers the browser that sent the callback: call it once the response was validated (or refused).
+        /// Later calls are ignored.
+        public func respond(_ page: LoopbackPage) { verdict.give(page) }
+
+        /// Stops listening now; a browser still waiting is told the sign-in did not complete.
+        public func stop() {
+            server.stop()
+            verdict.give(.refused(code: "not_completed"))
+        }
+    }
+
+    /// What the loopback page tells the user.
+    public enum LoopbackPage: Sendable, Equatable {
+        /// The sign-in response was validated.
+        case signedIn
+        /// The provider ended the session (RP-initiated logout) and the return was validated.
+        case signedOut
+        /// The response was refused, with the error code to show (e.g. `state_mismatch`, `access_denied`).
+        case refused(code: String)
+
+        var response: HTTPResponse {
+            let (title, text): (String, String)
+            switch self {
+            case .signedIn: (title, text) = ("Signed in", "You can close this window and return to the application.")
+            case .signedOut: (title, text) = ("Signed out", "You can close this window and return to the application.")
+            case .refused(let code):
+                let shown = String(code.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == "_" }.prefix(64))
+                (title, text) = (
+                    "Sign-in refused",
+                    "The application refused this response (error: \(shown)). Return to it and try again."
+                )
+            }
+            return HTTPResponse(
+                status: self == .signedIn || self == .signedOut ? 200 : 400,
+                headers: [
+                    "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                    "Referrer-Policy": "no-referrer",
+                ],
+                body: Data("<!doctype html><title>\(title)</title><h1>\(title)</h1><p>\(text)</p>".utf8))
+        }
+    }
+
+    /// The one verdict for the held request: given once, waited for by the handler thread.
+    final class Verdict: Sendable {
+        private let page = Locked<LoopbackPage?>(nil)
+        private let given = DispatchSemaphore(value: 0)
+
+        func give(_ value: LoopbackPage) {
+            let first = page.withLock { page -> Bool in
+                guard page == nil else { return false }
+                page = value
+                return true
+            }
+            if first { given.signal() }
+        }
+
+        func wait(seconds: Int) -> LoopbackPage {
+            _ = given.wait(timeout: .now() + .seconds(seconds))
+            given.signal()  // anyone else waiting (there is only one held request) goes on too
+            return page.current ?? .refused(code: "not_completed")
+        }
     }
 #endif

@@ -4,6 +4,7 @@
 //
 
 import XCTest
+
 @testable import Ledgerly
 
 final class LoginTests: XCTestCase {
