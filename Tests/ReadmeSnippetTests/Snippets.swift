@@ -32,41 +32,35 @@ func save(_ record: CredentialRecord) {}
 func load(credentialID: [UInt8]) throws -> CredentialRecord { throw PasskeyError(.malformed) }
 
 enum ReadmeSnippets {
-    static func crypto(
-        message: [UInt8], key: [UInt8], receivedTag: [UInt8], x: [UInt8], y: [UInt8], signature: [UInt8], n: [UInt8],
-        e: [UInt8], sig: [UInt8], msg: [UInt8], pemText: String
-    ) async throws {
+    static func crypto(message: [UInt8], key: [UInt8], receivedTag: [UInt8], x: [UInt8], y: [UInt8], signature: [UInt8], n: [UInt8], e: [UInt8], sig: [UInt8], msg: [UInt8], pemText: String) async throws {
         let digest = HashFunction.sha256.hash(Array("abc".utf8))
         let tag = HMAC.authenticationCode(for: message, key: key, hash: .sha256)
-        let same = ConstantTime.equals(receivedTag, tag)  // never == for secrets
-        let bytes = try SecureRandom().bytes(count: 32)  // throws instead of returning zeros
+        let same = ConstantTime.equals(receivedTag, tag)            // never == for secrets
+        let bytes = try SecureRandom().bytes(count: 32)              // throws instead of returning zeros
 
         // Keys validate on construction: points on the curve, RSA ≥ 2048 bits with a sane exponent.
         let key = try PublicKey(curve: .p256, x: x, y: y)
-        let ok = try key.isValidSignature(signature, for: message, algorithm: .ecdsa(.sha256))  // raw r||s
+        let ok = try key.isValidSignature(signature, for: message, algorithm: .ecdsa(.sha256))   // raw r||s
         let pss = try PublicKey(rsaModulus: n, exponent: e).isValidSignature(sig, for: msg, algorithm: .rsaPSS(.sha256))
 
-        let signer = try RSAPrivateKey(pem: pemText)  // OAuth 1.0a RSA methods
-        let ec = try ECPrivateKey()  // P-256, raw r||s signatures (DPoP, tests)
+        let signer = try RSAPrivateKey(pem: pemText)                 // OAuth 1.0a RSA methods
+        let ec = try ECPrivateKey()                                  // P-256, raw r||s signatures (DPoP, tests)
     }
 
     static func certificatePins(pemOrDER: Data) async throws {
         let pins = try CertificatePin.pins(fromCertificates: Array(pemOrDER))
     }
 
-    static func tokens(
-        jwksText: String, token: String, issuer: String, idToken: String, pending: PendingAuthorization,
-        accessToken: String, appleJWKS: JWKSet, identityToken: String, rawNonceFromApp: String, jwksURI: URL
-    ) async throws {
-        let jwks = try JWKSet(json: jwksText)  // invalid keys are skipped and reported in jwks.skipped
+    static func tokens(jwksText: String, token: String, issuer: String, idToken: String, pending: PendingAuthorization, accessToken: String, appleJWKS: JWKSet, identityToken: String, rawNonceFromApp: String, jwksURI: URL) async throws {
+        let jwks = try JWKSet(json: jwksText)      // invalid keys are skipped and reported in jwks.skipped
         let verifier = JWTVerifier(
             keys: jwks, allowedAlgorithms: [.rs256, .es256],
             policy: AllOf {
-                ExpirationPolicy()  // exp required, 60 s leeway (0–300)
-                IssuedAtPolicy(maximumAge: 600)  // iat never in the future, no leeway
+                ExpirationPolicy()                 // exp required, 60 s leeway (0–300)
+                IssuedAtPolicy(maximumAge: 600)    // iat never in the future, no leeway
                 IssuerPolicy("https://id.example.com")
                 AudiencePolicy("my-api")
-                TypePolicy("at+jwt")  // RFC 9068 access tokens
+                TypePolicy("at+jwt")               // RFC 9068 access tokens
             })
         let jwt = try verifier.verify(token)
         let subject = try jwt.claims.subject
@@ -84,48 +78,42 @@ enum ReadmeSnippets {
     }
 
     static func authClient(store: any CredentialStore) async throws {
-        let client = AuthClient(
-            .init(
-                issuer: "https://id.example.com", clientID: "my-app",
-                redirectURI: try RedirectURI("http://127.0.0.1/callback"),  // com.example.app:/oauth/callback on iOS
-                store: store, service: "com.example.app.tokens"))
-        let signIn = try await client.signIn(with: LoopbackBrowser())  // WebAuthenticationAgent { window } on iOS
+        let client = AuthClient(.init(
+            issuer: "https://id.example.com", clientID: "my-app",
+            redirectURI: try RedirectURI("http://127.0.0.1/callback"),     // com.example.app:/oauth/callback on iOS
+            store: store, service: "com.example.app.tokens"))
+        let signIn = try await client.signIn(with: LoopbackBrowser())     // WebAuthenticationAgent { window } on iOS
         let subject = try signIn.claims?.subject
         let token = try await signIn.session.validAccessToken()
         let api = client.authorizedClient(for: signIn.session)
-        let restored = try await client.restoreSession()  // next launch; nil when signed out
+        let restored = try await client.restoreSession()                 // next launch; nil when signed out
         await signIn.session.signOut()
     }
 
     static func signInPieces(callbackURL: URL) async throws {
-        let metadata = try await ProviderMetadata.discover(
-            issuer: "https://id.example.com", transport: URLSessionTransport())
+        let metadata = try await ProviderMetadata.discover(issuer: "https://id.example.com", transport: URLSessionTransport())
         let (url, pending) = try AuthorizationRequest(
             metadata: metadata, clientID: "app", redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
             scopes: ["openid", "offline_access"]
         ).make()
         // present `url` with ASWebAuthenticationSession / the system browser, then:
         let code = try pending.validate(callbackURL.absoluteString)
-        let tokens = try await TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport())
-            .exchange(code)
+        let tokens = try await TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport()).exchange(code)
 
         // Desktop and CLI apps: the whole RFC 8252 loopback flow.
-        let result = try await LoopbackSignIn(
-            metadata: metadata, clientID: "cli", scopes: ["openid"],
-            browser: SystemBrowser(), transport: URLSessionTransport()
-        ).run()
+        let result = try await LoopbackSignIn(metadata: metadata, clientID: "cli", scopes: ["openid"],
+                                              browser: SystemBrowser(), transport: URLSessionTransport()).run()
     }
 
     static func oauth1() async throws {
-        let signer = OAuth1Signer(
-            consumerKey: "key", method: .hmacSHA1(consumerSecret: "secret"),
-            token: "token", tokenSecret: "token-secret")
+        let signer = OAuth1Signer(consumerKey: "key", method: .hmacSHA1(consumerSecret: "secret"),
+                                  token: "token", tokenSecret: "token-secret")
         var request = URLRequest(url: URL(string: "https://api.example.com/1.1/statuses/home_timeline.json?count=5")!)
-        try signer.sign(&request)  // sets Authorization: OAuth ...
+        try signer.sign(&request)      // sets Authorization: OAuth ...
     }
 
     static func storage() async throws {
-        let store: any CredentialStore = SecretServiceStore()  // Linux; KeychainStore() on Apple platforms
+        let store: any CredentialStore = SecretServiceStore()            // Linux; KeychainStore() on Apple platforms
         try await InstallSentinel(appID: "com.example.app", appGroup: "group.com.example.app")
             .purgeIfFirstLaunch(store: store, services: ["com.example.app.tokens"])
     }
@@ -137,8 +125,8 @@ enum ReadmeSnippets {
         let response = try await api.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
 
         Task { for await state in session.states { updateUI(state, canMutate: state.canMutate) } }
-        await session.networkBecameAvailable()  // NetworkPathObserver calls this on Apple platforms
-        let report = await session.signOut()  // SignOutReport: deleted locally at once; revoked / failed (retried) / no endpoint
+        await session.networkBecameAvailable()   // NetworkPathObserver calls this on Apple platforms
+        let report = await session.signOut()     // SignOutReport: deleted locally at once; revoked / failed (retried) / no endpoint
     }
 
     static func signOutReport(session: AuthSession) async {
@@ -155,54 +143,48 @@ enum ReadmeSnippets {
     }
 
     static func inputAndDiagnostics(field: Field) async throws {
-        let username = try InputPolicy.username.validate(field.text ?? "")  // NFKC, bounds, no controls/bidi
-        let code = try InputPolicy.oneTimeCode(length: 6).validate("１２３４５６")  // "123456"
+        let username = try InputPolicy.username.validate(field.text ?? "")        // NFKC, bounds, no controls/bidi
+        let code = try InputPolicy.oneTimeCode(length: 6).validate("１２３４５６")   // "123456"
         let safe = Redactor.standard.redact("GET /cb?code=SplxlOBeZQQYbYS6WxSbIA&state=af0")  // code=<redacted …SbIA>&state=<redacted>
-        WardenLog.configure(sink: StderrLogSink(), minimumLevel: .info)  // or OSLogSink, or your own LogSink
+        WardenLog.configure(sink: StderrLogSink(), minimumLevel: .info)            // or OSLogSink, or your own LogSink
     }
 
     static func passkeys(session: WebSession, user: User, body: [UInt8]) async throws {
         let rp = try RelyingParty(id: "example.com", origins: ["https://example.com"])
-        let challenges = InMemoryChallengeStore()  // or your own ChallengeStore over Redis/SQL (atomic take)
+        let challenges = InMemoryChallengeStore()           // or your own ChallengeStore over Redis/SQL (atomic take)
 
         // 1. Registration options for a signed-in user (user.id: random bytes, never an e-mail address).
         let challenge = try await challenges.issue(binding: session.id, ceremony: .registration)
-        let options = PasskeyCreationOptions(
-            relyingParty: rp, rpName: "Example", userID: user.handle,
-            userName: user.email, challenge: challenge,
-            excludeCredentials: user.passkeys.map(PasskeyCredentialDescriptor.init))
-        respond(json: options.json())  // → PublicKeyCredential.parseCreationOptionsFromJSON
+        let options = PasskeyCreationOptions(relyingParty: rp, rpName: "Example", userID: user.handle,
+                                             userName: user.email, challenge: challenge,
+                                             excludeCredentials: user.passkeys.map(PasskeyCredentialDescriptor.init))
+        respond(json: options.json())                        // → PublicKeyCredential.parseCreationOptionsFromJSON
 
         // 2. The browser posts credential.toJSON().
         let response = try RegistrationResponse(json: Array(body))
-        let issued = try await challenges.redeem(
-            clientDataJSON: response.clientDataJSON,
-            binding: session.id, ceremony: .registration)  // one-time, bound, expiring
-        let registration = try rp.verifyRegistration(
-            response, challenge: issued.value,
-            requireUserVerification: true, userHandle: user.handle)
-        save(registration.credential)  // CredentialRecord: id, COSE key, counter, flags, AAGUID
+        let issued = try await challenges.redeem(clientDataJSON: response.clientDataJSON,
+                                                 binding: session.id, ceremony: .registration)   // one-time, bound, expiring
+        let registration = try rp.verifyRegistration(response, challenge: issued.value,
+                                                     requireUserVerification: true, userHandle: user.handle)
+        save(registration.credential)                       // CredentialRecord: id, COSE key, counter, flags, AAGUID
 
         // 3. Sign-in (username-less: empty allowCredentials, the authenticator returns userHandle).
         let signIn = try await challenges.issue(binding: session.id, ceremony: .authentication)
         respond(json: PasskeyRequestOptions(relyingParty: rp, challenge: signIn, userVerification: .required).json())
         let assertion = try AssertionResponse(json: Array(body))
         let record = try load(credentialID: assertion.credentialID)
-        let redeemed = try await challenges.redeem(
-            clientDataJSON: assertion.clientDataJSON,
-            binding: session.id, ceremony: .authentication)
-        let result = try rp.verifyAssertion(
-            assertion, challenge: redeemed.value, credential: record,
-            requireUserVerification: true)
-        save(record.updated(by: result))  // new counter and backup state
+        let redeemed = try await challenges.redeem(clientDataJSON: assertion.clientDataJSON,
+                                                   binding: session.id, ceremony: .authentication)
+        let result = try rp.verifyAssertion(assertion, challenge: redeemed.value, credential: record,
+                                            requireUserVerification: true)
+        save(record.updated(by: result))                    // new counter and backup state
     }
 
     static func dpopAndPAR(
         store: any CredentialStore, dpopHeader: String, requestURL: URL, token: String, cnfJKT: String
     ) async throws {
         var configuration = AuthClient.Configuration(
-            issuer: "https://id.example.com", clientID: "my-app",
-            redirectURI: try RedirectURI("http://127.0.0.1/callback"),
+            issuer: "https://id.example.com", clientID: "my-app", redirectURI: try RedirectURI("http://127.0.0.1/callback"),
             store: store, service: "com.example.app.tokens")
         configuration.dpop = DPoPBinding(key: try SoftwareDPoPKey())
         configuration.pushedAuthorization = true
@@ -210,18 +192,16 @@ enum ReadmeSnippets {
 
         // On a resource server:
         let verifier = DPoPVerifier(replayCache: InMemoryDPoPReplayCache())
-        let proof = try await verifier.verify(
-            dpopHeader, method: "GET", url: requestURL, accessToken: token,
-            boundThumbprint: cnfJKT)
+        let proof = try await verifier.verify(dpopHeader, method: "GET", url: requestURL, accessToken: token,
+                                              boundThumbprint: cnfJKT)
     }
     static func signInWithAppleServer(p8Text: String, codeFromApp: String, rawNonceFromApp: String) async throws {
         let apple = SignInWithAppleServer(
-            secret: try AppleClientSecret(
-                teamID: "TEAM123456", clientID: "com.example.app", keyID: "KEY1234567",
-                privateKey: ECPrivateKey(pem: p8Text)),
+            secret: try AppleClientSecret(teamID: "TEAM123456", clientID: "com.example.app", keyID: "KEY1234567",
+                                          privateKey: ECPrivateKey(pem: p8Text)),
             transport: URLSessionTransport())
         let result = try await apple.exchange(code: codeFromApp, rawNonce: rawNonceFromApp)
-        let user = result.identity.subject  // keep it; the e-mail and name arrive only once
+        let user = result.identity.subject                      // keep it; the e-mail and name arrive only once
         if let refresh = result.tokens.refreshToken?.unredacted() { try await apple.revoke(refreshToken: refresh) }
     }
 }

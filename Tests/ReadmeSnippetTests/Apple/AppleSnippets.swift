@@ -12,9 +12,8 @@
         @MainActor static func splitStorage() async throws {
             let store = SplitTokenStore(
                 tokens: KeychainStore(accessibility: .afterFirstUnlockThisDeviceOnly),
-                refreshTokens: KeychainStore(
-                    accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
-                    prompt: "Unlock your account"))
+                refreshTokens: KeychainStore(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
+                                             prompt: "Unlock your account"))
         }
 
         static func appWithExtensions() async throws {
@@ -26,23 +25,18 @@
                 accessibility: .afterFirstUnlockThisDeviceOnly,  // extensions run while the device is locked
                 accessGroup: "TEAMID.com.example.app.shared",
                 grantLock: FileGrantLock(directory: container.appendingPathComponent("warden-locks")))
-            let client = AuthClient(
-                .init(
-                    issuer: "https://id.example.com", clientID: "my-app",
-                    redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
-                    store: store, service: "com.example.app.tokens",
-                    sentinel: InstallSentinel(appID: "com.example.app", appGroup: group)))
+            let client = AuthClient(.init(
+                issuer: "https://id.example.com", clientID: "my-app",
+                redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+                store: store, service: "com.example.app.tokens",
+                sentinel: InstallSentinel(appID: "com.example.app", appGroup: group)))
         }
 
-        @MainActor static func webAuthentication(metadata: ProviderMetadata, window: ASPresentationAnchor) async throws
-        {
-            let (url, pending) = try AuthorizationRequest(
-                metadata: metadata, clientID: "app",
-                redirectURI: try RedirectURI("com.example.app:/oauth/callback"), scopes: ["openid", "offline_access"]
-            ).make()
+        @MainActor static func webAuthentication(metadata: ProviderMetadata, window: ASPresentationAnchor) async throws {
+            let (url, pending) = try AuthorizationRequest(metadata: metadata, clientID: "app",
+                redirectURI: try RedirectURI("com.example.app:/oauth/callback"), scopes: ["openid", "offline_access"]).make()
             let code = try await WebAuthenticationAgent(anchor: { window }).authorize(url: url, pending: pending)
-            let tokens = try await TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport())
-                .exchange(code)
+            let tokens = try await TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport()).exchange(code)
         }
 
     }

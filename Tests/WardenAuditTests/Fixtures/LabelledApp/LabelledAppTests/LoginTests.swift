@@ -4,7 +4,6 @@
 //
 
 import XCTest
-
 @testable import Ledgerly
 
 final class LoginTests: XCTestCase {

@@ -60,12 +60,12 @@ enum AppEnvironment: String {
 
     static var current: AppEnvironment {
         #if DEBUG
-            return .development
+        return .development
         #else
-            if Bundle.main.appStoreReceiptURL?.lastPathComponent == "sandboxReceipt" {
-                return .staging
-            }
-            return .production
+        if Bundle.main.appStoreReceiptURL?.lastPathComponent == "sandboxReceipt" {
+            return .staging
+        }
+        return .production
         #endif
     }
 

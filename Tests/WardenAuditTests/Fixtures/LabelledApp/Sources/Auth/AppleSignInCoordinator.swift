@@ -56,18 +56,14 @@ final class AppleSignInCoordinator: NSObject {
 }
 
 extension AppleSignInCoordinator: ASAuthorizationControllerDelegate {
-    func authorizationController(
-        controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
-    ) {
+    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
         guard let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
-            let identityToken = credential.identityToken.flatMap({ String(data: $0, encoding: .utf8) }),
-            let code = credential.authorizationCode.flatMap({ String(data: $0, encoding: .utf8) })
-        else {
+              let identityToken = credential.identityToken.flatMap({ String(data: $0, encoding: .utf8) }),
+              let code = credential.authorizationCode.flatMap({ String(data: $0, encoding: .utf8) }) else {
             completion?(.failure(APIError.unauthorized))
             return
         }
-        KeychainItem(account: StoreKey.appleUserID, accessibility: .accessibleAfterFirstUnlockThisDeviceOnly).save(
-            credential.user)
+        KeychainItem(account: StoreKey.appleUserID, accessibility: .accessibleAfterFirstUnlockThisDeviceOnly).save(credential.user)
         logger.info("apple sign in for \(credential.user, privacy: .private)")
         Task {
             do {

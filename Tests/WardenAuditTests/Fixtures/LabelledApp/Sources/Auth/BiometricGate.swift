@@ -48,17 +48,14 @@ final class BiometricGate {
         let context = LAContext()
         context.localizedFallbackTitle = NSLocalizedString("payments.confirm.usePasscode", comment: "")
         let reason = String(format: NSLocalizedString("payments.confirm.reason", comment: ""), amount)
-        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason) { ok, _ in
-            completion(ok)
-        }  // expect: biometric-event-gate
+        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason) { ok, _ in completion(ok) }  // expect: biometric-event-gate
     }
 
     /// Reveals the card number on the card details screen.
     func revealCardNumber(_ reveal: @escaping () -> Void) async {
         let context = LAContext()
         do {
-            let ok = try await context.evaluatePolicy(
-                .deviceOwnerAuthentication, localizedReason: NSLocalizedString("card.reveal.reason", comment: ""))
+            let ok = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: NSLocalizedString("card.reveal.reason", comment: ""))
             if ok {  // expect: biometric-event-gate
                 await MainActor.run { reveal() }
             }
@@ -71,8 +68,7 @@ final class BiometricGate {
     func readCardNumber() throws -> String {
         let context = LAContext()
         context.touchIDAuthenticationAllowableReuseDuration = 10
-        let data = try KeychainStore.shared.readVaultKey(
-            context: context, reason: NSLocalizedString("card.reveal.reason", comment: ""))  // twin: biometric-event-gate
+        let data = try KeychainStore.shared.readVaultKey(context: context, reason: NSLocalizedString("card.reveal.reason", comment: ""))  // twin: biometric-event-gate
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -28,8 +28,7 @@ final class OAuthClient: NSObject {
         pendingVerifier = verifier
         pendingState = state
 
-        var components = URLComponents(
-            url: issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(url: issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "response_type", value: "code"),  // twin: oauth-without-pkce, oauth-without-state, oauth-implicit-flow
             URLQueryItem(name: "client_id", value: clientID),
@@ -42,13 +41,10 @@ final class OAuthClient: NSObject {
         return components.url!
     }
 
-    func startSignIn(
-        presentationAnchor: ASPresentationAnchor, completion: @escaping (Result<TokenResponse, Error>) -> Void
-    ) {
+    func startSignIn(presentationAnchor: ASPresentationAnchor, completion: @escaping (Result<TokenResponse, Error>) -> Void) {
         self.completion = completion
         let authorizationURL = makeAuthorizationURL()
-        let session = ASWebAuthenticationSession(url: authorizationURL, callbackURLScheme: "ledgerly") {
-            [weak self] callbackURL, error in  // twin: oauth-in-webview
+        let session = ASWebAuthenticationSession(url: authorizationURL, callbackURLScheme: "ledgerly") { [weak self] callbackURL, error in  // twin: oauth-in-webview
             if let callbackURL {
                 self?.handleRedirect(callbackURL)
             } else if let error {
@@ -66,10 +62,7 @@ final class OAuthClient: NSObject {
     /// 3.x flow: no PKCE. Still used by the business-account login.
     func businessAuthorizeURL() -> URL {
         let rnd = arc4random_uniform(1_000_000)
-        return URL(
-            string:
-                "\(issuer.absoluteString)/oauth/authorize?response_type=code&client_id=\(clientID)&redirect_uri=\(redirectURI)&state=\(rnd)"
-        )!  // expect: oauth-without-pkce, insecure-random-for-secret
+        return URL(string: "\(issuer.absoluteString)/oauth/authorize?response_type=code&client_id=\(clientID)&redirect_uri=\(redirectURI)&state=\(rnd)")!  // expect: oauth-without-pkce, insecure-random-for-secret
     }
 
     /// Partner SSO. The partner IdP rejected `state` at some point and it was dropped.
@@ -103,19 +96,15 @@ final class OAuthClient: NSObject {
             "code_challenge": verifier,
             "code_challenge_method": "plain",  // expect: oauth-pkce-plain
         ]
-        var components = URLComponents(
-            url: issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
-        components.queryItems = parameters.sorted { $0.key < $1.key }.map {
-            URLQueryItem(name: $0.key, value: $0.value)
-        }
+        var components = URLComponents(url: issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
+        components.queryItems = parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         return components.url!
     }
 
     /// Widget extension sign-in: implicit flow, the token comes back in the fragment.
     func widgetAuthorizeURL() -> URL {
         let state = String(UUID().uuidString.prefix(8))  // expect: insecure-random-for-secret
-        var components = URLComponents(
-            url: issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(url: issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "response_type", value: "token"),  // expect: oauth-implicit-flow
             URLQueryItem(name: "client_id", value: "ledgerly-widget"),
@@ -131,8 +120,7 @@ final class OAuthClient: NSObject {
         let state = Self.randomURLSafeString(byteCount: 16)  // twin: insecure-random-for-secret
         pendingVerifier = verifier
         pendingState = state
-        var components = URLComponents(
-            url: issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(url: issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "response_type", value: "code"),  // twin: oauth-implicit-flow, oauth-without-pkce, oauth-without-state
             URLQueryItem(name: "client_id", value: "ledgerly-widget"),
@@ -162,10 +150,7 @@ final class OAuthClient: NSObject {
         let verifier = Self.randomURLSafeString(byteCount: 32)
         pendingVerifier = verifier
         let challenge = Self.codeChallenge(for: verifier)
-        return URL(
-            string:
-                "https://travel.partner.example.com/oauth/authorize?response_type=code&client_id=\(clientID)&redirect_uri=\(redirectURI)&code_challenge=\(challenge)&code_challenge_method=S256"
-        )!  // expect: oauth-without-state
+        return URL(string: "https://travel.partner.example.com/oauth/authorize?response_type=code&client_id=\(clientID)&redirect_uri=\(redirectURI)&code_challenge=\(challenge)&code_challenge_method=S256")!  // expect: oauth-without-state
     }
 
     /// Travel partner after the fix.
@@ -175,10 +160,7 @@ final class OAuthClient: NSObject {
         pendingVerifier = verifier
         pendingState = state
         let challenge = Self.codeChallenge(for: verifier)
-        return URL(
-            string:
-                "https://travel.partner.example.com/oauth/authorize?response_type=code&client_id=\(clientID)&redirect_uri=\(redirectURI)&code_challenge=\(challenge)&code_challenge_method=S256&state=\(state)"
-        )!  // twin: oauth-without-state, oauth-without-pkce, oauth-implicit-flow
+        return URL(string: "https://travel.partner.example.com/oauth/authorize?response_type=code&client_id=\(clientID)&redirect_uri=\(redirectURI)&code_challenge=\(challenge)&code_challenge_method=S256&state=\(state)")!  // twin: oauth-without-state, oauth-without-pkce, oauth-implicit-flow
     }
 
     /// Loyalty programme IdP (same vendor as the kiosk one, plain transform only).
@@ -201,10 +183,7 @@ final class OAuthClient: NSObject {
     func supportChatAuthorizeURL() -> URL {
         let state = Self.randomURLSafeString(byteCount: 16)
         let nonce = Self.randomURLSafeString(byteCount: 16)
-        return URL(
-            string:
-                "\(issuer.absoluteString)/oauth/authorize?response_type=id_token%20token&client_id=ledgerly-support&redirect_uri=\(redirectURI)&state=\(state)&nonce=\(nonce)"
-        )!  // expect: oauth-implicit-flow
+        return URL(string: "\(issuer.absoluteString)/oauth/authorize?response_type=id_token%20token&client_id=ledgerly-support&redirect_uri=\(redirectURI)&state=\(state)&nonce=\(nonce)")!  // expect: oauth-implicit-flow
     }
 
     // MARK: - Redirect handling
@@ -212,9 +191,8 @@ final class OAuthClient: NSObject {
     func handleRedirect(_ url: URL) {
         let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         guard let code = items.first(where: { $0.name == "code" })?.value,
-            let returnedState = items.first(where: { $0.name == "state" })?.value,
-            let expectedState = pendingState
-        else {
+              let returnedState = items.first(where: { $0.name == "state" })?.value,
+              let expectedState = pendingState else {
             completion?(.failure(APIError.unauthorized))
             return
         }
@@ -236,8 +214,7 @@ final class OAuthClient: NSObject {
     func validateWidgetCallback(_ url: URL) -> Bool {
         let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         guard let returnedState = items.first(where: { $0.name == "state" })?.value,
-            let expectedState = pendingState
-        else { return false }
+              let expectedState = pendingState else { return false }
         return ConstantTime.equals(returnedState, expectedState)  // twin: non-constant-time-compare
     }
 
@@ -285,8 +262,7 @@ final class OAuthClient: NSObject {
         var request = URLRequest(url: issuer.appendingPathComponent("oauth/token"))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody =
-            form
+        request.httpBody = form
             .map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")" }
             .joined(separator: "&")
             .data(using: .utf8)

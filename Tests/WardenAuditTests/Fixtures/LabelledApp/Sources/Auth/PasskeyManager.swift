@@ -15,14 +15,11 @@ struct PasskeyChallenge: Decodable {
 final class PasskeyManager: NSObject {
     static let relyingParty = "example.com"
 
-    private lazy var provider = ASAuthorizationPlatformPublicKeyCredentialProvider(
-        relyingPartyIdentifier: Self.relyingParty)  // twin: passkeys-without-webcredentials
+    private lazy var provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: Self.relyingParty)  // twin: passkeys-without-webcredentials
     private var continuation: CheckedContinuation<ASAuthorization, Error>?
     weak var anchor: ASPresentationAnchor?
 
-    func register(with challenge: PasskeyChallenge) async throws
-        -> ASAuthorizationPlatformPublicKeyCredentialRegistration?
-    {
+    func register(with challenge: PasskeyChallenge) async throws -> ASAuthorizationPlatformPublicKeyCredentialRegistration? {
         guard let challengeData = Data(base64Encoded: challenge.challenge) else { return nil }
         let request = provider.createCredentialRegistrationRequest(
             challenge: challengeData,
@@ -33,9 +30,7 @@ final class PasskeyManager: NSObject {
         return authorization.credential as? ASAuthorizationPlatformPublicKeyCredentialRegistration
     }
 
-    func assert(with challenge: Data, preferImmediatelyAvailable: Bool) async throws
-        -> ASAuthorizationPlatformPublicKeyCredentialAssertion?
-    {
+    func assert(with challenge: Data, preferImmediatelyAvailable: Bool) async throws -> ASAuthorizationPlatformPublicKeyCredentialAssertion? {
         let request = provider.createCredentialAssertionRequest(challenge: challenge)
         let controller = ASAuthorizationController(authorizationRequests: [request])
         controller.delegate = self
@@ -62,8 +57,7 @@ final class PasskeyManager: NSObject {
     }
 
     func submitAssertion(_ assertion: ASAuthorizationPlatformPublicKeyCredentialAssertion) async throws {
-        var request = URLRequest(
-            url: AppEnvironment.current.apiBaseURL.appendingPathComponent("v2/auth/passkeys/assert"))
+        var request = URLRequest(url: AppEnvironment.current.apiBaseURL.appendingPathComponent("v2/auth/passkeys/assert"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONSerialization.data(withJSONObject: [
@@ -78,9 +72,7 @@ final class PasskeyManager: NSObject {
 }
 
 extension PasskeyManager: ASAuthorizationControllerDelegate {
-    func authorizationController(
-        controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
-    ) {
+    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
         continuation?.resume(returning: authorization)
         continuation = nil
     }

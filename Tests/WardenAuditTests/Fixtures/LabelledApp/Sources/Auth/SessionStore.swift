@@ -59,7 +59,7 @@ final class SessionStore: ObservableObject, TokenProviding {
         logger.info("Signing in \(username, privacy: .public)")  // twin: secret-in-log
         let credentials = LoginCredentials(username: username, password: password)
         #if DEBUG
-            dump(credentials)  // twin: secret-in-log
+        dump(credentials)  // twin: secret-in-log
         #endif
         let tokens = try await OAuthClient.shared.passwordGrant(username: username, password: password)
         try store(tokens)
@@ -70,8 +70,7 @@ final class SessionStore: ObservableObject, TokenProviding {
         let credentials = LoginCredentials(username: username, password: password)
         dump(credentials)  // expect: secret-in-log
         debugPrint(password)  // expect: secret-in-log
-        let tokens = try await OAuthClient.shared.passwordGrant(
-            username: credentials.username, password: credentials.password)
+        let tokens = try await OAuthClient.shared.passwordGrant(username: credentials.username, password: credentials.password)
         try store(tokens)
     }
 

@@ -22,8 +22,7 @@ enum MembershipTier {
 /// Reads claims out of tokens for UI decisions. Historically did not verify signatures.
 enum TokenInspector {
     private static func base64URLDecode(_ segment: Substring) -> Data? {
-        var base64 =
-            segment
+        var base64 = segment
             .replacingOccurrences(of: "-", with: "+")
             .replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 {
@@ -38,8 +37,7 @@ enum TokenInspector {
         var base64 = segments[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let payload = Data(base64Encoded: base64),
-            let json = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
-        else {
+              let json = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else {
             return false
         }
         if json["role"] as? String == "admin" {  // expect: jwt-unverified-decision
@@ -63,8 +61,7 @@ enum TokenInspector {
     static func tier(for accessToken: String) -> MembershipTier {
         let parts = accessToken.split(separator: ".")
         guard parts.count > 1, let payload = base64URLDecode(parts[1]),
-            let claims = try? JSONDecoder().decode(AccessClaims.self, from: payload)
-        else {
+              let claims = try? JSONDecoder().decode(AccessClaims.self, from: payload) else {
             return .free
         }
         return claims.scope.contains("premium") ? .premium : .free  // expect: jwt-unverified-decision

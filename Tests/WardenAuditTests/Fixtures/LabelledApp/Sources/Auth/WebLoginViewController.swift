@@ -24,8 +24,7 @@ final class WebLoginViewController: UIViewController, WKNavigationDelegate {
         super.viewDidLoad()
         title = NSLocalizedString("login.business.title", comment: "")
         view.backgroundColor = .systemBackground
-        navigationItem.leftBarButtonItem = UIBarButtonItem(
-            barButtonSystemItem: .cancel, target: self, action: #selector(cancel))
+        navigationItem.leftBarButtonItem = UIBarButtonItem(barButtonSystemItem: .cancel, target: self, action: #selector(cancel))
 
         webView.navigationDelegate = self
         webView.translatesAutoresizingMaskIntoConstraints = false
@@ -52,16 +51,12 @@ final class WebLoginViewController: UIViewController, WKNavigationDelegate {
 
     func loadBusinessLogin(tenant: String) {
         let base = "https://\(tenant).sso.ledgerly.example.com"
-        let url = URL(
-            string: base + "/oauth/authorize?client_id=" + AppSecrets.clientID
-                + "&redirect_uri=ledgerly://oauth-callback")!
+        let url = URL(string: base + "/oauth/authorize?client_id=" + AppSecrets.clientID + "&redirect_uri=ledgerly://oauth-callback")!
         webView.load(URLRequest(url: url))  // expect: oauth-in-webview
     }
 
-    func webView(
-        _ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction,
-        decisionHandler: @escaping (WKNavigationActionPolicy) -> Void
-    ) {
+    func webView(_ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction,
+                 decisionHandler: @escaping (WKNavigationActionPolicy) -> Void) {
         guard let url = navigationAction.request.url, url.scheme == "ledgerly" else {
             decisionHandler(.allow)
             return

@@ -41,9 +41,7 @@ final class APIClient {
         self.session = session
     }
 
-    func send<Response: Decodable>(_ endpoint: Endpoint, as type: Response.Type = Response.self) async throws
-        -> Response
-    {
+    func send<Response: Decodable>(_ endpoint: Endpoint, as type: Response.Type = Response.self) async throws -> Response {
         var request = URLRequest(url: endpoint.url(relativeTo: baseURL))
         request.httpMethod = endpoint.method.rawValue
         request.httpBody = endpoint.body
@@ -123,14 +121,14 @@ protocol TokenProviding: AnyObject {
 enum ReceiptsNetworking {
     static let stagingSession: Session = {
         let evaluators: [String: ServerTrustEvaluating] = [
-            "receipts-staging.ledgerly.example.com": DisabledTrustEvaluator()  // expect: trust-all-certificates
+            "receipts-staging.ledgerly.example.com": DisabledTrustEvaluator(),  // expect: trust-all-certificates
         ]
         return Session(serverTrustManager: ServerTrustManager(evaluators: evaluators))
     }()
 
     static let productionSession: Session = {
         let evaluators: [String: ServerTrustEvaluating] = [
-            "receipts.ledgerly.example.com": PinnedCertificatesTrustEvaluator()  // twin: trust-all-certificates
+            "receipts.ledgerly.example.com": PinnedCertificatesTrustEvaluator(),  // twin: trust-all-certificates
         ]
         return Session(serverTrustManager: ServerTrustManager(evaluators: evaluators))
     }()

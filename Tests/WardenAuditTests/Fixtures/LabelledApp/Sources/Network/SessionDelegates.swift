@@ -15,8 +15,7 @@ final class AggregatorSessionDelegate: NSObject, URLSessionDelegate {
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-            let serverTrust = challenge.protectionSpace.serverTrust
-        else {
+              let serverTrust = challenge.protectionSpace.serverTrust else {
             completionHandler(.performDefaultHandling, nil)
             return
         }
@@ -38,8 +37,7 @@ final class PinnedSessionDelegate: NSObject, URLSessionDelegate {
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-            let serverTrust = challenge.protectionSpace.serverTrust
-        else {
+              let serverTrust = challenge.protectionSpace.serverTrust else {
             completionHandler(.performDefaultHandling, nil)
             return
         }
@@ -49,8 +47,7 @@ final class PinnedSessionDelegate: NSObject, URLSessionDelegate {
             return
         }
         guard let chain = SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate],
-            chain.contains(where: { pinnedKeyHashes.contains(Self.spkiHash(of: $0)) })
-        else {
+              chain.contains(where: { pinnedKeyHashes.contains(Self.spkiHash(of: $0)) }) else {
             completionHandler(.cancelAuthenticationChallenge, nil)
             return
         }
@@ -59,8 +56,7 @@ final class PinnedSessionDelegate: NSObject, URLSessionDelegate {
 
     private static func spkiHash(of certificate: SecCertificate) -> String {
         guard let key = SecCertificateCopyKey(certificate),
-            let data = SecKeyCopyExternalRepresentation(key, nil) as Data?
-        else { return "" }
+              let data = SecKeyCopyExternalRepresentation(key, nil) as Data? else { return "" }
         return Data(SHA256.hash(data: data)).base64EncodedString()
     }
 }
@@ -84,17 +80,14 @@ final class StatementDownloadDelegate: NSObject, URLSessionTaskDelegate, URLSess
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
-            downloadTask.response?.suggestedFilename ?? "statement.pdf")
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(downloadTask.response?.suggestedFilename ?? "statement.pdf")
         try? FileManager.default.removeItem(at: destination)
         try? FileManager.default.moveItem(at: location, to: destination)
         onFinished?(destination)
     }
 
-    func urlSession(
-        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
-        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
-    ) {
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
         guard totalBytesExpectedToWrite > 0 else { return }
         let progress = Double(totalBytesWritten) / Double(totalBytesExpectedToWrite)
         NotificationCenter.default.post(name: .statementDownloadProgress, object: progress)

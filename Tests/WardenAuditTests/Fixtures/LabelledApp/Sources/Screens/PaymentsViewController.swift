@@ -39,11 +39,9 @@ final class PaymentsViewController: UITableViewController {
         super.viewDidLoad()
         title = NSLocalizedString("payments.title", comment: "")
         tableView.register(UITableViewCell.self, forCellReuseIdentifier: "recipient")
-        navigationItem.rightBarButtonItem = UIBarButtonItem(
-            systemItem: .add,
-            primaryAction: UIAction { [weak self] _ in
-                self?.presentNewPayment()
-            })
+        navigationItem.rightBarButtonItem = UIBarButtonItem(systemItem: .add, primaryAction: UIAction { [weak self] _ in
+            self?.presentNewPayment()
+        })
     }
 
     override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
@@ -67,17 +65,13 @@ final class PaymentsViewController: UITableViewController {
 
     private func presentNewPayment(to recipient: Recipient? = nil) {
         Analytics.shared.track(.paymentStarted)
-        let alert = UIAlertController(
-            title: NSLocalizedString("payments.new", comment: ""), message: recipient?.name, preferredStyle: .alert)
+        let alert = UIAlertController(title: NSLocalizedString("payments.new", comment: ""), message: recipient?.name, preferredStyle: .alert)
         alert.addTextField { $0.keyboardType = .decimalPad }
         alert.addAction(UIAlertAction(title: NSLocalizedString("common.cancel", comment: ""), style: .cancel))
-        alert.addAction(
-            UIAlertAction(title: NSLocalizedString("payments.send", comment: ""), style: .default) { [weak self] _ in
-                guard let text = alert.textFields?.first?.text,
-                    let amount = self?.amountFormatter.number(from: text) ?? Double(text).map(NSNumber.init)
-                else { return }
-                self?.confirm(amountMinor: Int64(amount.doubleValue * 100))
-            })
+        alert.addAction(UIAlertAction(title: NSLocalizedString("payments.send", comment: ""), style: .default) { [weak self] _ in
+            guard let text = alert.textFields?.first?.text, let amount = self?.amountFormatter.number(from: text) ?? Double(text).map(NSNumber.init) else { return }
+            self?.confirm(amountMinor: Int64(amount.doubleValue * 100))
+        })
         present(alert, animated: true)
     }
 
@@ -99,8 +93,7 @@ final class PaymentsViewController: UITableViewController {
         request.setValue(nonce, forHTTPHeaderField: "X-Request-Nonce")
         request.httpBody = try? JSONSerialization.data(withJSONObject: ["amount": amountMinor])
         guard let (data, _) = try? await URLSession.shared.data(for: request),
-            let intent = try? JSONDecoder().decode(PaymentIntent.self, from: data)
-        else { return }
+              let intent = try? JSONDecoder().decode(PaymentIntent.self, from: data) else { return }
         await MainActor.run { self.handle(intent, body: data) }
     }
 
@@ -111,8 +104,7 @@ final class PaymentsViewController: UITableViewController {
         request.setValue(nonce, forHTTPHeaderField: "X-Request-Nonce")
         request.httpBody = try? JSONSerialization.data(withJSONObject: ["amount": amountMinor])
         guard let (data, _) = try? await URLSession.shared.data(for: request),
-            let intent = try? JSONDecoder().decode(PaymentIntent.self, from: data)
-        else { return }
+              let intent = try? JSONDecoder().decode(PaymentIntent.self, from: data) else { return }
         await MainActor.run { self.handle(intent, body: data) }
     }
 
@@ -127,8 +119,7 @@ final class PaymentsViewController: UITableViewController {
 
     private func handleV2(_ intent: PaymentIntent) {
         guard isSignatureValidV2(intent) else { return }
-        ThreeDSecure.startCheckout(
-            intentID: intent.id, state: OAuthClient.randomURLSafeString(byteCount: 16), from: self)  // twin: insecure-random-for-secret
+        ThreeDSecure.startCheckout(intentID: intent.id, state: OAuthClient.randomURLSafeString(byteCount: 16), from: self)  // twin: insecure-random-for-secret
     }
 
     private func isSignatureValid(_ intent: PaymentIntent) -> Bool {

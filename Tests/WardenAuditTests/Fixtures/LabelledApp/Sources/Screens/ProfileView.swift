@@ -76,9 +76,7 @@ struct ProfileView: View {
                     .textContentType(.name)
                 LabeledContent("profile.email", value: model.email)
                 if let since = session.profile?.memberSince {
-                    LabeledContent(
-                        "profile.memberSince",
-                        value: Formatters.relative.localizedString(for: since, relativeTo: Date()))
+                    LabeledContent("profile.memberSince", value: Formatters.relative.localizedString(for: since, relativeTo: Date()))
                 }
             }
         }
@@ -93,8 +91,7 @@ struct ProfileView: View {
         .onChange(of: pickerItem) { item in
             Task {
                 guard let data = try? await item?.loadTransferable(type: Data.self),
-                    let image = UIImage(data: data)
-                else { return }
+                      let image = UIImage(data: data) else { return }
                 model.avatar = image
                 await model.uploadAvatarIfChanged(image)
             }

@@ -39,10 +39,7 @@ struct SettingsView: View {
             Section("settings.security") {
                 if BiometricGate.shared.availableBiometry != .none {
                     Toggle(isOn: $biometricUnlockEnabled) {
-                        Text(
-                            String(
-                                format: NSLocalizedString("settings.biometric", comment: ""),
-                                BiometricGate.shared.availableBiometry.localizedName))
+                        Text(String(format: NSLocalizedString("settings.biometric", comment: ""), BiometricGate.shared.availableBiometry.localizedName))
                     }
                     .onChange(of: biometricUnlockEnabled) { enabled in
                         if enabled { Analytics.shared.track(.biometricEnabled) }

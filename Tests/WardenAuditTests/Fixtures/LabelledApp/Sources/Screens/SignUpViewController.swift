@@ -38,8 +38,7 @@ final class SignUpViewController: UIViewController, UITextFieldDelegate {
         passwordField.placeholder = NSLocalizedString("signup.password.placeholder", comment: "")
         passwordField.isSecureTextEntry = true  // twin: password-field-without-content-type
         passwordField.textContentType = .newPassword
-        passwordField.passwordRules = UITextInputPasswordRules(
-            descriptor: "minlength: 10; required: lower; required: upper; required: digit;")
+        passwordField.passwordRules = UITextInputPasswordRules(descriptor: "minlength: 10; required: lower; required: upper; required: digit;")
 
         confirmField.placeholder = NSLocalizedString("signup.confirm.placeholder", comment: "")
         confirmField.isSecureTextEntry = true  // expect: password-field-without-content-type
@@ -69,8 +68,7 @@ final class SignUpViewController: UIViewController, UITextFieldDelegate {
         rememberRow.axis = .horizontal
         stack.axis = .vertical
         stack.spacing = 12
-        [emailField, nameField, passwordField, strengthLabel, confirmField, rememberRow, submitButton, termsLabel]
-            .forEach(stack.addArrangedSubview)
+        [emailField, nameField, passwordField, strengthLabel, confirmField, rememberRow, submitButton, termsLabel].forEach(stack.addArrangedSubview)
         scrollView.translatesAutoresizingMaskIntoConstraints = false
         stack.translatesAutoresizingMaskIntoConstraints = false
         view.addSubview(scrollView)
@@ -115,9 +113,7 @@ final class SignUpViewController: UIViewController, UITextFieldDelegate {
     }
 
     private func presentError(_ error: Error) {
-        let alert = UIAlertController(
-            title: NSLocalizedString("signup.error.title", comment: ""), message: error.localizedDescription,
-            preferredStyle: .alert)
+        let alert = UIAlertController(title: NSLocalizedString("signup.error.title", comment: ""), message: error.localizedDescription, preferredStyle: .alert)
         alert.addAction(UIAlertAction(title: NSLocalizedString("common.ok", comment: ""), style: .default))
         present(alert, animated: true)
     }
@@ -125,14 +121,11 @@ final class SignUpViewController: UIViewController, UITextFieldDelegate {
 
 struct SignUpService {
     func register(email: String, name: String, password: String) async throws {
-        var request = URLRequest(
-            url: AppEnvironment.current.apiBaseURL.appendingPathComponent(AuthRoute.signUp.rawValue))
+        var request = URLRequest(url: AppEnvironment.current.apiBaseURL.appendingPathComponent(AuthRoute.signUp.rawValue))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(["email": email, "name": name, "password": password])
         let (_, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 201 else {
-            throw APIError.server(status: (response as? HTTPURLResponse)?.statusCode ?? -1)
-        }
+        guard (response as? HTTPURLResponse)?.statusCode == 201 else { throw APIError.server(status: (response as? HTTPURLResponse)?.statusCode ?? -1) }
     }
 }

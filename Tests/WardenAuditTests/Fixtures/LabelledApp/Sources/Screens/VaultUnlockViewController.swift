@@ -58,8 +58,7 @@ final class VaultUnlockViewController: UIViewController {
 
     override func viewDidLayoutSubviews() {
         super.viewDidLayoutSubviews()
-        let layoutSignature =
-            "\(view.bounds.width)x\(view.bounds.height)-\(traitCollection.horizontalSizeClass.rawValue)"
+        let layoutSignature = "\(view.bounds.width)x\(view.bounds.height)-\(traitCollection.horizontalSizeClass.rawValue)"
         if layoutSignature == cachedLayoutSignature {  // twin: non-constant-time-compare
             return
         }
@@ -91,8 +90,7 @@ final class VaultUnlockViewController: UIViewController {
     private func unlockWithPINv2(_ entered: String) {
         let pinHash = Data(SHA256.hash(data: Data(entered.utf8)))
         guard let stored = KeychainStore.shared.readString(account: "vault_pin_hash"),
-            let storedPinHash = Data(base64Encoded: stored)
-        else { return registerFailure() }
+              let storedPinHash = Data(base64Encoded: stored) else { return registerFailure() }
         if ConstantTime.equals(pinHash, storedPinHash) {  // twin: non-constant-time-compare
             unlock()
         } else {
@@ -103,10 +101,7 @@ final class VaultUnlockViewController: UIViewController {
     @objc private func unlockWithBiometrics() {
         let context = LAContext()  // twin: faceid-usage-description-missing
         context.localizedCancelTitle = NSLocalizedString("vault.usePIN", comment: "")
-        context.evaluatePolicy(
-            .deviceOwnerAuthenticationWithBiometrics,
-            localizedReason: NSLocalizedString("vault.unlock.reason", comment: "")
-        ) { success, error in
+        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: NSLocalizedString("vault.unlock.reason", comment: "")) { success, error in
             DispatchQueue.main.async {
                 if success {  // expect: biometric-event-gate
                     self.unlock()
@@ -120,8 +115,7 @@ final class VaultUnlockViewController: UIViewController {
     private func unlockWithBiometricsV2() {
         let context = LAContext()
         do {
-            let vaultKey = try KeychainStore.shared.readVaultKey(
-                context: context, reason: NSLocalizedString("vault.unlock.reason", comment: ""))  // twin: biometric-event-gate
+            let vaultKey = try KeychainStore.shared.readVaultKey(context: context, reason: NSLocalizedString("vault.unlock.reason", comment: ""))  // twin: biometric-event-gate
             VaultSession.shared.open(with: vaultKey)
             unlock()
         } catch {

@@ -120,9 +120,7 @@ final class LedgerDatabase {
     func saveCredentials(username: String, password: String) {
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
-        guard
-            sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO credentials VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK
-        else { return }
+        guard sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO credentials VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK else { return }
         sqlite3_bind_text(statement, 1, username, -1, SQLITE_TRANSIENT)  // twin: secret-in-file
         sqlite3_bind_text(statement, 2, password, -1, SQLITE_TRANSIENT)  // expect: secret-in-file
         sqlite3_step(statement)
@@ -131,8 +129,7 @@ final class LedgerDatabase {
     func insert(_ transaction: LedgerTransaction) {
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
-        guard sqlite3_prepare_v2(db, "INSERT INTO transactions VALUES (?, ?, ?)", -1, &statement, nil) == SQLITE_OK
-        else { return }
+        guard sqlite3_prepare_v2(db, "INSERT INTO transactions VALUES (?, ?, ?)", -1, &statement, nil) == SQLITE_OK else { return }
         sqlite3_bind_text(statement, 1, transaction.id, -1, SQLITE_TRANSIENT)
         sqlite3_bind_int64(statement, 2, transaction.amountMinor)
         sqlite3_bind_text(statement, 3, transaction.memo, -1, SQLITE_TRANSIENT)
@@ -151,17 +148,13 @@ final class ReportsStore {
 
     func rememberExportLogin(username: String, password: String) {
         queue.inDatabase { db in
-            db.executeUpdate(
-                "INSERT OR REPLACE INTO export_login (username, password) VALUES (?, ?)",
-                withArgumentsIn: [username, password])  // expect: secret-in-file
+            db.executeUpdate("INSERT OR REPLACE INTO export_login (username, password) VALUES (?, ?)", withArgumentsIn: [username, password])  // expect: secret-in-file
         }
     }
 
     func rememberExportRun(username: String, finishedAt: Date) {
         queue.inDatabase { db in
-            db.executeUpdate(
-                "INSERT INTO export_runs (username, finished_at) VALUES (?, ?)",
-                withArgumentsIn: [username, finishedAt])  // twin: secret-in-file
+            db.executeUpdate("INSERT INTO export_runs (username, finished_at) VALUES (?, ?)", withArgumentsIn: [username, finishedAt])  // twin: secret-in-file
         }
     }
 }

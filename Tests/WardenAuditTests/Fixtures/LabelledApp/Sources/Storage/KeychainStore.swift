@@ -118,9 +118,8 @@ final class KeychainStore {
         attributes[kSecAttrLabel as String] = "Ledgerly push signing key"
         let status = SecItemAdd(attributes as CFDictionary, nil)  // expect: keychain-accessibility-missing
         if status == errSecDuplicateItem {
-            SecItemUpdate(
-                baseQuery(account: "push_signing_key") as CFDictionary,
-                [kSecValueData as String: keyData] as CFDictionary)
+            SecItemUpdate(baseQuery(account: "push_signing_key") as CFDictionary,
+                          [kSecValueData as String: keyData] as CFDictionary)
         }
     }
 
@@ -131,9 +130,8 @@ final class KeychainStore {
         attributes[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
         let status = SecItemAdd(attributes as CFDictionary, nil)  // twin: keychain-accessibility-missing
         if status == errSecDuplicateItem {
-            SecItemUpdate(
-                baseQuery(account: "widget_signing_key") as CFDictionary,
-                [kSecValueData as String: keyData] as CFDictionary)
+            SecItemUpdate(baseQuery(account: "widget_signing_key") as CFDictionary,
+                          [kSecValueData as String: keyData] as CFDictionary)
         }
     }
 
@@ -141,10 +139,7 @@ final class KeychainStore {
 
     func saveVaultKey(_ key: Data) throws {
         var error: Unmanaged<CFError>?
-        guard
-            let access = SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryAny, &error)
-        else {  // expect: keychain-weak-access-control
+        guard let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryAny, &error) else {  // expect: keychain-weak-access-control
             throw KeychainError.accessControlUnavailable
         }
         var query = baseQuery(account: "vault_key")
@@ -157,10 +152,7 @@ final class KeychainStore {
 
     func saveVaultKeyV2(_ key: Data) throws {
         var error: Unmanaged<CFError>?
-        guard
-            let access = SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, &error)
-        else {  // twin: keychain-weak-access-control
+        guard let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, &error) else {  // twin: keychain-weak-access-control
             throw KeychainError.accessControlUnavailable
         }
         var query = baseQuery(account: "vault_key_v2")
@@ -222,8 +214,7 @@ final class KeychainStore {
         query[kSecMatchLimit as String] = kSecMatchLimitOne
         var result: AnyObject?
         guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess,
-            let data = result as? Data
-        else { return nil }
+              let data = result as? Data else { return nil }
         return String(data: data, encoding: .utf8)
     }
 
@@ -237,7 +228,7 @@ final class KeychainStore {
             kSecAttrService as String: "com.ledgerly.legacy",
         ]
         let update: [String: Any] = [
-            kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked  // expect: keychain-not-this-device-only
+            kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,  // expect: keychain-not-this-device-only
         ]
         SecItemUpdate(legacy as CFDictionary, update as CFDictionary)
     }
@@ -248,7 +239,7 @@ final class KeychainStore {
             kSecAttrService as String: "com.ledgerly.legacy",
         ]
         let update: [String: Any] = [
-            kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly  // twin: keychain-not-this-device-only
+            kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,  // twin: keychain-not-this-device-only
         ]
         SecItemUpdate(legacy as CFDictionary, update as CFDictionary)
     }

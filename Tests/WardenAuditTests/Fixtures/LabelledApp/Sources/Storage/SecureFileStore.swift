@@ -80,8 +80,7 @@ final class SecureFileStore {
     func saveOfflinePINHash(_ pin: String) {
         let path = supportDirectory.appendingPathComponent("pin.hash").path
         let digest = Data(SHA256.hash(data: Data(pin.utf8)))
-        FileManager.default.createFile(
-            atPath: path, contents: digest, attributes: [.protectionKey: FileProtectionType.complete])  // twin: secret-in-file, file-without-protection
+        FileManager.default.createFile(atPath: path, contents: digest, attributes: [.protectionKey: FileProtectionType.complete])  // twin: secret-in-file, file-without-protection
     }
 
     func archiveLegacySession(_ credentials: NSDictionary) {
@@ -111,7 +110,6 @@ final class SecureFileStore {
     }
 
     func restoreProtection(at url: URL) throws {
-        try fileManager.setAttributes(
-            [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: url.path)  // twin: file-without-protection
+        try fileManager.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: url.path)  // twin: file-without-protection
     }
 }

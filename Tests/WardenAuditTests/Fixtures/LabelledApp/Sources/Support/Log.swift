@@ -20,9 +20,9 @@ enum RequestLogger {
         let url = request.url?.absoluteString ?? "-"
         Log.network.debug("\(method, privacy: .public) \(url, privacy: .public)")
         #if DEBUG
-            if let authorization = request.value(forHTTPHeaderField: "Authorization") {
-                print("Authorization: \(authorization)")  // twin: secret-in-log
-            }
+        if let authorization = request.value(forHTTPHeaderField: "Authorization") {
+            print("Authorization: \(authorization)")  // twin: secret-in-log
+        }
         #endif
     }
 

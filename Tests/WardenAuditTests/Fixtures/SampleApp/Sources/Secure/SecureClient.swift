@@ -30,8 +30,7 @@ final class SecureClient: NSObject, URLSessionDelegate {
     }
 
     func store(_ token: String) {
-        let access = SecAccessControlCreateWithFlags(
-            nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)
+        let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)
         _ = access
         UserDefaults.standard.set(Date(), forKey: "lastRefresh")
         print("stored a token of \(token.count) characters")  // mentions the token only by its length
