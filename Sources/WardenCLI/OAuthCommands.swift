@@ -71,6 +71,9 @@ enum SessionFiles {
         var issuer: String
         var clientID: String
         var revocationEndpoint: String?
+        /// `--token-param` pairs: every refresh sends them too.
+        var tokenParameters: [[String]]?
+        var trustedAudiences: [String]?
     }
 
     static func url(_ account: String, io: CommandIO) throws -> URL {
@@ -95,11 +98,21 @@ enum SessionFiles {
 struct LoginCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "login", abstract: "Sign in with the system browser (RFC 8252 loopback redirect, PKCE S256).",
-        usage: "--issuer URL --client-id ID [--scope S] [--browser CMD] [--store KIND] [--account NAME]",
+        usage:
+            "--issuer URL --client-id ID [--scope S] [--param NAME=VALUE]... [--browser CMD] [--store KIND] [--account NAME]",
+        discussion:
+            "--param adds an authorization parameter (prompt, login_hint, max_age, acr_values, ui_locales, audience, resource or any other the provider takes); max_age and acr_values are then checked in the ID token. Names Warden sets itself (state, nonce, code_challenge, ...) are refused (exit 2). An ID token that fails validation (no sub, an untrusted audience, a bad signature, issued in the provider's future) is refused (exit 1) and nothing is stored.",
         options: [
             .value("issuer", "URL", "The OpenID provider / authorization server issuer."),
             .value("client-id", "ID", "The public client registered for http://127.0.0.1/callback."),
             .value("scope", "S", "Scopes (default: openid offline_access)."),
+            .value("param", "NAME=VALUE", "An authorization parameter (repeatable).", repeatable: true),
+            .value(
+                "token-param", "NAME=VALUE", "A token-request parameter for the exchange and every refresh (repeatable).",
+                repeatable: true),
+            .value(
+                "trusted-audience", "AUD", "An audience the ID token may name besides the client (repeatable).",
+                repeatable: true),
             .value("browser", "CMD", "Open the URL with this command instead of the system browser."),
             .value("timeout", "SEC", "How long to wait for the redirect (default 300)."),
             .value("revocation-endpoint", "URL", "RFC 7009 endpoint, when the provider's discovery omits it."),
@@ -116,11 +129,21 @@ struct LoginCommand: CLICommand {
             guard let url = URL(string: text) else { throw CLIError.usage("--revocation-endpoint is not a URL") }
             return url
         }
-        let client = AuthClient(
-            .init(
-                issuer: issuer, clientID: clientID, redirectURI: try RedirectURI("http://127.0.0.1/callback"),
-                scopes: scopes, store: store, service: StoreChoice.service, account: account,
-                revocationEndpoint: revocation))
+        var configuration = AuthClient.Configuration(
+            issuer: issuer, clientID: clientID, redirectURI: try RedirectURI("http://127.0.0.1/callback"),
+            scopes: scopes, store: store, service: StoreChoice.service, account: account,
+            revocationEndpoint: revocation)
+        let tokenParameters = try pairs(arguments.all("token-param"), option: "token-param")
+        do {
+            configuration.authorizationParameters = try AuthorizationParameters(
+                pairs: try pairs(arguments.all("param"), option: "param"))
+            try TokenClient.check(additionalParameters: tokenParameters)
+        } catch let error as OAuthError {
+            throw CLIError.usage(error.reason, code: error.codeName)
+        }
+        configuration.tokenParameters = tokenParameters
+        configuration.trustedAudiences = Set(arguments.all("trusted-audience"))
+        let client = AuthClient(configuration)
         let metadata: ProviderMetadata
         do { metadata = try await client.metadata() } catch {
             throw error.failureKind == .transient
@@ -139,13 +162,26 @@ struct LoginCommand: CLICommand {
             throw StoreChoice.failure(error)
         }
         try SessionFiles.save(
-            .init(issuer: metadata.issuer, clientID: clientID, revocationEndpoint: revocation?.absoluteString),
+            .init(
+                issuer: metadata.issuer, clientID: clientID, revocationEndpoint: revocation?.absoluteString,
+                tokenParameters: tokenParameters.isEmpty ? nil : tokenParameters.map { [$0.0, $0.1] },
+                trustedAudiences: configuration.trustedAudiences.isEmpty ? nil : configuration.trustedAudiences.sorted()),
             account: account, io: io)
         let subject = (try? signIn.claims?.subject) ?? nil
         io.out(
             "Signed in\(subject.map { " as \($0)" } ?? "") (account \(account)); tokens are in the \(arguments.value("store") ?? "secret-service") store."
         )
         return ExitCode.success
+    }
+
+    /// `NAME=VALUE` arguments; a missing `=` or an empty name is a usage error.
+    static func pairs(_ values: [String], option: String) throws -> [(String, String)] {
+        try values.map { text in
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw CLIError.usage("--\(option) needs NAME=VALUE, got '\(text.prefix(64))'")
+            }
+            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+        }
     }
 }
 
@@ -186,7 +222,14 @@ struct TokenCommand: CLICommand {
 struct LogoutCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "logout", abstract: "Revoke the tokens and delete everything stored for the account.",
-        usage: "[--account NAME] [--store KIND]", options: StoreChoice.options)
+        usage: "[--account NAME] [--store KIND] [--end-session [--browser CMD]]",
+        discussion:
+            "--end-session also ends the provider's browser session (OpenID Connect RP-Initiated Logout): the browser opens the provider's end_session_endpoint with the ID token as id_token_hint and comes back to http://127.0.0.1/logged-out (register it as a post-logout redirect URI), whose state is checked. The local sign-out happens first in every case.",
+        options: [
+            .flag("end-session", "End the provider's browser session too (RP-initiated logout)."),
+            .value("browser", "CMD", "Open the logout page with this command instead of the system browser."),
+            .value("timeout", "SEC", "How long to wait for the browser to come back (default 120)."),
+        ] + StoreChoice.options)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let account = try StoreChoice.account(arguments)
@@ -199,8 +242,25 @@ struct LogoutCommand: CLICommand {
         let restored: AuthSession?
         do { restored = try await client.restoreSession() } catch { throw StoreChoice.failure(error) }
         if let session = restored {
-            let report = await session.signOut()
+            let report: SignOutReport
+            if arguments.has("end-session") {
+                let launcher: any BrowserLauncher =
+                    arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
+                let timeout = try arguments.integer("timeout", range: 1...3600) ?? 120
+                report = await client.signOut(
+                    session,
+                    endingBrowserSessionWith: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
+            } else {
+                report = await session.signOut()
+            }
             io.out("Signed out (account \(account)): \(describe(report))")
+            switch report.browserSession {
+            case .kept: break
+            case .ended: io.out("The provider's browser session was ended (its return carried the request's state).")
+            case .opened: io.out("The provider's logout page was opened.")
+            case .failed(let reason):
+                io.err("warden: the provider's browser session could not be ended: \(reason)")
+            }
             // The profile stays while a revocation is pending: the next 'warden token' or 'logout' retries it.
             if case .failed(_, willRetry: true) = report.revocation { return ExitCode.success }
             _ = await client.retryPendingRevocations()
@@ -246,11 +306,16 @@ enum SessionLoader {
         let store = try StoreChoice.store(arguments, io: io)
         let account = try StoreChoice.account(arguments)
         guard let profile = try SessionFiles.load(account: account, io: io) else { return nil }
-        return AuthClient(
-            .init(
-                issuer: profile.issuer, clientID: profile.clientID,
-                redirectURI: try RedirectURI("http://127.0.0.1/callback"), store: store, service: StoreChoice.service,
-                account: account, revocationEndpoint: profile.revocationEndpoint.flatMap(URL.init(string:))))
+        var configuration = AuthClient.Configuration(
+            issuer: profile.issuer, clientID: profile.clientID,
+            redirectURI: try RedirectURI("http://127.0.0.1/callback"), store: store, service: StoreChoice.service,
+            account: account, revocationEndpoint: profile.revocationEndpoint.flatMap(URL.init(string:)))
+        configuration.tokenParameters = (profile.tokenParameters ?? []).compactMap {
+            $0.count == 2 ? ($0[0], $0[1]) : nil
+        }
+        configuration.trustedAudiences = Set(profile.trustedAudiences ?? [])
+        configuration.postLogoutRedirectURI = try RedirectURI("http://127.0.0.1/logged-out")
+        return AuthClient(configuration)
     }
 
     /// The stored session; reads only the store (no discovery: an offline machine still gets a valid token).

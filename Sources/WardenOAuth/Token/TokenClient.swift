@@ -60,15 +60,21 @@ public struct TokenClient: Sendable {
         transport: any HTTPTransport, dpop: DPoPBinding? = nil, additionalParameters: [(String, String)],
         now: @escaping NowProvider = systemNow
     ) throws(OAuthError) {
+        try Self.check(additionalParameters: additionalParameters)
+        self.init(
+            metadata: metadata, clientID: clientID, authentication: authentication, transport: transport, dpop: dpop,
+            now: now, checkedParameters: additionalParameters)
+    }
+
+    /// Checks extra token-request parameters as the initialiser does: no name the request sets itself, names and
+    /// values bounded and free of control characters.
+    public static func check(additionalParameters: [(String, String)]) throws(OAuthError) {
         for (name, value) in additionalParameters {
-            guard !Self.reserved.contains(name) else {
+            guard !reserved.contains(name) else {
                 throw OAuthError(.invalidConfiguration, "'\(name)' is set by the token request and cannot be added")
             }
             try AuthorizationParameters.checkParameter(name, value)
         }
-        self.init(
-            metadata: metadata, clientID: clientID, authentication: authentication, transport: transport, dpop: dpop,
-            now: now, checkedParameters: additionalParameters)
     }
 
     private init(
