@@ -114,11 +114,12 @@ struct DemoCommand: CLICommand {
         // 1–2. Sign-in through AuthClient and the loopback browser, ID token verified, session stored.
         // The session reads time through an injected clock, so the demo can step past a backoff without waiting.
         let demoClock = DemoClock()
-        let authClient = AuthClient(
-            .init(
-                issuer: provider.issuer, clientID: provider.clientID,
-                redirectURI: try RedirectURI("http://127.0.0.1/callback"), scopes: ["openid", "profile"],
-                store: store, service: service, account: account, transport: transport, now: demoClock.now))
+        var authConfiguration = AuthClient.Configuration(
+            issuer: provider.issuer, clientID: provider.clientID,
+            redirectURI: try RedirectURI("http://127.0.0.1/callback"), scopes: ["openid", "profile"],
+            store: store, service: service, account: account, transport: transport, now: demoClock.now)
+        authConfiguration.postLogoutRedirectURI = try RedirectURI("http://127.0.0.1/logged-out")
+        let authClient = AuthClient(authConfiguration)
         step("signing in through the system-browser loopback flow")
         let signIn: AuthClient.SignIn
         do {
@@ -133,11 +134,15 @@ struct DemoCommand: CLICommand {
         let session = signIn.session
         guard let tokens = await session.currentTokens else { return links }
         ledger.add(tokens.accessToken.unredacted(), tokens.refreshToken?.unredacted(), tokens.idToken?.unredacted())
+        // What the provider itself observed, not what the client claims to have sent.
+        let seen = provider.observations
         links.append(
             Link(
-                name: "sign-in (loopback, PKCE S256, state, nonce, iss)", ok: true,
+                name: "sign-in (loopback, PKCE S256, state, nonce, iss)",
+                ok: seen.codeChallengeMethod == "S256" && seen.verifierMatched == true && (seen.stateBytes ?? 0) >= 16
+                    && seen.issuerSent == provider.issuer && seen.nonceEmbedded,
                 evidence:
-                    "AuthClient.signIn(with: LoopbackBrowser) — redirect \(signIn.redirectURI); S256 challenge sent and verified by the provider; 256-bit state matched in constant time; RFC 9207 iss required and equal; code exchanged once"
+                    "AuthClient.signIn(with: LoopbackBrowser) — redirect \(signIn.redirectURI); the provider observed: code_challenge_method=\(seen.codeChallengeMethod ?? "none"), code_verifier matched: \(seen.verifierMatched.map(String.init) ?? "not sent"), state of \((seen.stateBytes ?? 0) * 8) bits, iss sent: \(seen.issuerSent ?? "none"), nonce embedded in the ID token: \(seen.nonceEmbedded), request pushed (PAR): \(seen.pushed); the client matched state in constant time and required iss"
             ))
         let claims = signIn.claims
         links.append(
@@ -311,6 +316,10 @@ struct DemoCommand: CLICommand {
                 evidence:
                     "refresh → invalid_grant → \(revokedError); state \(describe(afterRevoke)); stored items for the account: \(purged ? 0 : 1)"
             ))
+
+        // 7a. Sign-out that ends the provider's browser session too (RP-initiated logout), then another account.
+        step("RP-initiated logout and switching accounts")
+        links.append(await logout(client: authClient, provider: provider, ledger: ledger))
 
         // 7b. The app's life between sign-ins: offline launch, two holders of one grant, an offline sign-out.
         step("offline cold launch, two holders of one grant, sign-out offline")
@@ -661,6 +670,46 @@ struct DemoCommand: CLICommand {
         case .signedIn: "signedIn"
         case .degraded(let reason): "degraded(\(reason))"
         case .signedOut(let reason): "signedOut(\(reason))"
+        }
+    }
+
+    /// Signs in as alice, shows that a plain sign-out leaves the provider's cookie (bob's sign-in comes back as
+    /// alice), then signs out ending the browser session and signs in as bob: the provider's observations say what
+    /// it verified and did.
+    static func logout(client: AuthClient, provider: LocalProvider, ledger: SecretLedger) async -> Link {
+        let name = "sign-out ends the browser session (RP-initiated logout), then another account"
+        let browser = LoopbackBrowser(launcher: ScriptedUserAgent(), timeout: .seconds(20))
+        func hint(_ account: String) -> AuthorizationParameters {
+            var parameters = AuthorizationParameters()
+            parameters.loginHint = account
+            return parameters
+        }
+        do {
+            var fresh = hint("alice")
+            fresh.prompt = [.login]  // the browser still holds the tour's first user: re-authenticate as alice
+            let alice = try await client.signIn(with: browser, parameters: fresh)
+            let first = (try? alice.claims?.subject) ?? nil
+            ledger.add(await alice.session.currentTokens?.accessToken.unredacted())
+            await alice.session.signOut()
+            let cookie = try await client.signIn(with: browser, parameters: hint("bob"))
+            ledger.add(await cookie.session.currentTokens?.accessToken.unredacted())
+            let sameUser = (try? cookie.claims?.subject) ?? nil
+            let report = await client.signOut(cookie.session, endingBrowserSessionWith: browser)
+            let logout = provider.observations.logout
+            let bob = try await client.signIn(with: browser, parameters: hint("bob"))
+            ledger.add(await bob.session.currentTokens?.accessToken.unredacted())
+            let next = (try? bob.claims?.subject) ?? nil
+            await bob.session.signOut()
+            return Link(
+                name: name,
+                ok: first == "alice" && sameUser == "alice" && report.browserSession == .ended
+                    && logout?.idTokenHintValid == true
+                    && logout?.stateReturned == true && next == "bob",
+                evidence:
+                    "prompt=login + login_hint=alice → sub=\(first ?? "?"); plain signOut() kept the provider's cookie: a sign-in with login_hint=bob came back as \(sameUser ?? "?"); signOut(_:endingBrowserSessionWith:) → \(report.browserSession); the provider verified the id_token_hint: \(logout?.idTokenHintValid ?? false), sent the browser to \(logout?.redirectedTo ?? "nowhere") with the state: \(logout?.stateReturned ?? false), ended its session: \(logout?.browserSessionEnded ?? false); the next sign-in with login_hint=bob → sub=\(next ?? "?")"
+            )
+        } catch {
+            return Link(name: name, ok: false, evidence: "\(error)")
         }
     }
 

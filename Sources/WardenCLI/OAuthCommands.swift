@@ -108,7 +108,8 @@ struct LoginCommand: CLICommand {
             .value("scope", "S", "Scopes (default: openid offline_access)."),
             .value("param", "NAME=VALUE", "An authorization parameter (repeatable).", repeatable: true),
             .value(
-                "token-param", "NAME=VALUE", "A token-request parameter for the exchange and every refresh (repeatable).",
+                "token-param", "NAME=VALUE",
+                "A token-request parameter for the exchange and every refresh (repeatable).",
                 repeatable: true),
             .value(
                 "trusted-audience", "AUD", "An audience the ID token may name besides the client (repeatable).",
@@ -165,7 +166,8 @@ struct LoginCommand: CLICommand {
             .init(
                 issuer: metadata.issuer, clientID: clientID, revocationEndpoint: revocation?.absoluteString,
                 tokenParameters: tokenParameters.isEmpty ? nil : tokenParameters.map { [$0.0, $0.1] },
-                trustedAudiences: configuration.trustedAudiences.isEmpty ? nil : configuration.trustedAudiences.sorted()),
+                trustedAudiences: configuration.trustedAudiences.isEmpty ? nil : configuration.trustedAudiences.sorted()
+            ),
             account: account, io: io)
         let subject = (try? signIn.claims?.subject) ?? nil
         io.out(

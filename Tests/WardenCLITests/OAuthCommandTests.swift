@@ -168,7 +168,7 @@ struct OAuthCommandTests {
         #expect(run.status == 0, "\(run.stdout)")
         let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
         let links = json["links"] as! [[String: Any]]
-        #expect(links.count == 18)
+        #expect(links.count == 19)
         let names = Set(links.compactMap { $0["name"] as? String })
         for name in [
             "offline cold launch", "two holders of one grant (app + extension)",
@@ -195,7 +195,9 @@ struct OpenIDCommandTests {
 
     static let bad: [Bad] = [
         Bad(name: "no sub", quirk: { $0.omitSubject = true }, code: "missing_claim"),
-        Bad(name: "an untrusted audience", quirk: { $0.extraAudiences = ["https://other.example"] }, code: "audience_mismatch"),
+        Bad(
+            name: "an untrusted audience", quirk: { $0.extraAudiences = ["https://other.example"] },
+            code: "audience_mismatch"),
         Bad(name: "the provider's clock an hour ahead", skew: 3600, code: "issued_in_future"),
     ]
 
