@@ -2,7 +2,9 @@
 # Interop with a real OpenID provider: django-oauth-toolkit on 127.0.0.1 (OIDC on, RS256, public client with
 # PKCE required, refresh-token rotation with reuse protection). warden login runs the loopback flow with a
 # scripted user agent; the suite checks discovery, the code exchange, the ID token (JWKS, nonce, at_hash), a
-# rotating refresh, that the old refresh token now fails with invalid_grant, and revocation.
+# rotating refresh whose new ID token is validated, that the old refresh token now fails with invalid_grant,
+# revocation, max_age (which the provider ignores, so warden refuses the stale auth_time) and prompt=login, and an
+# RP-initiated logout that ends the browser's session at the provider.
 # usage: dot_suite.sh WARDEN PYTHON
 set -uo pipefail
 WARDEN=$1
@@ -34,10 +36,17 @@ grep -q "Signed in as" "$WORK/login.out"; check "the ID token's subject was veri
 stored() { "$WARDEN" store get --service dev.warden.cli.tokens "${STORE[@]}" | "$PY" -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 OLD_REFRESH=$(stored refreshToken)
 [[ -n $OLD_REFRESH ]]; check "a refresh token was stored" $?
+sql() { "$PY" -c "import sqlite3,sys; print(sqlite3.connect('$DOT_DB').execute(sys.argv[1]).fetchone()[0])" "$1"; }
+OLD_ID_TOKEN=$(stored idToken)
+ID_ROWS=$(sql 'select count(*) from oauth2_provider_idtoken')
 "$WARDEN" token --min-ttl 7200 "${STORE[@]}" > "$WORK/token.out" 2> "$WORK/token.err"
 check "warden token refreshes" $?
 NEW_REFRESH=$(stored refreshToken)
 [[ -n $NEW_REFRESH && $NEW_REFRESH != "$OLD_REFRESH" ]]; check "the provider rotated the refresh token and warden stored it" $?
+# OIDC Core §12.2: the provider issued a new ID token with the refresh; warden validated it (signature, iss, sub
+# equal to the sign-in's, aud, auth_time not moved back) before storing it in place of the sign-in's.
+[[ $(sql 'select count(*) from oauth2_provider_idtoken') -gt $ID_ROWS && $(stored idToken) != "$OLD_ID_TOKEN" ]]
+check "the refresh's new ID token (a new oauth2_provider_idtoken row) was validated and stored" $?
 count_refresh_grants() { "$PY" -c "import sqlite3; print(sqlite3.connect('$DOT_DB').execute('select count(*) from oauth2_provider_refreshtoken').fetchone()[0])"; }
 BEFORE=$(count_refresh_grants)
 "$WARDEN" token --burst 50 --min-ttl 7200 "${STORE[@]}" > "$WORK/burst.out" 2> "$WORK/burst.err"
@@ -52,7 +61,6 @@ AFTER=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_
 [[ $? == 1 ]]; check "nothing is stored after logout" $?
 REUSE=$(curl -s -X POST "http://127.0.0.1:$PORT/o/token/" -d grant_type=refresh_token -d client_id=warden-cli --data-urlencode "refresh_token=$OLD_REFRESH")
 [[ $REUSE == *invalid_grant* ]]; check "the pre-rotation refresh token is refused with invalid_grant" $?
-sql() { "$PY" -c "import sqlite3,sys; print(sqlite3.connect('$DOT_DB').execute(sys.argv[1]).fetchone()[0])" "$1"; }
 ID_TOKENS_BEFORE=$(sql 'select count(*) from oauth2_provider_idtoken')
 REFRESH_BEFORE=$(sql 'select count(*) from oauth2_provider_refreshtoken')
 LIVE_REFRESH_BEFORE=$(sql 'select count(*) from oauth2_provider_refreshtoken where revoked is null')
@@ -74,6 +82,36 @@ assert document["ok"] and len(names) >= 5, names
 assert any(sys.argv[2] in link["evidence"] for link in document["links"]), "no link names the provider"
 PYEOF
 check "the demo's evidence names the provider's URL ($ISSUER)" $?
-if [[ $FAIL != 0 ]]; then cat "$WORK/demo.json" "$WORK/demo.err"; echo "--- burst stderr"; cat "$WORK/burst.err" 2>/dev/null; echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
+# max_age, which django-oauth-toolkit does not enforce: an authentication an hour old is refused by warden
+# (auth_time), and nothing is stored; prompt=login sends the browser through the provider's login page, whose
+# fresh authentication passes.
+UA_STALE=1 timeout 60 "$WARDEN" login --issuer "$ISSUER" --client-id warden-cli --scope "openid profile" --param max_age=60 \
+    --browser "$PY $HERE/dot/user_agent.py" --store file --insecure-storage --account stale > "$WORK/stale.out" 2> "$WORK/stale.err"
+[[ $? == 1 ]] && grep -q auth_time_too_old "$WORK/stale.err"; check "max_age=60 with an hour-old authentication is refused (auth_time_too_old)" $?
+"$WARDEN" store get --service dev.warden.cli.tokens --store file --insecure-storage --account stale > /dev/null 2>&1
+[[ $? == 1 ]]; check "the refused sign-in stored nothing" $?
+LOGINS=$(sql "select last_login from auth_user where username='alice'")
+UA_STALE=1 timeout 60 "$WARDEN" login --issuer "$ISSUER" --client-id warden-cli --scope "openid profile" --param max_age=60 --param prompt=login \
+    --browser "$PY $HERE/dot/user_agent.py" --store file --insecure-storage --account fresh > "$WORK/fresh.out" 2> "$WORK/fresh.err"
+check "prompt=login: the provider's login page re-authenticated and max_age=60 holds" $?
+[[ $(sql "select last_login from auth_user where username='alice'") != "$LOGINS" ]]
+check "the provider recorded the new authentication (auth_user.last_login moved)" $?
+# RP-initiated logout: the browser (one cookie jar across runs) signs in, then warden logout --end-session opens
+# the provider's end_session_endpoint with id_token_hint; the provider ends its session and sends the browser back
+# with the state warden checks.
+JAR=$WORK/browser-cookies.json
+UA_JAR=$JAR timeout 60 "$WARDEN" login --issuer "$ISSUER" --client-id warden-cli --scope "openid profile" \
+    --browser "$PY $HERE/dot/user_agent.py" --store file --insecure-storage --account rp > "$WORK/rp.out" 2> "$WORK/rp.err"
+check "warden login with a persistent browser" $?
+BROWSER_SESSION=$("$PY" -c "import json; print(json.load(open('$JAR')).get('sessionid', ''))")
+[[ -n $BROWSER_SESSION && $(sql "select count(*) from django_session where session_key='$BROWSER_SESSION'") == 1 ]]
+check "the browser holds a session at the provider" $?
+UA_JAR=$JAR timeout 60 "$WARDEN" logout --end-session --browser "$PY $HERE/dot/user_agent.py" \
+    --store file --insecure-storage --account rp > "$WORK/logout.out" 2> "$WORK/logout.err"
+check "warden logout --end-session" $?
+grep -q "browser session was ended" "$WORK/logout.out"; check "the provider came back to the post-logout redirect with the request's state" $?
+[[ $(sql "select count(*) from django_session where session_key='$BROWSER_SESSION'") == 0 ]]
+check "the provider deleted the browser's session (django_session)" $?
+if [[ $FAIL != 0 ]]; then cat "$WORK/demo.json" "$WORK/demo.err" "$WORK"/stale.* "$WORK"/fresh.* "$WORK"/rp.* "$WORK"/logout.* 2>/dev/null; echo "--- burst stderr"; cat "$WORK/burst.err" 2>/dev/null; echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
 echo "dot suite: $PASS passed, $FAIL failed (django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)'))"
 [[ $FAIL == 0 ]]

@@ -26,5 +26,10 @@ OAUTH2_PROVIDER = {
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
     "SCOPES": {"openid": "OpenID", "profile": "Profile"},
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    # OpenID Connect RP-Initiated Logout; no confirmation page when the id_token_hint names the signed-in user.
+    "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
+    # ID tokens on refresh too (server.py).
+    "OAUTH2_SERVER_CLASS": "server.RefreshingIDTokenServer",
+    "OIDC_RP_INITIATED_LOGOUT_ALWAYS_PROMPT": False,
 }
 LOGGING = {"version": 1, "disable_existing_loggers": True}

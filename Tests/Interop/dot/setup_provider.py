@@ -16,6 +16,7 @@ Application = get_application_model()
 Application.objects.create(
     client_id="warden-cli", name="warden", client_type=Application.CLIENT_PUBLIC,
     authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris="http://127.0.0.1/callback",
+    post_logout_redirect_uris="http://127.0.0.1/logged-out",
     skip_authorization=True, algorithm=Application.RS256_ALGORITHM, client_secret="",
 )
 print("provider configured")
