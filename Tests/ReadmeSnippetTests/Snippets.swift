@@ -51,7 +51,7 @@ enum ReadmeSnippets {
         let pins = try CertificatePin.pins(fromCertificates: Array(pemOrDER))
     }
 
-    static func tokens(jwksText: String, token: String, issuer: String, idToken: String, pending: PendingAuthorization, accessToken: String, appleJWKS: JWKSet, identityToken: String, rawNonceFromApp: String, jwksURI: URL) async throws {
+    static func tokens(jwksText: String, token: String, issuer: String, idToken: String, pending: PendingAuthorization, accessToken: String, appleJWKS: JWKSet, identityToken: String, rawNonceFromApp: String, jwksURI: URL, newIDToken: String, newAccessToken: String) async throws {
         let jwks = try JWKSet(json: jwksText)      // invalid keys are skipped and reported in jwks.skipped
         let verifier = JWTVerifier(
             keys: jwks, allowedAlgorithms: [.rs256, .es256],
@@ -65,16 +65,26 @@ enum ReadmeSnippets {
         let jwt = try verifier.verify(token)
         let subject = try jwt.claims.subject
 
-        // OpenID Connect ID token (Core §3.1.3.7): signature, iss, aud/azp, exp, iat, nonce, at_hash, c_hash, max_age.
-        let claims = try IDTokenValidator(issuer: issuer, clientID: "app", keys: jwks)
+        // OpenID Connect ID token (Core §3.1.3.7): signature, iss, sub (required), aud (the client plus trusted audiences
+        // only) and azp, exp, iat, nonce, at_hash, c_hash, max_age/auth_time, acr_values/acr.
+        let claims = try IDTokenValidator(issuer: issuer, clientID: "app", keys: jwks, trustedAudiences: ["https://api.example.com"])
             .validate(idToken, nonce: pending.nonce?.unredacted(), accessToken: accessToken)
+        // An ID token from a refresh (Core §12.2): the same checks, plus sub/aud/azp equal to the sign-in's and auth_time
+        // never earlier.
+        let refreshed = try IDTokenValidator(issuer: issuer, clientID: "app", keys: jwks)
+            .validateRefreshed(newIDToken, original: claims, accessToken: newAccessToken)
 
         // Sign in with Apple on your server: the app sends SHA-256(raw nonce); you compare with the raw nonce.
         let identity = try AppleIdentityTokenValidator(clientIDs: ["com.example.app"], keys: appleJWKS)
             .validate(identityToken, rawNonce: rawNonceFromApp)
 
-        // A provider's JWKS, cached (Cache-Control bounded), refetched on unknown kid at most once a minute.
+        // A provider's JWKS, cached (Cache-Control bounded). A token with an unknown kid (a key rotation) refetches the
+        // set once and retries, then fails closed; at most one such refetch a minute, so forged kids cannot flood the
+        // provider. Servers verifying many tokens share one cache.
         let cache = JWKSCache(url: jwksURI, transport: URLSessionTransport())
+        let verified = try await cache.verify(token) { keys throws(JOSEError) -> JWTClaims in
+            try IDTokenValidator(issuer: issuer, clientID: "app", keys: keys).validate(token, nonce: nil)
+        }
     }
 
     static func authClient(store: any CredentialStore) async throws {
@@ -88,6 +98,27 @@ enum ReadmeSnippets {
         let api = client.authorizedClient(for: signIn.session)
         let restored = try await client.restoreSession()                 // next launch; nil when signed out
         await signIn.session.signOut()
+    }
+
+    static func openIDProviders(store: any CredentialStore, browser: any AuthorizationBrowser) async throws {
+        var configuration = AuthClient.Configuration(
+            issuer: "https://example.eu.auth0.com/", clientID: "my-app",
+            redirectURI: try RedirectURI("com.example.app:/oauth/callback"), store: store, service: "com.example.app.tokens")
+        configuration.authorizationParameters.audience = "https://api.example.com"   // Auth0: an access token for the API
+        configuration.authorizationParameters.uiLocales = ["de-CH", "en"]
+        configuration.tokenParameters = [("resource", "https://api.example.com")]   // RFC 8707, exchange and refresh
+        configuration.trustedAudiences = ["https://api.example.com"]              // an aud the ID token may also name
+        configuration.postLogoutRedirectURI = try RedirectURI("com.example.app:/logged-out")
+        let client = AuthClient(configuration)
+
+        var stepUp = AuthorizationParameters()
+        stepUp.maxAge = 300                                   // the ID token's auth_time must be at most 5 minutes old
+        stepUp.acrValues = ["urn:example:mfa"]                // a returned acr must be one of these
+        let signIn = try await client.signIn(with: browser, parameters: stepUp)
+
+        do { _ = try await signIn.session.validAccessToken() } catch let error as SessionError where error.code == .idTokenRejected {
+            showSignIn()                                      // a refresh returned another user's ID token: nothing was stored
+        }
     }
 
     static func signInPieces(callbackURL: URL) async throws {

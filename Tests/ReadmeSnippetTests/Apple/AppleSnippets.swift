@@ -39,5 +39,17 @@
             let tokens = try await TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport()).exchange(code)
         }
 
+        @MainActor static func endBrowserSession(
+            client: AuthClient, signIn: AuthClient.SignIn, window: ASPresentationAnchor, showSignIn: () -> Void,
+            showNotice: (String) -> Void
+        ) async {
+            let report = await client.signOut(signIn.session, endingBrowserSessionWith: WebAuthenticationAgent { window })
+            switch report.browserSession {
+            case .ended: showSignIn()                             // the provider came back with our state: its cookie is gone
+            case .failed(let reason): showNotice("Signed out on this device; the provider's sign-in stays (\(reason)).")
+            case .opened, .kept: showSignIn()
+            }
+        }
+
     }
 #endif
