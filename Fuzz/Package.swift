@@ -31,6 +31,7 @@ let harnesses: [(name: String, products: [String])] = [
     ("FuzzLoopbackRequest", ["WardenOAuth"]),
     ("FuzzOAuth1", ["WardenOAuth", "WardenCrypto", "WardenCore"]),
     ("FuzzPEM", ["WardenCrypto"]),
+    ("FuzzProviderParameters", ["WardenOAuth", "WardenCore"]),
     ("FuzzRedactor", ["WardenCore"]),
 ]
 
