@@ -202,9 +202,9 @@ public struct AuthenticationContextPolicy: ClaimPolicy {
     }
 }
 
-/// OIDC Core §12.2: a refreshed ID token continues the original — same `sub`, same `aud` set, same `azp` (absent
-/// if it was absent), `auth_time` never earlier, a `nonce` (when present) equal to the original's. (`iss` is the
-/// issuer policy's.)
+/// OIDC Core §12.2: a refreshed ID token continues the original — same `iss` (besides equal to the configured
+/// issuer), same `sub`, same `aud` set, same `azp` (absent if it was absent), `auth_time` never earlier, a `nonce`
+/// (when present) equal to the original's.
 public struct RefreshContinuityPolicy: ClaimPolicy {
     public let original: JWTClaims
 
@@ -213,6 +213,9 @@ public struct RefreshContinuityPolicy: ClaimPolicy {
     public func check(_ context: ClaimContext) -> PolicyResult {
         evaluate {
             let claims = context.claims
+            guard try claims.issuer == original.issuer else {
+                throw JOSEError(.issuerMismatch, "the refreshed ID token's iss differs from the original's")
+            }
             guard try claims.subject == original.subject else {
                 throw JOSEError(.subjectMismatch, "the refreshed ID token names another subject")
             }

@@ -90,9 +90,15 @@ public struct IDTokenVerification: Sendable {
         }
     }
 
-    /// The §12.2 check of a refresh response as a ``RefreshedIDToken``: what cannot be checked now — the key set
-    /// unreachable, a `kid` still unknown after the one refetch (a rotation in progress), no original to compare
-    /// with — is `unchecked` (the ID token is not stored, the session goes on); every other failure rejects.
+    /// The §12.2 check of a refresh response as a ``RefreshedIDToken``.
+    ///
+    /// - `rejected` (the refreshed tokens are refused and the session ends): a signature that does not verify, a
+    ///   `kid` the provider's key set lacks even after the one refetch (fail closed), another `iss`, `sub`, `aud`
+    ///   or `azp`, an `auth_time` moved back, a foreign `nonce`, an `at_hash` that does not match.
+    /// - `unchecked` (the new ID token is not stored; the session keeps its own and goes on): what says nothing
+    ///   about who the user is — the key set unreachable right now, or only the token's times failing (a device
+    ///   clock off by more than ``maximumClockOffset`` must not sign the user out at every refresh) — and a
+    ///   session without an ID token to compare with.
     public func check(_ response: TokenResponse, current: String?) async -> RefreshedIDToken {
         guard response.idToken != nil else { return .absent }
         guard let current else { return .unchecked("the session has no ID token to compare the refreshed one with") }
@@ -100,12 +106,17 @@ public struct IDTokenVerification: Sendable {
             _ = try await verifyRefreshed(response, original: current)
             return .valid
         } catch {
-            switch error.code {
-            case .keySetUnavailable, .keyNotYetPublished: return .unchecked(error.reason)
-            default: return .rejected(error)
-            }
+            if error.code == .keySetUnavailable { return .unchecked(error.reason) }
+            if let claimCode = error.claimCode, Self.timeOnly.contains(claimCode) { return .unchecked(error.reason) }
+            return .rejected(error)
         }
     }
+
+    /// JOSE codes of checks that are about time alone.
+    static let timeOnly: Set<String> = [
+        JOSEError.Code.expired.description, JOSEError.Code.issuedInFuture.description,
+        JOSEError.Code.notYetValid.description,
+    ]
 
     private func validator(for tokens: TokenResponse) -> @Sendable (JWKSet) -> IDTokenValidator {
         let providerNow = ProviderTime(tokens, maximumOffset: maximumClockOffset).now(now)
@@ -128,7 +139,9 @@ public struct IDTokenVerification: Sendable {
                 case .unknownKid: .keyNotYetPublished
                 default: .invalidIDToken
                 }
-            throw OAuthError(code, "the ID token was rejected: \(error.codeName): \(error.reason)")
+            var failure = OAuthError(code, "the ID token was rejected: \(error.codeName): \(error.reason)")
+            failure.claimCode = error.codeName
+            throw failure
         }
     }
 }

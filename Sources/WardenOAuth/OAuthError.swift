@@ -139,6 +139,8 @@ public struct OAuthError: CodedError {
     public let providerDescription: String?
     /// Whether the failure came from the token endpoint (only there do 401 and `invalid_client` sign out).
     public let fromTokenEndpoint: Bool
+    /// For an ID token that was refused: the JOSE check that refused it (`subject_mismatch`, `expired`, ...).
+    public internal(set) var claimCode: String?
 
     public init(
         _ code: Code, _ reason: String = "", status: Int? = nil, retryAfter: Double? = nil,

@@ -49,7 +49,10 @@ extension TokenClient: TokenRefresher {
 /// - **Transient is not terminal**: offline, timeouts, 5xx, 429, `temporarily_unavailable` and a locked keychain
 ///   keep the session, read-only (`canMutate` false); the refresh then backs off (``RetryPolicy``'s equal-jitter
 ///   arithmetic, `Retry-After` exactly) until ``networkBecameAvailable()``. Only `invalid_grant`, 401 or
-///   `invalid_client` from the token endpoint sign out — every stored item of the account is deleted.
+///   `invalid_client` from the token endpoint sign out — every stored item of the account is deleted — and a
+///   refresh whose new ID token does not continue the session's (OpenID Connect Core §12.2, checked by the
+///   refresher's ``TokenRefresher/checkRefreshedIDToken(_:current:)``): its tokens are never stored and the session
+///   ends with ``SessionError/Code/idTokenRejected``.
 /// - A refresh-loop guard: at most 5 refreshes per 30 s by default.
 ///
 /// ```swift
@@ -295,9 +298,11 @@ public actor AuthSession {
             case .rejected(let error):
                 log.error("the refreshed ID token was rejected (\(error.codeName)); signing out")
                 let action = machine.refreshedIDTokenRejected(error, epoch: epoch, now: now())
-                if let rotated = response.refreshToken?.unredacted(), rotated != refreshToken {
-                    try? await refresher.revoke(token: rotated, hint: "refresh_token")  // live at the provider
-                }
+                // The grant is live at the provider: revoke its refresh token (the rotated one, or the one spent when
+                // the provider does not rotate), then the access token that came with the refused ID token.
+                let live = response.refreshToken?.unredacted() ?? refreshToken
+                try? await refresher.revoke(token: live, hint: "refresh_token")
+                try? await refresher.revoke(token: response.accessToken.unredacted(), hint: "access_token")
                 return action
             }
             fresh.dpopThumbprint = response.tokenType == "DPoP" ? dpop?.thumbprint : nil

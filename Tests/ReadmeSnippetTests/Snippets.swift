@@ -116,8 +116,8 @@ enum ReadmeSnippets {
         stepUp.acrValues = ["urn:example:mfa"]                // a returned acr must be one of these
         let signIn = try await client.signIn(with: browser, parameters: stepUp)
 
-        do { _ = try await signIn.session.validAccessToken() } catch let error as SessionError where error.code == .idTokenRejected {
-            showSignIn()                                      // a refresh returned another user's ID token: nothing was stored
+        do { _ = try await signIn.session.validAccessToken() } catch {
+            if error.code == .idTokenRejected { showSignIn() }  // a refresh returned another user's ID token: nothing was stored
         }
     }
 

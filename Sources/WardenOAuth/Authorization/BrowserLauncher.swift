@@ -25,9 +25,16 @@ public protocol AuthorizationBrowser: Sendable {
     /// (``EndSessionRequest/validateReturn(_:)``). The default refuses: a browser that cannot show the provider's
     /// page cannot end its session.
     func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome
+
+    /// The sign-in of `pending` is over: `error` is nil when the code exchange and the ID-token validation passed
+    /// too. `AuthClient` calls it; a browser that shows its own page (``LoopbackBrowser``) answers it only now, so
+    /// the page never says "Signed in" for a sign-in that was refused after the redirect. The default does nothing.
+    func signInFinished(_ pending: PendingAuthorization, error: (any Error)?) async
 }
 
 extension AuthorizationBrowser {
+    public func signInFinished(_ pending: PendingAuthorization, error: (any Error)?) async {}
+
     public func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
         throw OAuthError(.browserFailed, "this browser cannot open the provider's logout page")
     }

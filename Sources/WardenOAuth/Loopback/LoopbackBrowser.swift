@@ -1,6 +1,7 @@
 // RFC 8252 loopback sign-in is for desktops: compiled where Package.swift defines WARDEN_LOOPBACK (macOS, Linux).
 #if WARDEN_LOOPBACK
     import Foundation
+    import WardenCore
 
     /// The desktop ``AuthorizationBrowser``: an RFC 8252 §7.3 loopback redirect. A listener on 127.0.0.1 with an
     /// ephemeral port receives the callback; the request's redirect URI (`http://127.0.0.1/callback` as registered)
@@ -14,6 +15,8 @@
         public let launcher: any BrowserLauncher
         public let timeout: Duration
         public let path: String
+        /// Listeners whose browser request waits for ``signInFinished(_:error:)``, by pending request.
+        private let held = Locked<[ObjectIdentifier: LoopbackRedirectListener]>([:])
 
         public init(
             launcher: any BrowserLauncher = SystemBrowser(), timeout: Duration = .seconds(300),
@@ -26,19 +29,34 @@
 
         public func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws -> AuthorizationCode {
             let listener = try LoopbackRedirectListener(path: path)
-            defer { listener.stop() }
             var (url, pending) = try await request.prepare(redirectOverride: listener.redirectURI)
             if requireIssuer { pending = pending.requiringIssuer() }
             try launcher.open(url)
             let callback = try await listener.waitForCallback(timeout: timeout)
             do {
                 let code = try pending.validate(callback)
-                listener.respond(.signedIn)
+                // The page waits for the rest of the sign-in (exchange, ID token): signInFinished answers it, or the
+                // listener's 30 s bound says it did not complete.
+                held.withLock { $0[ObjectIdentifier(code.pending)] = listener }
                 return code
             } catch {
                 listener.respond(.refused(code: error.codeName))
                 throw error
             }
+        }
+
+        /// Answers the browser's page with the sign-in's outcome: "Signed in" only when the exchange and the
+        /// ID-token validation passed, otherwise the error code. Call it after ``authorize(_:requireIssuer:)`` when
+        /// driving this browser without `AuthClient` (which calls it).
+        public func signInFinished(_ pending: PendingAuthorization, error: (any Error)?) async {
+            let listener = held.withLock { $0.removeValue(forKey: ObjectIdentifier(pending)) }
+            guard let listener else { return }
+            if let error {
+                listener.respond(.refused(code: (error as? any WardenError)?.codeName ?? "sign_in_failed"))
+            } else {
+                listener.respond(.signedIn)
+            }
+            listener.stop()
         }
 
         /// Opens the logout in the browser; with a loopback post-logout redirect (`http://127.0.0.1/logged-out` as
