@@ -41,7 +41,8 @@
 
         /// Runs the request; returns the code to exchange with ``TokenClient/exchange(_:)``.
         public func authorize(url: URL, pending: PendingAuthorization) async throws -> AuthorizationCode {
-            let callbackURL = try await present(url, returningTo: pending.redirectURI)
+            let callbackURL = try await present(
+                url, returningTo: pending.redirectURI, ephemeral: prefersEphemeralWebBrowserSession)
             return try pending.validate(callbackURL.absoluteString)
         }
 
@@ -49,27 +50,30 @@
         /// and validates the return to its post-logout redirect (``EndSessionRequest/validateReturn(_:)``).
         ///
         /// `ASWebAuthenticationSession` needs a callback to finish, so a post-logout redirect (a custom-scheme or, on
-        /// iOS 17.4+, claimed https one registered with the provider) is required here.
+        /// iOS 17.4+, claimed https one registered with the provider) is required here. The logout always runs in the
+        /// shared browser session, where the provider's cookie is, even when ``prefersEphemeralWebBrowserSession``
+        /// is set; like the sign-in, iOS first asks the user to let the app use the provider's site.
         public func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
             guard let redirect = request.postLogoutRedirectURI else {
                 throw OAuthError(
                     .invalidConfiguration, "ASWebAuthenticationSession needs a post_logout_redirect_uri to come back to"
                 )
             }
-            let callbackURL = try await present(try request.url(), returningTo: redirect)
+            // The provider's cookie lives in the shared browser session: an ephemeral sheet would show the logout page
+            // and leave that cookie in place, reporting an end that did not happen.
+            let callbackURL = try await present(try request.url(), returningTo: redirect, ephemeral: false)
             try request.validateReturn(callbackURL.absoluteString)
             return .confirmed
         }
 
         /// Shows `url` in the browser sheet until it is sent to `redirect`; returns that URL.
-        private func present(_ url: URL, returningTo redirect: RedirectURI) async throws -> URL {
+        private func present(_ url: URL, returningTo redirect: RedirectURI, ephemeral: Bool) async throws -> URL {
             guard let callback = WebAuthenticationCallback(redirect) else {
                 throw OAuthError(.invalidRedirectURI, "ASWebAuthenticationSession cannot use a loopback redirect")
             }
             if case .https = callback, !Self.supportsHTTPSCallbacks {
                 throw OAuthError(.invalidRedirectURI, "https callbacks need iOS 17.4 / macOS 14.4 / visionOS 1.1")
             }
-            let ephemeral = prefersEphemeralWebBrowserSession
             let callbackURL = try await slot.run(
                 start: { complete in
                     let session = try Self.makeSession(

@@ -226,7 +226,7 @@ struct LogoutCommand: CLICommand {
         name: "logout", abstract: "Revoke the tokens and delete everything stored for the account.",
         usage: "[--account NAME] [--store KIND] [--end-session [--browser CMD]]",
         discussion:
-            "--end-session also ends the provider's browser session (OpenID Connect RP-Initiated Logout): the browser opens the provider's end_session_endpoint with the ID token as id_token_hint and comes back to http://127.0.0.1/logged-out (register it as a post-logout redirect URI), whose state is checked. The local sign-out happens first in every case.",
+            "--end-session also ends the provider's browser session (OpenID Connect RP-Initiated Logout): the browser opens the provider's end_session_endpoint with the ID token as id_token_hint and comes back to http://127.0.0.1/logged-out (register it as a post-logout redirect URI), whose state is checked. The local sign-out happens first in every case; exit 1 when the browser session could not be ended.",
         options: [
             .flag("end-session", "End the provider's browser session too (RP-initiated logout)."),
             .value("browser", "CMD", "Open the logout page with this command instead of the system browser."),
@@ -236,6 +236,12 @@ struct LogoutCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let account = try StoreChoice.account(arguments)
         let store = try StoreChoice.store(arguments, io: io)
+        let endSession = arguments.has("end-session")
+        let timeout = try arguments.integer("timeout", range: 1...3600)
+        let browser = arguments.value("browser")
+        if !endSession, browser != nil || timeout != nil {
+            throw CLIError.usage("--browser and --timeout are for --end-session")
+        }
         guard let client = try SessionLoader.client(arguments, io: io) else {
             try? await store.delete(service: StoreChoice.service, account: account)  // idempotent
             io.out("Signed out (account \(account)); nothing was stored.")
@@ -245,13 +251,12 @@ struct LogoutCommand: CLICommand {
         do { restored = try await client.restoreSession() } catch { throw StoreChoice.failure(error) }
         if let session = restored {
             let report: SignOutReport
-            if arguments.has("end-session") {
-                let launcher: any BrowserLauncher =
-                    arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
-                let timeout = try arguments.integer("timeout", range: 1...3600) ?? 120
+            if endSession {
+                let launcher: any BrowserLauncher = browser.map { CommandBrowser(command: $0) } ?? SystemBrowser()
                 report = await client.signOut(
                     session,
-                    endingBrowserSessionWith: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
+                    endingBrowserSessionWith: LoopbackBrowser(
+                        launcher: launcher, timeout: .seconds(Int64(timeout ?? 120))))
             } else {
                 report = await session.signOut()
             }
@@ -261,7 +266,13 @@ struct LogoutCommand: CLICommand {
             case .ended: io.out("The provider's browser session was ended (its return carried the request's state).")
             case .opened: io.out("The provider's logout page was opened.")
             case .failed(let reason):
-                io.err("warden: the provider's browser session could not be ended: \(reason)")
+                // Signed out here (exit 1 all the same: what was asked for did not happen).
+                if case .failed(_, willRetry: true) = report.revocation {
+                } else {
+                    try? FileManager.default.removeItem(at: SessionFiles.url(account, io: io))
+                }
+                throw CLIError.rejected(
+                    "end_session_failed", "the provider's browser session could not be ended: \(reason)")
             }
             // The profile stays while a revocation is pending: the next 'warden token' or 'logout' retries it.
             if case .failed(_, willRetry: true) = report.revocation { return ExitCode.success }

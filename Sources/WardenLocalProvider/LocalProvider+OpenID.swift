@@ -25,6 +25,8 @@ extension LocalProvider {
         public var ignoreMaxAge = false
         /// The `acr` ID tokens carry.
         public var acr: String?
+        /// Seconds from `iat` to `exp`.
+        public var lifetime = 600
 
         public init() {}
     }
@@ -43,7 +45,7 @@ extension LocalProvider {
         public var stateBytes: Int?
         /// The RFC 9207 `iss` the provider sent back with the code.
         public var issuerSent: String?
-        /// Whether the provider embedded the request's `nonce` in the ID token.
+        /// Whether the provider embedded the request's `nonce` in an ID token it minted for the code exchange.
         public var nonceEmbedded = false
         /// Whether the user authenticated anew (no browser session, `prompt=login`, `max_age` passed).
         public var freshAuthentication = false
@@ -102,7 +104,8 @@ extension LocalProvider {
     public func unpublishSigningKeys() { stateBox.withLock { $0.publishedKeys = [] } }
 
     var signingKey: ECPrivateKey { stateBox.current.signingKeys.last!.key }
-    var keyID: String { stateBox.current.signingKeys.last!.kid }
+    /// The `kid` of the key that signs now.
+    public var keyID: String { stateBox.current.signingKeys.last!.kid }
 
     /// The user's authentication for an authorization request: the browser session when it may be reused,
     /// otherwise a fresh one (as `login_hint`, or `demo-user-1`).
@@ -136,7 +139,6 @@ extension LocalProvider {
             seen.codeChallengeMethod = parameters["code_challenge_method"]
             seen.stateBytes = parameters["state"].flatMap { try? Base64URL.decode($0).count }
             seen.issuerSent = issuerSent
-            seen.nonceEmbedded = parameters["nonce"] != nil
             seen.freshAuthentication = fresh
             seen.logout = state.observations.logout
             state.observations = seen
@@ -169,10 +171,14 @@ extension LocalProvider {
         }
         let shift = refresh ? quirks.refreshAuthTimeShift : 0
         claims += [
-            #""iat":\#(t)"#, #""exp":\#(t + 600)"#, #""auth_time":\#(Int(authTime.timeIntervalSince1970 + shift))"#,
+            #""iat":\#(t)"#, #""exp":\#(t + quirks.lifetime)"#,
+            #""auth_time":\#(Int(authTime.timeIntervalSince1970 + shift))"#,
             #""sid":"\#(sessionID)""#, #""at_hash":"\#(IDTokenValidator.halfHash(accessToken, .es256))""#,
         ]
-        if let nonce { claims.append(#""nonce":"\#(nonce)""#) }
+        if let nonce {
+            claims.append(#""nonce":"\#(nonce)""#)
+            if !refresh { stateBox.withLock { $0.observations.nonceEmbedded = true } }
+        }
         if let acr = quirks.acr { claims.append(#""acr":"\#(acr)""#) }
         let input =
             Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)","typ":"JWT"}"#.utf8)) + "."

@@ -51,17 +51,23 @@
             let request = try AuthorizationRequest(
                 metadata: metadata, clientID: clientID, redirectURI: try RedirectURI("http://127.0.0.1/callback"),
                 scopes: scopes)
-            let code = try await LoopbackBrowser(launcher: browser, timeout: timeout).authorize(
-                request, requireIssuer: requireIssuer)
-            let client = TokenClient(metadata: metadata, clientID: clientID, transport: transport, now: now)
-            let tokens = try await client.exchange(code)
-            var claims: JWTClaims?
-            if scopes.contains("openid") {
-                claims = try await IDTokenVerification(
-                    metadata: metadata, clientID: clientID, transport: transport, now: now
-                ).verify(tokens, nonce: code.pending.nonce?.unredacted())
+            let loopback = LoopbackBrowser(launcher: browser, timeout: timeout)
+            let code = try await loopback.authorize(request, requireIssuer: requireIssuer)
+            do {
+                let client = TokenClient(metadata: metadata, clientID: clientID, transport: transport, now: now)
+                let tokens = try await client.exchange(code)
+                var claims: JWTClaims?
+                if scopes.contains("openid") {
+                    claims = try await IDTokenVerification(
+                        metadata: metadata, clientID: clientID, transport: transport, now: now
+                    ).verify(tokens, nonce: code.pending.nonce?.unredacted())
+                }
+                await loopback.signInFinished(code.pending, error: nil)
+                return Result(tokens: tokens, idTokenClaims: claims, redirectURI: code.pending.redirect)
+            } catch {
+                await loopback.signInFinished(code.pending, error: error)
+                throw error
             }
-            return Result(tokens: tokens, idTokenClaims: claims, redirectURI: code.pending.redirect)
         }
     }
 #endif

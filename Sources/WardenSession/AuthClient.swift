@@ -185,6 +185,20 @@ public actor AuthClient {
         request.dpopThumbprint = configuration.dpop?.thumbprint
         let client = try tokenClient(metadata)
         let code = try await browser.authorize(request, requireIssuer: configuration.requireIssuerParameter)
+        do {
+            let signIn = try await complete(code, client: client, metadata: metadata)
+            await browser.signInFinished(code.pending, error: nil)
+            return signIn
+        } catch {
+            await browser.signInFinished(code.pending, error: error)  // the loopback page names the refusal
+            throw error
+        }
+    }
+
+    /// After the redirect: the code exchange, the ID-token validation and persistence.
+    private func complete(_ code: AuthorizationCode, client: TokenClient, metadata: ProviderMetadata) async throws
+        -> SignIn
+    {
         let response = try await client.exchange(code)
         var claims: JWTClaims?
         if configuration.scopes.contains("openid") {

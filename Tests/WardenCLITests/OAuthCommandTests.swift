@@ -245,12 +245,52 @@ struct OpenIDCommandTests {
         #expect(!provider.browserSessionActive)
     }
 
+    @Test func aTrustedAudienceIsAcceptedAndKeptForRefreshes() async throws {
+        let provider = try LocalProvider(clientID: "cli-test")
+        defer { provider.stop() }
+        provider.idTokenQuirks.extraAudiences = ["https://api.example.com"]
+        let home = CLI.temporaryHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let login = await CLI.run(
+            [
+                "login", "--issuer", provider.issuer, "--client-id", provider.clientID, "--trusted-audience",
+                "https://api.example.com",
+            ] + Self.browser + OAuthCommandTests.fileStore, home: home)
+        #expect(login.status == 0, "\(login.stderr)")
+        provider.expireAccessTokens()
+        let token = await CLI.run(["token", "--min-ttl", "86400"] + OAuthCommandTests.fileStore, home: home)
+        #expect(token.status == 0, "the refreshed ID token with the same trusted audience passed: \(token.stderr)")
+        #expect(provider.count("token.refresh_token") == 1)
+        let untrusting = await CLI.run(
+            ["login", "--issuer", provider.issuer, "--client-id", provider.clientID] + Self.browser
+                + OAuthCommandTests.fileStore, home: home)
+        #expect(untrusting.status == 1 && untrusting.stderr.contains("audience_mismatch"), "\(untrusting.stderr)")
+    }
+
+    @Test func aLogoutWhoseBrowserSessionCouldNotBeEndedIsExit1AfterTheLocalSignOut() async throws {
+        let provider = try LocalProvider(clientID: "cli-test")
+        defer { provider.stop() }
+        let home = CLI.temporaryHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        _ = await OAuthCommandTests.login(provider, home: home)
+        // A "browser" that never comes back: the listener times out.
+        let logout = await CLI.run(
+            ["logout", "--end-session", "--browser", "true", "--timeout", "1"] + OAuthCommandTests.fileStore,
+            home: home)
+        #expect(logout.status == 1, "\(logout.stdout) \(logout.stderr)")
+        #expect(logout.stderr.contains("end_session_failed") && logout.stdout.contains("local tokens deleted"))
+        #expect(provider.browserSessionActive)
+        let usage = await CLI.run(["logout", "--browser", "firefox"] + OAuthCommandTests.fileStore, home: home)
+        #expect(usage.status == 2, "--browser without --end-session is refused, not ignored")
+    }
+
     @Test func reservedAndMalformedParametersAreUsageErrors() async throws {
         let provider = try LocalProvider(clientID: "cli-test")
         defer { provider.stop() }
         for extra in [
             ["--param", "state=mine"], ["--param", "nonce=n"], ["--param", "noequals"], ["--param", "=v"],
             ["--param", "max_age=soon"], ["--param", "prompt=none login"], ["--token-param", "grant_type=password"],
+            ["--param", "response_mode=fragment"],
         ] {
             let run = await CLI.run(
                 ["login", "--issuer", provider.issuer, "--client-id", provider.clientID] + extra + Self.browser

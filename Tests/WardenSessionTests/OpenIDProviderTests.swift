@@ -103,6 +103,7 @@ struct OpenIDProviderTests {
         BadRefresh(name: "no sub", quirk: { $0.omitSubject = true }, code: "missing_claim"),
         BadRefresh(
             name: "an untrusted audience added", quirk: { $0.extraAudiences = ["evil"] }, code: "audience_mismatch"),
+        BadRefresh(name: "signed with a key the JWKS never publishes", quirk: { _ in }, code: "unknown_kid"),
     ]
 
     @Test(arguments: badRefreshes)
@@ -114,6 +115,10 @@ struct OpenIDProviderTests {
         let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
         let token = try await signIn.session.validAccessToken()
         bad.quirk(&provider.idTokenQuirks)
+        if bad.code == "unknown_kid" {
+            try provider.rotateSigningKey()
+            provider.unpublishSigningKeys()
+        }
         let revocations = provider.count("revoke")
         do {
             _ = try await signIn.session.refresh(ifCurrent: token)
@@ -128,7 +133,7 @@ struct OpenIDProviderTests {
             Issue.record("the session was kept")
             return
         }
-        #expect(provider.count("revoke") == revocations + 1, "the rotated refresh token was revoked at the provider")
+        #expect(provider.count("revoke") == revocations + 2, "the rotated refresh token and the access token were revoked")
         #expect(try await client.restoreSession() == nil)
     }
 
@@ -147,7 +152,7 @@ struct OpenIDProviderTests {
         #expect(provider.count("jwks") == 2, "the unknown kid refetched the key set once")
         let refreshed = try #require(try await Self.stored(store)?.idToken?.unredacted())
         let header = try JWSCompact.decodeUnverified(refreshed).header
-        #expect(header["kid"]?.stringValue != nil)
+        #expect(header["kid"]?.stringValue == provider.keyID, "the stored ID token is the one signed by the new key")
         // The next sign-in and refresh use the cached set: no request for keys.
         let again = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
         _ = try await again.session.refresh(ifCurrent: try await again.session.validAccessToken())
@@ -179,11 +184,14 @@ struct OpenIDProviderTests {
 
     // MARK: - Clock skew
 
-    /// The provider's clock runs `skew` seconds off the device's.
+    /// The provider's clock runs `skew` seconds off the device's. Its ID tokens live 120 s: ahead, their `iat` is
+    /// in the device's future; behind by 5 minutes, they expired (beyond the 60 s leeway) by the device's clock.
+    /// (Behind by 5 s is within the leeway either way: it shows that the correction changes nothing there.)
     @Test(arguments: [5.0, -5.0, 300.0, -300.0])
     func aProviderClockOffByMinutesStillSignsInAndRefreshes(skew: TimeInterval) async throws {
         let provider = try Self.provider(now: { Date().addingTimeInterval(skew) })
         defer { provider.stop() }
+        provider.idTokenQuirks.lifetime = 120
         let store = InMemoryStore()
         let client = AuthClient(try Self.configuration(provider, store: store))
         let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
@@ -202,6 +210,47 @@ struct OpenIDProviderTests {
         let error = await Self.signInError(AuthClient(try Self.configuration(provider, store: store)))
         let expected = skew > 0 ? "issued_in_future" : "expired"
         #expect(error?.reason.contains(expected) == true, "\(String(describing: error))")
+        #expect(try await Self.stored(store) == nil)
+    }
+
+    /// A device clock beyond the correction must not sign the user out at the next refresh: the refreshed ID token
+    /// (whose times fail in the device's frame) is not stored, and the session goes on with the sign-in's.
+    @Test func aRefreshWhoseIDTokenFailsOnlyOnTimeKeepsTheSession() async throws {
+        let clock = TestClock()
+        clock.date.withLock { $0 = Date() }
+        let provider = try Self.provider(now: { Date() })
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = AuthClient(try Self.configuration(provider, store: store, now: clock.now))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        let first = try await Self.stored(store)?.idToken
+        clock.advance(3600)  // the device jumps an hour ahead: the provider's Date is now beyond the bound
+        let token = try await signIn.session.validAccessToken()
+        #expect(provider.count("token.refresh_token") == 1, "the expired access token was refreshed")
+        #expect(await signIn.session.state == .signedIn)
+        #expect(try await Self.stored(store)?.idToken == first, "the unverifiable ID token was not stored")
+        #expect(try await Self.stored(store)?.accessToken.unredacted() == token)
+    }
+
+    /// `TokenClient` used directly as a session's refresher validates refreshed ID tokens too (with a key set
+    /// fetched for the check).
+    @Test func aTokenClientRefresherRefusesAnotherUsersIDToken() async throws {
+        let provider = try Self.provider()
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = AuthClient(try Self.configuration(provider, store: store))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        let tokens = try #require(await signIn.session.currentTokens)
+        let refresher = TokenClient(
+            metadata: try await client.metadata(), clientID: provider.clientID, transport: URLSessionTransport())
+        let session = AuthSession(
+            tokens: tokens, store: store, service: "oidc", account: "alice", refresher: refresher)
+        let jwks = provider.count("jwks")
+        provider.idTokenQuirks.refreshSubject = "mallory"
+        await #expect(throws: SessionError(.idTokenRejected, "")) {
+            try await session.refresh(ifCurrent: tokens.accessToken.unredacted())
+        }
+        #expect(provider.count("jwks") == jwks + 1)
         #expect(try await Self.stored(store) == nil)
     }
 
@@ -384,6 +433,28 @@ struct ForgingUserAgent: BrowserLauncher {
     }
 }
 
+/// A user agent that follows the provider's redirects to the loopback listener, as a browser would, and keeps
+/// the page the listener answered.
+struct CapturingUserAgent: BrowserLauncher {
+    static let page = Locked("")
+
+    func open(_ url: URL) throws {
+        Task {
+            var next = url
+            for _ in 0..<6 {
+                let response = try await URLSessionTransport().send(HTTPRequest(url: next, timeout: 20))
+                guard (300..<400).contains(response.status), let location = response.header("Location"),
+                    let target = URL(string: location, relativeTo: next)?.absoluteURL
+                else {
+                    Self.page.withLock { $0 = String(decoding: response.body, as: UTF8.self) }
+                    return
+                }
+                next = target
+            }
+        }
+    }
+}
+
 /// RP-initiated logout and account switching through `AuthClient`, against the in-process provider, which keeps
 /// one browser session (the system browser's cookie) and signs whoever it holds straight back in.
 @Suite("RP-initiated logout", .serialized)
@@ -512,6 +583,33 @@ struct LogoutTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(try String(contentsOf: pages, encoding: .utf8).contains("<title>Signed out</title>"))
+    }
+
+    /// A response that validated but whose ID token is then refused: the page waits for the whole sign-in and
+    /// names the refusal — it never said "Signed in".
+    @Test func aSignInRefusedAfterTheRedirectNeverShowsSignedIn() async throws {
+        let provider = try LocalProvider(clientID: "desktop")
+        defer { provider.stop() }
+        provider.idTokenQuirks.omitSubject = true
+        let client = AuthClient(
+            .init(
+                issuer: provider.issuer, clientID: provider.clientID,
+                redirectURI: try RedirectURI("http://127.0.0.1/callback"), store: InMemoryStore(), service: "svc"))
+        CapturingUserAgent.page.withLock { $0 = "" }
+        let browser = LoopbackBrowser(launcher: CapturingUserAgent(), timeout: .seconds(20))
+        await #expect(throws: OAuthError(.invalidIDToken)) { try await client.signIn(with: browser) }
+        var body = ""
+        for _ in 0..<50 where body.isEmpty {
+            try await Task.sleep(for: .milliseconds(100))
+            body = CapturingUserAgent.page.current
+        }
+        #expect(body.contains("Sign-in refused") && body.contains("invalid_id_token") && !body.contains("Signed in"))
+        // And a sign-in that passes says so.
+        provider.idTokenQuirks.omitSubject = false
+        CapturingUserAgent.page.withLock { $0 = "" }
+        _ = try await client.signIn(with: browser)
+        for _ in 0..<50 where CapturingUserAgent.page.current.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(CapturingUserAgent.page.current.contains("<title>Signed in</title>"))
     }
 
     /// The loopback page of a refused sign-in: a user agent that follows the provider but arrives with a forged

@@ -35,7 +35,7 @@ func checkParameters(_ pairs: [(String, String)]) {
     }
     let reserved: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method", "request_uri", "request", "dpop_jkt",
+        "code_challenge_method", "request_uri", "request", "dpop_jkt", "response_mode",
     ]
     for (name, value) in encoded {
         require(!reserved.contains(name), "a reserved name was accepted: \(name)")

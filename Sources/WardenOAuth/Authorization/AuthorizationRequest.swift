@@ -42,7 +42,7 @@ public struct AuthorizationRequest: Sendable {
 
     static let reserved: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method", "request_uri", "request", "dpop_jkt",
+        "code_challenge_method", "request_uri", "request", "dpop_jkt", "response_mode",
     ]
 
     /// A request with extra parameters as `NAME=VALUE` pairs; known names (`prompt`, `max_age`, ...) are read into

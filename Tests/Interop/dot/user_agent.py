@@ -2,9 +2,10 @@
 provider's redirects (its login page included) to warden's loopback listener, as a browser would.
 usage: user_agent.py URL
 UA_JAR=path keeps the cookies between runs (one browser); UA_STALE=1 makes the user's last authentication an hour
-old before the URL is opened."""
+old before the URL is opened; UA_FORGE_STATE=1 replaces the state of the final redirect."""
 import json
 import os
+import re
 import sys
 import urllib.parse
 
@@ -28,6 +29,8 @@ for _ in range(5):
         print(f"user agent: unexpected {response.status_code} {response.text[:300]}", file=sys.stderr)
         sys.exit(1)
     if urllib.parse.urlsplit(location).netloc != parts.netloc:  # warden's loopback listener
+        if os.environ.get("UA_FORGE_STATE"):  # a page that fakes the provider's return
+            location = re.sub(r"state=[^&]*", "state=forged", location)
         session.get(location, timeout=10)
         break
     url = location
