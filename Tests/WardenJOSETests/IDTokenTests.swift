@@ -292,6 +292,18 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {  // state gu
     var count: Int { lock.withLock { requests.count } }
 }
 
+/// Answers after 50 ms, so concurrent callers overlap the fetch.
+final class SlowTransport: HTTPTransport {
+    let response: HTTPResponse
+    let count = Locked(0)
+    init(response: HTTPResponse) { self.response = response }
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        count.withLock { $0 += 1 }
+        try await Task.sleep(for: .milliseconds(50))
+        return response
+    }
+}
+
 @Suite("JWKS cache")
 struct JWKSCacheTests {
     static func jwks(_ keys: [JWK]) -> HTTPResponse {
@@ -337,6 +349,24 @@ struct JWKSCacheTests {
         // A minute later a forged kid may refetch once more (the network fails; the last good set stays).
         await #expect(throws: JOSEError(.unknownKid)) { try await cache.verify("", forged) }
         #expect(transport.count == 4)
+    }
+
+    @Test func concurrentVerificationsOnAColdCacheShareOneFetch() async throws {
+        let transport = SlowTransport(response: Self.jwks([Keys.jwk(Keys.ec.publicKey, kid: "ec1")]))
+        let cache = JWKSCache(url: URL(string: "https://id.example.com/jwks")!, transport: transport)
+        let token = Mint.token(header: #"{"alg":"ES256","kid":"ec1"}"#, payload: "{}", signer: .ec(Keys.ec))
+        let results = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await cache.verify(token) { keys throws(JOSEError) -> Int in
+                        try JWSVerifier(keys: keys, allowedAlgorithms: [.es256]).verify(token).payload.count
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(results.count == 20)
+        #expect(transport.count.current == 1, "one fetch for twenty concurrent tokens")
     }
 
     @Test func failsWithoutAnyGoodSet() async {

@@ -9,6 +9,7 @@ import WardenCore
 ///   (default 60 s), so a flood of forged `kid`s cannot turn into a flood of requests. The first rotation after a
 ///   regular fetch is followed at once.
 /// - When a refetch fails it keeps serving the last good set, and asks again after ``minimumRefetchInterval``.
+/// - Concurrent verifications that need the set share one fetch (a cold server under load asks once).
 ///
 /// ```swift
 /// let cache = JWKSCache(url: metadata.jwksURI, transport: URLSessionTransport())
@@ -28,6 +29,7 @@ public actor JWKSCache {
     private var current: JWKSet?
     private var expiresAt: Date = .distantPast
     private var lastForcedRefetch: Date = .distantPast
+    private var inflight: Task<Result<JWKSet, JOSEError>, Never>?
     private(set) var fetchCount = 0
 
     public init(
@@ -66,7 +68,21 @@ public actor JWKSCache {
         }
     }
 
+    /// One fetch at a time: callers that find the set missing or stale while a fetch is running wait for it.
     private func refresh(force: Bool) async throws(JOSEError) -> JWKSet {
+        if let inflight { return try await inflight.value.get() }
+        let fetch = Task { await self.fetch() }
+        inflight = fetch
+        let result = await fetch.value
+        inflight = nil
+        return try result.get()
+    }
+
+    private func fetch() async -> Result<JWKSet, JOSEError> {
+        do throws(JOSEError) { return .success(try await fetchOnce()) } catch { return .failure(error) }
+    }
+
+    private func fetchOnce() async throws(JOSEError) -> JWKSet {
         fetchCount += 1
         do {
             let response = try await transport.send(
