@@ -133,7 +133,8 @@ struct OpenIDProviderTests {
             Issue.record("the session was kept")
             return
         }
-        #expect(provider.count("revoke") == revocations + 2, "the rotated refresh token and the access token were revoked")
+        #expect(
+            provider.count("revoke") == revocations + 2, "the rotated refresh token and the access token were revoked")
         #expect(try await client.restoreSession() == nil)
     }
 
