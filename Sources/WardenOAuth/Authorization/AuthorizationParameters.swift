@@ -79,7 +79,8 @@ public struct AuthorizationParameters: Sendable {
     }
 
     /// These parameters over `defaults`: every field set here wins; ``additional`` entries replace the defaults'
-    /// of the same name.
+    /// of the same name. A default cannot be removed this way (an empty field means "the default"): configure
+    /// without it and pass it per sign-in instead.
     public func merged(over defaults: AuthorizationParameters) -> AuthorizationParameters {
         var result = defaults
         if !prompt.isEmpty { result.prompt = prompt }
