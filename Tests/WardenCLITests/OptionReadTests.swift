@@ -73,11 +73,16 @@ struct OptionReadTests {
             Invocation(
                 [
                     "--issuer", "{issuer}", "--client-id", clientID, "--scope", "openid offline_access", "--browser",
-                    browser, "--timeout", "20", "--revocation-endpoint", "{issuer}/revoke",
+                    browser, "--timeout", "20", "--revocation-endpoint", "{issuer}/revoke", "--param", "prompt=login",
+                    "--token-param", "resource=https://api.example.com", "--trusted-audience",
+                    "https://api.example.com",
                 ] + store)
         ],
         "token": [Invocation(["--min-ttl", "86400", "--burst", "3"] + store, setup: [login])],
-        "logout": [Invocation(store, setup: [login])],
+        "logout": [
+            Invocation(store, setup: [login]),
+            Invocation(["--end-session", "--browser", browser, "--timeout", "20"] + store, setup: [login]),
+        ],
         "jwt decode": [Invocation(["--json", "{token}"])],
         "jwt verify": [
             Invocation([

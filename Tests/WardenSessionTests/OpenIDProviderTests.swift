@@ -576,14 +576,19 @@ struct LogoutTests {
         let browser = LoopbackBrowser(
             launcher: CommandBrowser(command: "curl -s -L -o '\(pages.path)'"), timeout: .seconds(20))
         let signIn = try await client.signIn(with: browser)
-        let report = await client.signOut(signIn.session, endingBrowserSessionWith: browser)
+        // The logout's browser writes its own file, so the sign-in's page cannot be mistaken for it.
+        let logoutPage = pages.appendingPathExtension("logout")
+        defer { try? FileManager.default.removeItem(at: logoutPage) }
+        let logoutBrowser = LoopbackBrowser(
+            launcher: CommandBrowser(command: "curl -s -L -o '\(logoutPage.path)'"), timeout: .seconds(20))
+        let report = await client.signOut(signIn.session, endingBrowserSessionWith: logoutBrowser)
         #expect(report.browserSession == .ended, "\(report.browserSession)")
         #expect(provider.observations.logout?.redirectedTo?.hasPrefix("http://127.0.0.1:") == true)
         // curl wrote the final page the loopback listener answered.
-        for _ in 0..<50 where !((try? String(contentsOf: pages, encoding: .utf8))?.contains("</p>") ?? false) {
+        for _ in 0..<50 where !((try? String(contentsOf: logoutPage, encoding: .utf8))?.contains("</p>") ?? false) {
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(try String(contentsOf: pages, encoding: .utf8).contains("<title>Signed out</title>"))
+        #expect(try String(contentsOf: logoutPage, encoding: .utf8).contains("<title>Signed out</title>"))
     }
 
     /// A response that validated but whose ID token is then refused: the page waits for the whole sign-in and
