@@ -185,26 +185,37 @@
                         transports: ["internal", "hybrid"], authenticatorAttachment: "platform"
                     ).json())
             case let assertion as ASAuthorizationPlatformPublicKeyCredentialAssertion:
-                return .passkeyAssertion(
-                    json: AssertionResponse(
-                        credentialID: Array(assertion.credentialID), clientDataJSON: Array(assertion.rawClientDataJSON),
-                        authenticatorData: Array(assertion.rawAuthenticatorData), signature: Array(assertion.signature),
-                        userHandle: Array(assertion.userID)
-                    ).json())
+                return .passkeyAssertion(json: try Self.assertionJSON(assertion))
             #if !WARDEN_VISIONOS
                 case let assertion as ASAuthorizationSecurityKeyPublicKeyCredentialAssertion:
-                    return .passkeyAssertion(
-                        json: AssertionResponse(
-                            credentialID: Array(assertion.credentialID),
-                            clientDataJSON: Array(assertion.rawClientDataJSON),
-                            authenticatorData: Array(assertion.rawAuthenticatorData),
-                            signature: Array(assertion.signature), userHandle: Array(assertion.userID)
-                        ).json())
+                    // Security keys may omit the user handle: `userID` is nil then (it imports as `Data!`).
+                    return .passkeyAssertion(json: try Self.assertionJSON(assertion))
             #endif
             case let password as ASPasswordCredential:
                 return .password(user: password.user, password: Redacted(password.password))
             default:
                 throw AppleAuthorizationError(.invalidResponse, "an unexpected credential type")
+            }
+        }
+
+        /// The assertion's `Data!` fields read as optionals (never `Array(x)` of an implicitly unwrapped nil, which
+        /// traps); what is missing becomes ``AppleAuthorizationError/Code/invalidResponse``.
+        private nonisolated static func assertionJSON(_ assertion: some ASAuthorizationPublicKeyCredentialAssertion)
+            throws
+            -> String
+        {
+            let credentialID: Data? = assertion.credentialID
+            let clientData: Data? = assertion.rawClientDataJSON
+            let authenticatorData: Data? = assertion.rawAuthenticatorData
+            let signature: Data? = assertion.signature
+            let userID: Data? = assertion.userID
+            do {
+                return try AssertionResponse(
+                    credentialID: credentialID, clientDataJSON: clientData, authenticatorData: authenticatorData,
+                    signature: signature, userID: userID
+                ).json()
+            } catch {
+                throw AppleAuthorizationError(.invalidResponse, "the passkey assertion is incomplete: \(error.reason)")
             }
         }
     }

@@ -12,14 +12,20 @@
 
         public init(policy: BiometricPolicyChoice = .biometryOrPasscode) { self.policy = policy }
 
-        public enum Failure: Error, Equatable { case missingUsageDescription, unavailable, cancelled, failed }
+        public enum Failure: Error, Equatable {
+            case missingUsageDescription, unavailable, cancelled, failed
+            /// An empty (or blank) `reason`: `LAContext` would raise an Objective-C exception, a crash.
+            case invalidReason
+        }
 
-        /// Asks the user; throws ``Failure/missingUsageDescription`` when Info.plist lacks `NSFaceIDUsageDescription`.
+        /// Asks the user; throws ``Failure/missingUsageDescription`` when Info.plist lacks `NSFaceIDUsageDescription`
+        /// and ``Failure/invalidReason`` for a blank `reason` (before `LAContext` sees it).
         public func authenticate(
             reason: String,
             // warden:ignore faceid-usage-description-missing a library: the app's Info.plist, checked at run time below
             context: LAContext = LAContext()
         ) async throws {
+            guard BiometricPromptReason.isPresentable(reason) else { throw Failure.invalidReason }
             guard
                 UsageDescriptionCheck.allowsBiometricPrompt(
                     infoDictionary: Bundle.main.infoDictionary ?? [:], on: ApplePlatform.current)

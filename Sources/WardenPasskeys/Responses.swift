@@ -81,6 +81,25 @@ public struct AssertionResponse: Sendable {
         self.userHandle = userHandle
     }
 
+    /// A response from the fields AuthenticationServices hands over, which import as implicitly unwrapped `Data!`
+    /// and may be nil: reading them into `Array` would trap. A missing credential ID, client data, authenticator data
+    /// or signature is ``PasskeyError/Code/malformed``; a missing or empty user handle is nil (WebAuthn lets
+    /// authenticators — security keys in particular — omit it).
+    public init(
+        credentialID: Data?, clientDataJSON: Data?, authenticatorData: Data?, signature: Data?, userID: Data?
+    ) throws(PasskeyError) {
+        guard let credentialID, !credentialID.isEmpty else { throw PasskeyError(.malformed, "no credential ID") }
+        guard let clientDataJSON, !clientDataJSON.isEmpty else { throw PasskeyError(.malformed, "no client data") }
+        guard let authenticatorData, !authenticatorData.isEmpty else {
+            throw PasskeyError(.malformed, "no authenticator data")
+        }
+        guard let signature, !signature.isEmpty else { throw PasskeyError(.malformed, "no signature") }
+        self.init(
+            credentialID: Array(credentialID), clientDataJSON: Array(clientDataJSON),
+            authenticatorData: Array(authenticatorData), signature: Array(signature),
+            userHandle: userID.flatMap { $0.isEmpty ? nil : Array($0) })
+    }
+
     /// The `PublicKeyCredential.toJSON()` document (what ``init(json:)`` reads).
     public func json() -> String {
         var response: [String: Any] = [

@@ -62,3 +62,18 @@ public enum UsageDescriptionCheck {
         !platform.needsFaceIDUsageDescription || faceIDUsageDescription(in: infoDictionary) != nil
     }
 }
+
+/// The `localizedReason` of a biometric prompt. `LAContext.evaluatePolicy(_:localizedReason:reply:)` raises an
+/// Objective-C exception — which Swift cannot catch; the app crashes — for an empty reason, so `BiometricGate`
+/// refuses one that has nothing to show first.
+///
+/// ```swift
+/// BiometricPromptReason.isPresentable("Confirm the payment")   // true
+/// BiometricPromptReason.isPresentable("  ")                    // false
+/// ```
+public enum BiometricPromptReason {
+    /// Whether `reason` has something to show: not empty, not only white space or control characters.
+    public static func isPresentable(_ reason: String) -> Bool {
+        reason.unicodeScalars.contains { !$0.properties.isWhitespace && $0.properties.generalCategory != .control }
+    }
+}
