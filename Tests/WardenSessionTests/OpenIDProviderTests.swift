@@ -434,6 +434,12 @@ struct ForgingUserAgent: BrowserLauncher {
     }
 }
 
+/// The page a user agent kept, once it has one (up to 5 s).
+func page(_ box: Locked<String>) async throws -> String {
+    for _ in 0..<50 where box.current.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+    return box.current
+}
+
 /// A user agent that follows the provider's redirects to the loopback listener, as a browser would, and keeps
 /// the page the listener answered.
 struct CapturingUserAgent: BrowserLauncher {
@@ -604,18 +610,13 @@ struct LogoutTests {
         CapturingUserAgent.page.withLock { $0 = "" }
         let browser = LoopbackBrowser(launcher: CapturingUserAgent(), timeout: .seconds(20))
         await #expect(throws: OAuthError(.invalidIDToken)) { try await client.signIn(with: browser) }
-        var body = ""
-        for _ in 0..<50 where body.isEmpty {
-            try await Task.sleep(for: .milliseconds(100))
-            body = CapturingUserAgent.page.current
-        }
+        let body = try await page(CapturingUserAgent.page)
         #expect(body.contains("Sign-in refused") && body.contains("invalid_id_token") && !body.contains("Signed in"))
         // And a sign-in that passes says so.
         provider.idTokenQuirks.omitSubject = false
         CapturingUserAgent.page.withLock { $0 = "" }
         _ = try await client.signIn(with: browser)
-        for _ in 0..<50 where CapturingUserAgent.page.current.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
-        #expect(CapturingUserAgent.page.current.contains("<title>Signed in</title>"))
+        #expect(try await page(CapturingUserAgent.page).contains("<title>Signed in</title>"))
     }
 
     /// The loopback page of a refused sign-in: a user agent that follows the provider but arrives with a forged
@@ -630,11 +631,7 @@ struct LogoutTests {
         let client = AuthClient(configuration)
         let browser = LoopbackBrowser(launcher: ForgingUserAgent(), timeout: .seconds(20))
         await #expect(throws: OAuthError(.stateMismatch)) { try await client.signIn(with: browser) }
-        var body = ""
-        for _ in 0..<50 where body.isEmpty {
-            try await Task.sleep(for: .milliseconds(100))
-            body = ForgingUserAgent.page.current
-        }
+        let body = try await page(ForgingUserAgent.page)
         #expect(body.contains("Sign-in refused") && body.contains("state_mismatch") && !body.contains("Signed in"))
         #expect(provider.count("token.authorization_code") == 0)
     }
