@@ -15,8 +15,15 @@ public protocol RefreshTokenVault: Sendable {
 /// access and ID tokens with a marker, and the `refreshTokens` store (e.g. `.biometryCurrentSet`) holds only the
 /// refresh token; ``AuthSession`` reads it through ``RefreshTokenVault`` only when it refreshes.
 ///
+/// **Two items, two primary keys.** A Keychain generic-password item is keyed by class + service + account (+ access
+/// group), whatever its protection: two stores writing the same service and account write one item, and the token set
+/// would overwrite the biometric-bound refresh token. The refresh token is therefore kept under its own service,
+/// ``refreshTokenService(for:)`` (`<service>.refresh-token`), same account. Both stores may be the same Keychain,
+/// the same access group, even the same store.
+///
 /// Rotation safety: the refresh token is written first, then the rest; if the second write fails the rotated
-/// refresh token is already safe. ``delete(service:account:)`` removes both items.
+/// refresh token is already safe. ``delete(service:account:)`` and ``deleteAll(service:)`` remove both items, so give
+/// ``InstallSentinel`` and sign-out this store, not one of its halves.
 ///
 /// ```swift
 /// let store = SplitTokenStore(
@@ -37,18 +44,36 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
     /// Both halves of a grant are refreshed together: the lock is the `tokens` store's.
     public var grantLock: any GrantLock { tokens.grantLock }
 
+    /// What is appended to a service name to key its refresh-token items.
+    public static let refreshTokenSuffix = ".refresh-token"
+
+    /// The service the refresh token of `service` is stored under, in the `refreshTokens` store.
+    ///
+    /// Throws ``StorageError/Code/invalidName`` when the name leaves no room for the suffix (or is invalid).
+    public static func refreshTokenService(for service: String) throws(StorageError) -> String {
+        try CredentialStoreLimits.check(service: service)
+        guard service.utf8.count + refreshTokenSuffix.utf8.count <= CredentialStoreLimits.maximumNameBytes else {
+            throw StorageError(
+                .invalidName,
+                "the service name is over \(CredentialStoreLimits.maximumNameBytes - refreshTokenSuffix.utf8.count) "
+                    + "bytes, which leaves no room for its refresh-token item")
+        }
+        return service + refreshTokenSuffix
+    }
+
     /// Splits a ``TokenSet``; any other item (a pending revocation record) is stored in `tokens` as it is.
     public func save(_ data: Data, service: String, account: String) async throws(StorageError) {
         guard var set = try? TokenSet(encoded: data) else {
             try await tokens.save(data, service: service, account: account)
             return
         }
+        let refreshService = try Self.refreshTokenService(for: service)
         if let refresh = set.refreshToken {
-            try await refreshTokens.save(Data(refresh.unredacted().utf8), service: service, account: account)
+            try await refreshTokens.save(Data(refresh.unredacted().utf8), service: refreshService, account: account)
             set.refreshToken = nil
             set.refreshTokenHeldSeparately = true
         } else if !set.refreshTokenHeldSeparately {
-            try await refreshTokens.delete(service: service, account: account)
+            try await refreshTokens.delete(service: refreshService, account: account)
         }
         try await tokens.save(try set.encoded(), service: service, account: account)
     }
@@ -60,7 +85,8 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
     }
 
     public func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
-        guard let data = try await refreshTokens.load(service: service, account: account) else { return nil }
+        let refreshService = try Self.refreshTokenService(for: service)
+        guard let data = try await refreshTokens.load(service: refreshService, account: account) else { return nil }
         guard let text = String(data: data, encoding: .utf8), !text.isEmpty else {
             throw StorageError(.corruptedData, "the stored refresh token cannot be read")
         }
@@ -68,13 +94,15 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
     }
 
     public func delete(service: String, account: String) async throws(StorageError) {
+        let refreshService = try Self.refreshTokenService(for: service)
         try await tokens.delete(service: service, account: account)
-        try await refreshTokens.delete(service: service, account: account)
+        try await refreshTokens.delete(service: refreshService, account: account)
     }
 
     public func deleteAll(service: String) async throws(StorageError) {
+        let refreshService = try Self.refreshTokenService(for: service)
         try await tokens.deleteAll(service: service)
-        try await refreshTokens.deleteAll(service: service)
+        try await refreshTokens.deleteAll(service: refreshService)
     }
 
     public func accounts(service: String) async throws(StorageError) -> [String] {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import WardenCore
-import WardenStorage
+import WardenLocalProvider
+
+@testable import WardenStorage
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
@@ -78,7 +80,7 @@ struct BiometricRefreshTokenTests {
         #expect(tokens.allSatisfy { $0 == "at-1" })
         #expect(await setup.protected.prompts == 1)
         #expect(await setup.provider.refreshes == 1)
-        let rotated = try await setup.protected.raw(service: "svc", account: "a")
+        let rotated = try await setup.protected.raw(service: "svc.refresh-token", account: "a")
         #expect(rotated.map { String(decoding: $0, as: UTF8.self) } == "rt-1")
         let main = try #require(await setup.tokens.load(service: "svc", account: "a"))
         #expect(!String(decoding: main, as: UTF8.self).contains("rt-1"))
@@ -94,7 +96,7 @@ struct BiometricRefreshTokenTests {
         #expect(await setup.protected.prompts == 1, "one prompt per call, no retry loop")
         #expect(await setup.provider.refreshes == 0)
         #expect(try await setup.tokens.load(service: "svc", account: "a") != nil)
-        let kept = try await setup.protected.raw(service: "svc", account: "a")
+        let kept = try await setup.protected.raw(service: "svc.refresh-token", account: "a")
         #expect(kept.map { String(decoding: $0, as: UTF8.self) } == "rt-0")
         // The user tries again and lets it through.
         await setup.protected.setPrompt(.release)
@@ -112,7 +114,7 @@ struct BiometricRefreshTokenTests {
         }
         #expect(reason.contains("sign in again"))
         #expect(try await setup.tokens.load(service: "svc", account: "a") == nil)
-        let gone = try await setup.protected.raw(service: "svc", account: "a")
+        let gone = try await setup.protected.raw(service: "svc.refresh-token", account: "a")
         #expect(gone == nil)
         // No loop: further calls fail at once without prompting or calling the provider.
         await #expect(throws: SessionError(.signedOut, "")) { try await session.validAccessToken() }
@@ -122,12 +124,53 @@ struct BiometricRefreshTokenTests {
 
     @Test func aSetWithoutRefreshTokenDeletesAStaleProtectedItem() async throws {
         let setup = Setup()
-        try await setup.protected.save(Data("stale".utf8), service: "svc", account: "a")
+        try await setup.protected.save(Data("stale".utf8), service: "svc.refresh-token", account: "a")
         let set = TokenSet(
             accessToken: "at", refreshToken: nil, idToken: nil, expiresAt: nil, scope: nil, issuer: "https://id")
         try await setup.store.save(try set.encoded(), service: "svc", account: "a")
-        let gone = try await setup.protected.raw(service: "svc", account: "a")
+        let gone = try await setup.protected.raw(service: "svc.refresh-token", account: "a")
         #expect(gone == nil)
         #expect(try await setup.store.loadRefreshToken(service: "svc", account: "a") == nil)
+    }
+
+    /// The README's setup through the public door: an app signs in with a split store whose two halves are Keychain
+    /// stores on one keychain, refreshes, is killed and relaunched, and refreshes again. With one primary key for both
+    /// halves the token set overwrote the refresh token and the first refresh signed the user out.
+    @Test func anAuthClientOnOneKeychainRefreshesAcrossARelaunch() async throws {
+        let provider = try LocalProvider(clientID: "app", redirectURIs: ["com.example.app:/oauth/callback"])
+        defer { provider.stop() }
+        let keychain = KeychainModel()
+        func launch() throws -> AuthClient {
+            var background = KeychainQuery.Configuration()
+            background.accessibility = .afterFirstUnlockThisDeviceOnly
+            var biometric = KeychainQuery.Configuration()
+            biometric.accessibility = .whenPasscodeSetThisDeviceOnly
+            biometric.accessControl = .biometryCurrentSet
+            let store = SplitTokenStore(
+                tokens: KeychainItemStore(api: keychain, configuration: background, grantLock: ProcessGrantLock.shared),
+                refreshTokens: KeychainItemStore(
+                    api: keychain, configuration: biometric, grantLock: ProcessGrantLock.shared))
+            return AuthClient(
+                .init(
+                    issuer: provider.issuer, clientID: provider.clientID,
+                    redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+                    scopes: ["openid", "offline_access"], store: store, service: "svc", account: "alice"))
+        }
+        let first = try launch()
+        let signIn = try await first.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        let session = signIn.session
+        provider.expireAccessTokens()
+        _ = try await session.validAccessToken(minTTL: 1e9)
+        #expect(await session.state == .signedIn)
+        #expect(keychain.keys.map(\.service).sorted() == ["svc", "svc.refresh-token"])
+
+        let relaunched = try #require(await launch().restoreSession())
+        provider.expireAccessTokens()
+        let refreshes = provider.count("token.refresh_token")
+        _ = try await relaunched.validAccessToken(minTTL: 1e9)
+        #expect(provider.count("token.refresh_token") == refreshes + 1)
+        #expect(await relaunched.state == .signedIn, "the rotated refresh token survived the relaunch")
+        await relaunched.signOut()
+        #expect(keychain.keys.isEmpty, "sign-out removes both items")
     }
 }

@@ -4,90 +4,10 @@ import WardenCore
 
 @testable import WardenStorage
 
-/// A fake that behaves like the Keychain: duplicate on add, not found, and injectable statuses (interaction not
-/// allowed, missing entitlement -34018, ...).
-final class FakeKeychain: KeychainAPI, @unchecked Sendable {  // NSLock-guarded
-    private let lock = NSLock()
-    private var items: [String: [String: (Data, KeychainQuery)]] = [:]
-    var forcedStatus: Int32?
-    private(set) var calls: [String] = []
-
-    func key(_ query: KeychainQuery) -> (String, String?) {
-        guard case .string(let service)? = query.attributes[.service] else { return ("", nil) }
-        if case .string(let account)? = query.attributes[.account] { return (service, account) }
-        return (service, nil)
-    }
-
-    func add(_ query: KeychainQuery) -> Int32 {
-        lock.withLock {
-            calls.append("add")
-            if let forcedStatus { return forcedStatus }
-            let (service, account) = key(query)
-            guard let account, case .data(let data)? = query.attributes[.valueData] else { return -50 }
-            if items[service]?[account] != nil { return KeychainStatus.duplicateItem }
-            items[service, default: [:]][account] = (data, query)
-            return 0
-        }
-    }
-
-    func update(_ query: KeychainQuery, _ attributes: KeychainQuery) -> Int32 {
-        lock.withLock {
-            calls.append("update")
-            if let forcedStatus { return forcedStatus }
-            let (service, account) = key(query)
-            guard let account, let existing = items[service]?[account],
-                case .data(let data)? = attributes.attributes[.valueData]
-            else {
-                return KeychainStatus.itemNotFound
-            }
-            items[service]![account] = (data, existing.1)
-            return 0
-        }
-    }
-
-    func copyData(_ query: KeychainQuery) -> (Int32, Data?) {
-        lock.withLock {
-            calls.append("copy")
-            if let forcedStatus { return (forcedStatus, nil) }
-            let (service, account) = key(query)
-            guard let account, let item = items[service]?[account] else { return (KeychainStatus.itemNotFound, nil) }
-            return (0, item.0)
-        }
-    }
-
-    func copyAccounts(_ query: KeychainQuery) -> (Int32, [String]) {
-        lock.withLock {
-            if let forcedStatus { return (forcedStatus, []) }
-            let accounts = Array((items[key(query).0] ?? [:]).keys)
-            return accounts.isEmpty ? (KeychainStatus.itemNotFound, []) : (0, accounts)
-        }
-    }
-
-    func delete(_ query: KeychainQuery) -> Int32 {
-        lock.withLock {
-            calls.append("delete")
-            if let forcedStatus { return forcedStatus }
-            let (service, account) = key(query)
-            if let account {
-                guard items[service]?[account] != nil else { return KeychainStatus.itemNotFound }
-                items[service]![account] = nil
-            } else {
-                guard items[service] != nil else { return KeychainStatus.itemNotFound }
-                items[service] = nil
-            }
-            return 0
-        }
-    }
-
-    func stored(_ service: String, _ account: String) -> KeychainQuery? {
-        lock.withLock { items[service]?[account]?.1 }
-    }
-}
-
 @Suite("Keychain logic (portable, against a fake Keychain)")
 struct KeychainLogicTests {
     @Test func addThenUpdateOnDuplicate() throws {
-        let fake = FakeKeychain()
+        let fake = KeychainModel()
         let logic = KeychainLogic(api: fake, configuration: .init())
         try logic.save(Data("1".utf8), service: "s", account: "a")
         try logic.save(Data("2".utf8), service: "s", account: "a")
@@ -101,7 +21,7 @@ struct KeychainLogicTests {
     }
 
     @Test func defaultQueryIsThisDeviceOnlyAndDataProtection() throws {
-        let fake = FakeKeychain()
+        let fake = KeychainModel()
         try KeychainLogic(api: fake, configuration: .init()).save(Data("x".utf8), service: "s", account: "a")
         let query = try #require(fake.stored("s", "a"))
         #expect(query.attributes[.accessible] == .accessibility(.whenUnlockedThisDeviceOnly))
@@ -111,13 +31,14 @@ struct KeychainLogicTests {
     }
 
     @Test func biometricItemsUseAccessControlInsteadOfAccessible() throws {
-        let fake = FakeKeychain()
+        let fake = KeychainModel()
         var configuration = KeychainQuery.Configuration()
         configuration.accessibility = .whenPasscodeSetThisDeviceOnly
         configuration.accessControl = .biometryCurrentSet
         configuration.accessGroup = "TEAMID.com.example.shared"
         try KeychainLogic(api: fake, configuration: configuration).save(Data("x".utf8), service: "s", account: "a")
-        let query = try #require(fake.stored("s", "a"))
+        #expect(fake.stored("s", "a") == nil, "the item is in the shared group, not the app's default one")
+        let query = try #require(fake.stored("s", "a", accessGroup: "TEAMID.com.example.shared"))
         #expect(query.attributes[.accessControl] == .accessControl(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet))
         #expect(query.attributes[.accessible] == nil)
         #expect(query.attributes[.accessGroup] == .string("TEAMID.com.example.shared"))
@@ -137,7 +58,7 @@ struct KeychainLogicTests {
         (-99999, .backendFailure, .transient),
     ])
     func statusMapping(status: Int32, code: StorageError.Code, kind: WardenCoreFailure) {
-        let fake = FakeKeychain()
+        let fake = KeychainModel()
         fake.forcedStatus = status
         let logic = KeychainLogic(api: fake, configuration: .init())
         for operation in [
@@ -166,7 +87,7 @@ struct KeychainStoreRuleTests {
     /// The Apple seam answers `accessControlUnavailable` when `SecAccessControlCreateWithFlags` fails: the save
     /// must throw a misconfiguration, and must not retry without the protection.
     @Test func aMissingAccessControlFailsClosed() throws {
-        let fake = FakeKeychain()
+        let fake = KeychainModel()
         fake.forcedStatus = KeychainStatus.accessControlUnavailable
         var configuration = KeychainQuery.Configuration()
         configuration.accessControl = .biometryCurrentSet

@@ -12,27 +12,27 @@
     ///
     /// - **Fails closed**: when `SecAccessControlCreateWithFlags` cannot build the requested protection the item is
     ///   not saved (``StorageError/Code/accessControlUnavailable``), never saved without it.
-    /// - **Off the cooperative pool**: every `SecItem*` call runs on one serial queue shared by all Keychain stores
-    ///   (``BlockingCallQueue/keychain``).
+    /// - **Off the cooperative pool**: every `SecItem*` call runs on a serial queue. Stores with access control have
+    ///   their own, so a read waiting for the user's Face ID never holds up the other Keychain calls of the process.
     /// - **A fresh `LAContext` per protected read**, with `authenticationReuse` as its
     ///   `touchIDAuthenticationAllowableReuseDuration` (0 by default: every read prompts), so one biometric
     ///   evaluation never unlocks the item for the rest of the process.
     ///
-    /// All query building and status mapping is the portable ``KeychainLogic`` (tested on Linux against a fake);
-    /// this file only translates to `kSec*` constants and calls `SecItem*`.
+    /// All query building, status mapping and queueing is the portable `KeychainItemStore` (tested on Linux over a
+    /// model of the Keychain's primary-key and matching rules); this file only translates to `kSec*` constants and
+    /// calls `SecItem*`.
     ///
     /// ```swift
     /// let store = KeychainStore()  // WhenUnlockedThisDeviceOnly
     /// try await store.save(try tokens.encoded(), service: "com.example.app.tokens", account: "alice")
     /// ```
     ///
-    /// Thread-safety: immutable; calls are serialised on the shared queue.
+    /// Thread-safety: immutable; calls are serialised on the store's queue.
     public final class KeychainStore: CredentialStore {
-        private let logic: KeychainLogic
-        private let calls = BlockingCallQueue.keychain
+        private let store: KeychainItemStore
         /// The lock holders of this store's grants share: for an app and its extensions a ``FileGrantLock`` in the
         /// app group container, otherwise the in-process lock.
-        public let grantLock: any GrantLock
+        public var grantLock: any GrantLock { store.grantLock }
 
         /// - Parameters:
         ///   - accessibility: the protection class (only the `ThisDeviceOnly` classes exist here).
@@ -48,37 +48,29 @@
             accessGroup: String? = nil, authenticationReuse: TimeInterval = 0, prompt: String? = nil,
             grantLock: any GrantLock = ProcessGrantLock.shared
         ) {
-            self.grantLock = grantLock
             var configuration = KeychainQuery.Configuration()
             configuration.accessibility = accessibility
             configuration.accessControl = accessControl
             configuration.accessGroup = accessGroup
-            logic = KeychainLogic(
+            store = KeychainItemStore(
                 api: SecurityFrameworkKeychain(
                     reuse: min(max(authenticationReuse, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration),
                     prompt: prompt),
-                configuration: configuration)
+                configuration: configuration, grantLock: grantLock)
         }
 
         public func save(_ data: Data, service: String, account: String) async throws(StorageError) {
-            let logic = logic
-            try await calls.run { () throws(StorageError) in try logic.save(data, service: service, account: account) }
+            try await store.save(data, service: service, account: account)
         }
         public func load(service: String, account: String) async throws(StorageError) -> Data? {
-            let logic = logic
-            return try await calls.run { () throws(StorageError) in try logic.load(service: service, account: account) }
+            try await store.load(service: service, account: account)
         }
         public func delete(service: String, account: String) async throws(StorageError) {
-            let logic = logic
-            try await calls.run { () throws(StorageError) in try logic.delete(service: service, account: account) }
+            try await store.delete(service: service, account: account)
         }
-        public func deleteAll(service: String) async throws(StorageError) {
-            let logic = logic
-            try await calls.run { () throws(StorageError) in try logic.delete(service: service, account: nil) }
-        }
+        public func deleteAll(service: String) async throws(StorageError) { try await store.deleteAll(service: service) }
         public func accounts(service: String) async throws(StorageError) -> [String] {
-            let logic = logic
-            return try await calls.run { () throws(StorageError) in try logic.accounts(service: service) }
+            try await store.accounts(service: service)
         }
     }
 

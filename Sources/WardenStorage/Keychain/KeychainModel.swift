@@ -1,0 +1,160 @@
+import Foundation
+
+/// A model of the Keychain's generic-password rules, for testing the portable Keychain logic on Linux.
+///
+/// It follows Apple's documented semantics ("Item attribute keys and values", `SecItemAdd`):
+/// - An item's **primary key** is its class, `kSecAttrService`, `kSecAttrAccount` and `kSecAttrAccessGroup`. Adding a
+///   second item with the same primary key fails with `errSecDuplicateItem` (-25299), whatever its protection.
+/// - An item added without an access group goes to the app's default group (the first of its keychain access groups).
+/// - A query matches every item whose attributes equal the ones the query names; an attribute it does not name (the
+///   account, the access group) matches any value. `SecItemUpdate` and `SecItemDelete` act on every match,
+///   `kSecMatchLimitOne` returns one.
+/// - The protection (`kSecAttrAccessible` or `kSecAttrAccessControl`) belongs to the item, not its key: an update may
+///   replace it.
+///
+/// Only tests construct it; ``KeychainStore`` talks to the Security framework.
+final class KeychainModel: KeychainAPI, @unchecked Sendable {  // NSLock-guarded
+    /// The primary key of a generic-password item.
+    struct PrimaryKey: Hashable, CustomStringConvertible {
+        var service: String
+        var account: String
+        var accessGroup: String
+        var description: String { "\(service)/\(account) in \(accessGroup)" }
+    }
+
+    /// One stored item: its data and the attributes it was last written with.
+    struct Item {
+        var data: Data
+        var attributes: KeychainQuery
+    }
+
+    private let lock = NSLock()
+    private var items: [PrimaryKey: Item] = [:]
+    private var order: [PrimaryKey] = []
+    private var log: [String] = []
+    private var forced: Int32?
+    /// Called (outside the lock) before a read of an access-controlled item, as the system's prompt would be.
+    private let onProtectedRead: (@Sendable (PrimaryKey) -> Int32)?
+    let defaultAccessGroup: String
+
+    /// - Parameters:
+    ///   - defaultAccessGroup: the group items without `kSecAttrAccessGroup` go to.
+    ///   - onProtectedRead: answers for the user when an access-controlled item is read (0 releases it, `-128`
+    ///     cancels); it may block, as `SecItemCopyMatching` does while the prompt is up.
+    init(
+        defaultAccessGroup: String = "TEAMID.dev.warden.app",
+        onProtectedRead: (@Sendable (PrimaryKey) -> Int32)? = nil
+    ) {
+        self.defaultAccessGroup = defaultAccessGroup
+        self.onProtectedRead = onProtectedRead
+    }
+
+    /// A status every call answers instead of acting (a locked device, a missing entitlement); nil to act.
+    var forcedStatus: Int32? {
+        get { lock.withLock { forced } }
+        set { lock.withLock { forced = newValue } }
+    }
+
+    /// The operations called so far, in order (`add`, `update`, `copy`, `list`, `delete`).
+    var calls: [String] { lock.withLock { log } }
+
+    /// Every stored item's primary key, in the order they were added.
+    var keys: [PrimaryKey] { lock.withLock { order } }
+
+    /// The attributes the item was last written with, or nil when there is no item with that key.
+    func stored(_ service: String, _ account: String, accessGroup: String? = nil) -> KeychainQuery? {
+        let key = PrimaryKey(service: service, account: account, accessGroup: accessGroup ?? defaultAccessGroup)
+        return lock.withLock { items[key]?.attributes }
+    }
+
+    private func string(_ query: KeychainQuery, _ key: KeychainQuery.Key) -> String? {
+        if case .string(let value)? = query.attributes[key] { return value }
+        return nil
+    }
+
+    /// The keys of the items `query` matches, in insertion order. Caller holds the lock.
+    private func matches(_ query: KeychainQuery) -> [PrimaryKey] {
+        guard query.attributes[.itemClass] == .genericPassword else { return [] }
+        let service = string(query, .service)
+        let account = string(query, .account)
+        let group = string(query, .accessGroup)
+        return order.filter { key in
+            (service == nil || key.service == service) && (account == nil || key.account == account)
+                && (group == nil || key.accessGroup == group)
+        }
+    }
+
+    private func begin(_ call: String) -> Int32? {
+        log.append(call)
+        return forced
+    }
+
+    func add(_ query: KeychainQuery) -> Int32 {
+        lock.withLock {
+            if let status = begin("add") { return status }
+            guard query.attributes[.itemClass] == .genericPassword, let service = string(query, .service),
+                case .data(let data)? = query.attributes[.valueData]
+            else { return -50 }  // errSecParam
+            let key = PrimaryKey(
+                service: service, account: string(query, .account) ?? "",
+                accessGroup: string(query, .accessGroup) ?? defaultAccessGroup)
+            guard items[key] == nil else { return KeychainStatus.duplicateItem }
+            items[key] = Item(data: data, attributes: query)
+            order.append(key)
+            return KeychainStatus.success
+        }
+    }
+
+    func update(_ query: KeychainQuery, _ changes: KeychainQuery) -> Int32 {
+        lock.withLock {
+            if let status = begin("update") { return status }
+            let keys = matches(query)
+            guard !keys.isEmpty else { return KeychainStatus.itemNotFound }
+            for key in keys {
+                var item = items[key]!
+                if case .data(let data)? = changes.attributes[.valueData] { item.data = data }
+                // The protection is replaced as a whole: one of accessible / access control.
+                if changes.attributes[.accessible] != nil || changes.attributes[.accessControl] != nil {
+                    item.attributes.attributes[.accessible] = changes.attributes[.accessible]
+                    item.attributes.attributes[.accessControl] = changes.attributes[.accessControl]
+                }
+                item.attributes.attributes[.valueData] = .data(item.data)
+                items[key] = item
+            }
+            return KeychainStatus.success
+        }
+    }
+
+    func copyData(_ query: KeychainQuery) -> (Int32, Data?) {
+        let (status, found): (Int32?, (PrimaryKey, Item)?) = lock.withLock {
+            if let status = begin("copy") { return (status, nil) }
+            return (nil, matches(query).first.map { ($0, items[$0]!) })
+        }
+        if let status { return (status, nil) }
+        guard let (key, item) = found else { return (KeychainStatus.itemNotFound, nil) }
+        if item.attributes.attributes[.accessControl] != nil, let onProtectedRead {
+            let status = onProtectedRead(key)
+            guard status == KeychainStatus.success else { return (status, nil) }
+        }
+        return (KeychainStatus.success, item.data)
+    }
+
+    func copyAccounts(_ query: KeychainQuery) -> (Int32, [String]) {
+        lock.withLock {
+            if let status = begin("list") { return (status, []) }
+            let accounts = matches(query).map(\.account)
+            return accounts.isEmpty ? (KeychainStatus.itemNotFound, []) : (KeychainStatus.success, accounts)
+        }
+    }
+
+    func delete(_ query: KeychainQuery) -> Int32 {
+        lock.withLock {
+            if let status = begin("delete") { return status }
+            let keys = matches(query)
+            guard !keys.isEmpty else { return KeychainStatus.itemNotFound }
+            for key in keys { items[key] = nil }
+            order.removeAll { keys.contains($0) }
+            return KeychainStatus.success
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import WardenCore
+
+@testable import WardenStorage
+
+/// ``SplitTokenStore`` set up as the README shows — two Keychain stores, one service and account — over **one**
+/// keychain that keys items the way Apple's does (class + service + account + access group).
+@Suite("Split token store over one keychain")
+struct SplitKeychainTests {
+    static let group = "TEAMID.com.example.shared"
+
+    struct Setup {
+        let keychain: KeychainModel
+        let store: SplitTokenStore
+
+        init(accessGroup: String? = nil, onProtectedRead: (@Sendable (KeychainModel.PrimaryKey) -> Int32)? = nil) {
+            keychain = KeychainModel(onProtectedRead: onProtectedRead)
+            var background = KeychainQuery.Configuration()
+            background.accessibility = .afterFirstUnlockThisDeviceOnly
+            background.accessGroup = accessGroup
+            var biometric = KeychainQuery.Configuration()
+            biometric.accessibility = .whenPasscodeSetThisDeviceOnly
+            biometric.accessControl = .biometryCurrentSet
+            biometric.accessGroup = accessGroup
+            store = SplitTokenStore(
+                tokens: KeychainItemStore(api: keychain, configuration: background, grantLock: ProcessGrantLock.shared),
+                refreshTokens: KeychainItemStore(
+                    api: keychain, configuration: biometric, grantLock: ProcessGrantLock.shared))
+        }
+    }
+
+    static func tokens(_ refresh: String?, generation: UInt64 = 0) -> TokenSet {
+        var set = TokenSet(
+            accessToken: "at-\(generation)", refreshToken: refresh, idToken: nil, expiresAt: nil, scope: "openid",
+            issuer: "https://id.example.com")
+        set.generation = generation
+        return set
+    }
+
+    @Test(arguments: [nil, SplitKeychainTests.group])
+    func theTokenSetAndTheRefreshTokenAreTwoItemsWithTheirOwnProtection(accessGroup: String?) async throws {
+        let setup = Setup(accessGroup: accessGroup)
+        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
+        #expect(setup.keychain.keys.count == 2, "one primary key would mean the token set overwrote the refresh token")
+        let main = try #require(setup.keychain.stored("svc", "alice", accessGroup: accessGroup))
+        #expect(main.attributes[.accessible] == .accessibility(.afterFirstUnlockThisDeviceOnly))
+        #expect(main.attributes[.accessControl] == nil)
+        let protected = try #require(setup.keychain.stored("svc.refresh-token", "alice", accessGroup: accessGroup))
+        #expect(protected.attributes[.accessControl] == .accessControl(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet))
+        #expect(protected.attributes[.accessible] == nil)
+
+        #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == "rt-0")
+        let set = try TokenSet(encoded: try #require(await setup.store.load(service: "svc", account: "alice")))
+        #expect(set.refreshToken == nil && set.refreshTokenHeldSeparately && set.accessToken.unredacted() == "at-0")
+    }
+
+    /// A rotation updates both items in place; neither changes the other's protection.
+    @Test func aRotationUpdatesBothItemsAndKeepsEachProtection() async throws {
+        let setup = Setup()
+        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
+        try await setup.store.save(try Self.tokens("rt-1", generation: 1).encoded(), service: "svc", account: "alice")
+        #expect(setup.keychain.keys.count == 2)
+        #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == "rt-1")
+        let set = try TokenSet(encoded: try #require(await setup.store.load(service: "svc", account: "alice")))
+        #expect(set.generation == 1 && set.accessToken.unredacted() == "at-1")
+        let protected = try #require(setup.keychain.stored("svc.refresh-token", "alice"))
+        #expect(protected.attributes[.accessControl] == .accessControl(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet))
+        let main = try #require(setup.keychain.stored("svc", "alice"))
+        #expect(main.attributes[.accessible] == .accessibility(.afterFirstUnlockThisDeviceOnly))
+    }
+
+    /// Reading the token set — every launch, every extension — never reads the access-controlled item.
+    @Test func restoringNeverReadsTheProtectedItem() async throws {
+        let prompts = Locked(0)
+        let setup = Setup(onProtectedRead: { _ in
+            prompts.withLock { $0 += 1 }
+            return KeychainStatus.success
+        })
+        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
+        for _ in 0..<3 { _ = try await setup.store.load(service: "svc", account: "alice") }
+        #expect(prompts.current == 0)
+        #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == "rt-0")
+        #expect(prompts.current == 1)
+    }
+
+    @Test func signOutAndPurgeRemoveBothItemsAndAccountsListsOnlyTheGrants() async throws {
+        let setup = Setup()
+        for account in ["alice", "bob"] {
+            try await setup.store.save(try Self.tokens("rt-\(account)").encoded(), service: "svc", account: account)
+        }
+        #expect(try await setup.store.accounts(service: "svc") == ["alice", "bob"])
+        try await setup.store.delete(service: "svc", account: "alice")
+        #expect(setup.keychain.keys.map(\.account) == ["bob", "bob"])
+        try await setup.store.deleteAll(service: "svc")
+        #expect(setup.keychain.keys.isEmpty)
+    }
+
+    /// The first launch of a reinstall purges the refresh-token items too, when the sentinel is given the split store.
+    @Test func theInstallSentinelPurgesTheRefreshTokenItems() async throws {
+        let setup = Setup()
+        try await setup.store.save(try Self.tokens("rt-old").encoded(), service: "svc", account: "alice")
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("warden-split-\(UUID())/marker")
+        defer { try? FileManager.default.removeItem(at: marker.deletingLastPathComponent()) }
+        let sentinel = InstallSentinel(appID: "com.example.app", markerFile: marker)
+        #expect(try await sentinel.purgeIfFirstLaunch(store: setup.store, services: ["svc"]) == .purged)
+        #expect(setup.keychain.keys.isEmpty)
+    }
+
+    @Test func aSetWithoutRefreshTokenDeletesTheProtectedItem() async throws {
+        let setup = Setup()
+        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
+        try await setup.store.save(try Self.tokens(nil).encoded(), service: "svc", account: "alice")
+        #expect(setup.keychain.keys.map(\.service) == ["svc"])
+        #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == nil)
+    }
+
+    @Test func aServiceNameWithNoRoomForTheSuffixIsRefused() async throws {
+        let setup = Setup()
+        let name = String(repeating: "s", count: CredentialStoreLimits.maximumNameBytes - 5)
+        let error = await #expect(throws: StorageError.self) {
+            try await setup.store.save(try Self.tokens("rt").encoded(), service: name, account: "alice")
+        }
+        #expect(error?.code == .invalidName)
+        #expect(error?.reason.contains("refresh-token item") == true)
+        #expect(setup.keychain.keys.isEmpty, "nothing is half-written")
+        #expect(try SplitTokenStore.refreshTokenService(for: "svc") == "svc.refresh-token")
+    }
+
+    /// A biometric read waits in `SecItemCopyMatching` until the user answers. Meanwhile the other Keychain calls of
+    /// the process — a background task saving or reading an access token — go on.
+    @Test func aPendingPromptDoesNotHoldUpOtherKeychainCalls() async throws {
+        let promptUp = DispatchSemaphore(value: 0)
+        let answer = DispatchSemaphore(value: 0)
+        let answeredInTime = Locked(false)
+        let setup = Setup(onProtectedRead: { _ in
+            promptUp.signal()
+            // The user answers only after the other calls ran; if they were queued behind the prompt the wait
+            // times out instead of hanging the test.
+            answeredInTime.withLock { $0 = answer.wait(timeout: .now() + 5) == .success }
+            return KeychainStatus.success
+        })
+        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
+        let read = Task { try await setup.store.loadRefreshToken(service: "svc", account: "alice") }
+        await Task.detached { promptUp.wait() }.value
+        let other = KeychainItemStore(api: setup.keychain, configuration: .init(), grantLock: ProcessGrantLock.shared)
+        try await other.save(Data("background".utf8), service: "other", account: "bob")
+        #expect(try await other.load(service: "other", account: "bob") == Data("background".utf8))
+        #expect(try await setup.store.load(service: "svc", account: "alice") != nil)
+        answer.signal()
+        #expect(try await read.value == "rt-0")
+        #expect(answeredInTime.current, "the unprotected calls waited behind the prompt")
+    }
+}
