@@ -10,7 +10,10 @@
     /// - `.revoked` / `.notFound`: the session is signed out and its tokens purged;
     /// - `.transferred` (the app moved to another developer team): the session is kept and `onTransferred` is
     ///   called; the app must migrate the user with the transfer identifier, then sign in again;
-    /// - a failed state check keeps the session (it is not evidence of a revocation).
+    /// - a check that could not reach Apple (offline, timed out) keeps the session: it is not evidence of a revocation.
+    ///
+    /// The check uses the completion form, `getCredentialState(forUserID:completion:)`: Apple reports `.notFound`
+    /// together with an error, so the async form throws for it and a removed user would never be signed out.
     ///
     /// ```swift
     /// let monitor = AppleIDCredentialMonitor(session: session, userID: storedAppleUserID) { showMigration() }
@@ -43,7 +46,7 @@
         }
 
         /// Checks the state now, then watches for revocations. Returns the reaction to the launch check (nil when
-        /// the check itself failed).
+        /// the check could not reach Apple).
         @discardableResult
         public func start() async -> AppleIDCredentialReaction? {
             let reaction = await check()
@@ -66,18 +69,22 @@
 
         @discardableResult
         private func check() async -> AppleIDCredentialReaction? {
-            guard let state = try? await ASAuthorizationAppleIDProvider().credentialState(forUserID: userID) else {
-                return nil
-            }
-            let mapped: AppleIDCredentialReaction.State =
-                switch state {
-                case .authorized: .authorized
-                case .revoked: .revoked
-                case .transferred: .transferred
-                case .notFound: .notFound
-                @unknown default: .notFound
+            let userID = userID
+            let (state, error) = await withCheckedContinuation {
+                (continuation: CheckedContinuation<(AppleIDCredentialReaction.State, AppleIDCredentialReaction.CheckError?), Never>) in
+                ASAuthorizationAppleIDProvider().getCredentialState(forUserID: userID) { state, error in
+                    let mapped: AppleIDCredentialReaction.State =
+                        switch state {
+                        case .authorized: .authorized
+                        case .revoked: .revoked
+                        case .transferred: .transferred
+                        case .notFound: .notFound
+                        @unknown default: .notFound
+                        }
+                    continuation.resume(returning: (mapped, error.map(AppleIDCredentialReaction.CheckError.init)))
                 }
-            let reaction = AppleIDCredentialReaction.reaction(to: mapped)
+            }
+            guard let reaction = AppleIDCredentialReaction.reaction(to: state, error: error) else { return nil }
             switch reaction {
             case .signOut: await session.signOut()
             case .reauthenticate: onTransferred()

@@ -12,12 +12,62 @@ public enum AppleIDCredentialReaction: Sendable, Equatable {
     /// The states as Apple names them.
     public enum State: Sendable { case authorized, revoked, notFound, transferred }
 
+    /// The reaction to a state alone.
     public static func reaction(to state: State) -> AppleIDCredentialReaction {
         switch state {
         case .authorized: .keepSession
         case .revoked, .notFound: .signOut
         case .transferred: .reauthenticate
         }
+    }
+
+    /// The reaction to what `getCredentialState(forUserID:completion:)` reports: a state **and** an optional error.
+    ///
+    /// Apple passes an error together with `.notFound` (the async `credentialState(forUserID:)` therefore throws for
+    /// it, and an app that ignores thrown errors never signs a removed user out). So an error alone says nothing:
+    /// - no error, or an error that is not about reaching Apple: the state decides (``reaction(to:)``);
+    /// - an error about reaching Apple (``CheckError/isTransport``: offline, timed out, the connection lost): the
+    ///   check learned nothing, nil — keep the session and check again later.
+    public static func reaction(to state: State, error: CheckError?) -> AppleIDCredentialReaction? {
+        if let error, error.isTransport { return nil }
+        return reaction(to: state)
+    }
+
+    /// An error of a credential-state check, as Foundation reports it: the error and its `NSUnderlyingErrorKey` chain.
+    public struct CheckError: Sendable, Equatable, CustomStringConvertible {
+        /// One error of the chain.
+        public struct Link: Sendable, Equatable {
+            public let domain: String
+            public let code: Int
+            public init(domain: String, code: Int) {
+                self.domain = domain
+                self.code = code
+            }
+        }
+
+        /// The error first, then what it wraps.
+        public let chain: [Link]
+
+        public init(chain: [Link]) { self.chain = chain }
+
+        /// The error and up to seven errors it wraps.
+        public init(_ error: any Error) {
+            var links: [Link] = []
+            var current: NSError? = error as NSError
+            while let next = current, links.count < 8 {
+                links.append(Link(domain: next.domain, code: next.code))
+                current = next.userInfo[NSUnderlyingErrorKey] as? NSError
+            }
+            chain = links
+        }
+
+        /// Domains whose errors are about reaching the server, not about the credential.
+        public static let transportDomains: Set<String> = [NSURLErrorDomain, "kCFErrorDomainCFNetwork"]
+
+        /// Whether the error, or one it wraps, is a network failure.
+        public var isTransport: Bool { chain.contains { Self.transportDomains.contains($0.domain) } }
+
+        public var description: String { chain.map { "\($0.domain) \($0.code)" }.joined(separator: " <- ") }
     }
 }
 

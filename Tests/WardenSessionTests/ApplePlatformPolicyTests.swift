@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WardenSession
 
@@ -16,6 +17,29 @@ struct ApplePlatformPolicyTests {
         #expect(AppleIDCredentialReaction.reaction(to: .revoked) == .signOut)
         #expect(AppleIDCredentialReaction.reaction(to: .notFound) == .signOut)
         #expect(AppleIDCredentialReaction.reaction(to: .transferred) == .reauthenticate)
+    }
+
+    /// Apple reports `.notFound` with an error. The reaction must still sign out; only an error about reaching Apple
+    /// (also when wrapped in another domain's error) keeps the session.
+    @Test func notFoundWithAnErrorSignsOutAndOnlyTransportFailuresKeepTheSession() {
+        let notFoundError = NSError(domain: "com.apple.AuthenticationServices.AuthorizationError", code: 1000)
+        #expect(
+            AppleIDCredentialReaction.reaction(to: .notFound, error: .init(notFoundError)) == .signOut,
+            "an error alongside .notFound is Apple's normal report")
+        #expect(AppleIDCredentialReaction.reaction(to: .revoked, error: .init(notFoundError)) == .signOut)
+        #expect(AppleIDCredentialReaction.reaction(to: .authorized, error: nil) == .keepSession)
+        #expect(AppleIDCredentialReaction.reaction(to: .transferred, error: nil) == .reauthenticate)
+
+        let offline = NSError(domain: NSURLErrorDomain, code: NSURLErrorNotConnectedToInternet)
+        #expect(AppleIDCredentialReaction.reaction(to: .notFound, error: .init(offline)) == nil)
+        let wrapped = NSError(
+            domain: "AKAuthenticationError", code: -7003,
+            userInfo: [NSUnderlyingErrorKey: NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)])
+        let chain = AppleIDCredentialReaction.CheckError(wrapped)
+        #expect(chain.chain.map(\.domain) == ["AKAuthenticationError", NSURLErrorDomain])
+        #expect(chain.isTransport)
+        #expect(AppleIDCredentialReaction.reaction(to: .notFound, error: chain) == nil)
+        #expect(AppleIDCredentialReaction.reaction(to: .revoked, error: chain) == nil, "a failed check learns nothing")
     }
 
     @Test func faceIDUsageDescription() {
