@@ -50,7 +50,12 @@ let package = Package(
         standIn("CryptoKit", ["Security", "LocalAuthentication"]),
         standIn("LocalAuthentication"),
         standIn("Network"),
-        standIn("AuthenticationServices", [windowing, "SwiftUI"]),
+        // The overlay version of an Xcode 16 SDK (iOS 18: 7620), so `canImport(AuthenticationServices, _version:)`
+        // gates take the branch every Xcode that can build the package compiles.
+        .target(
+            name: "AuthenticationServices", dependencies: [windowing, "SwiftUI"],
+            path: "\(generated)/AuthenticationServices",
+            swiftSettings: strict + defines + [.unsafeFlags(["-user-module-version", "7620"])]),
         mirror("WardenCore", ["os"]),
         mirror("WardenCrypto", ["WardenCore", "CryptoKit", "Security"]),
         mirror("WardenJOSE", ["WardenCore", "WardenCrypto"]),

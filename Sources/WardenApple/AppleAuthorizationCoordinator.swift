@@ -17,7 +17,12 @@
     /// come back as the exact `toJSON()` documents `WardenPasskeys` verifies. Errors are
     /// ``AppleAuthorizationError`` values (a cancellation is never retried; on launch and in AutoFill it is not an
     /// error at all: the result is nil). The delegate callbacks are `nonisolated` and resume the caller exactly
-    /// once through a lock; a second concurrent request is refused.
+    /// once (the portable `AuthorizationRequestSlot`):
+    /// - a pending AutoFill request yields to the next request: it is cancelled (its caller gets nil) and the sheet
+    ///   starts once the AutoFill controller has reported its end; any other running request refuses a second one
+    ///   (``AppleAuthorizationError/Code/alreadyRunning``);
+    /// - each controller's callbacks are matched to its own request (and its own nonce and `state`): those of a
+    ///   cancelled or replaced controller are ignored.
     ///
     /// ```swift
     /// let coordinator = AppleAuthorizationCoordinator { view.window! }
@@ -43,10 +48,18 @@
         }
 
         private let anchor: () -> ASPresentationAnchor
-        private var controller: ASAuthorizationController?
-        private let outcome = Locked<CheckedContinuation<AppleAuthorizationResult, any Error>?>(nil)
-        /// The state and nonce this request sent (read by the nonisolated delegate callbacks).
-        private let expected = Locked<(state: String, nonce: AppleSignInNonce)?>(nil)
+        private let slot = AuthorizationRequestSlot<AppleAuthorizationResult>()
+
+        /// A controller whose request has not reported yet, with what it sent.
+        private struct Sent {
+            let run: AuthorizationRequestSlot<AppleAuthorizationResult>.Run
+            let controller: ASAuthorizationController
+            let state: String
+            let nonce: AppleSignInNonce
+        }
+        /// Keyed by the controller, read by the nonisolated delegate callbacks. An entry lives until its controller
+        /// reports (also after its request was cancelled or replaced, so that report is recognised).
+        private let sent = Locked<[ObjectIdentifier: Sent]>([:])
 
         /// - Parameter anchor: the window to present from.
         public init(anchor: @escaping () -> ASPresentationAnchor) { self.anchor = anchor }
@@ -57,54 +70,51 @@
         public func perform(_ requests: [Request], mode: AppleAuthorizationMode) async throws
             -> AppleAuthorizationResult?
         {
-            guard controller == nil else { throw AppleAuthorizationError(.alreadyRunning) }
             let nonce = try AppleSignInNonce()
             let state = Base64URL.encode(try SecureRandom().bytes(count: 32))
-            expected.withLock { $0 = (state, nonce) }
             let built = requests.map { build($0, nonce: nonce, state: state) }
             let controller = ASAuthorizationController(authorizationRequests: built)
             controller.delegate = self
             controller.presentationContextProvider = self
-            self.controller = controller
-            defer {
-                self.controller = nil
-                expected.withLock { $0 = nil }
-            }
+            let sent = sent
             do {
-                return try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        outcome.withLock { $0 = continuation }
+                return try await slot.perform(
+                    mode: mode,
+                    start: { run in
+                        #if WARDEN_APPKIT || WARDEN_CATALYST
+                            // performAutoFillAssistedRequests() is unavailable on macOS and Mac Catalyst.
+                            if mode == .autoFill {
+                                throw AppleAuthorizationError(
+                                    .notHandled, "passkey AutoFill is not available on this platform")
+                            }
+                        #endif
+                        sent.withLock {
+                            $0[ObjectIdentifier(controller)] = Sent(
+                                run: run, controller: controller, state: state, nonce: nonce)
+                        }
                         switch mode {
                         case .interactive: controller.performRequests()
                         case .existingAccountOnLaunch:
                             controller.performRequests(options: .preferImmediatelyAvailableCredentials)
                         case .autoFill:
                             #if WARDEN_APPKIT || WARDEN_CATALYST
-                                // performAutoFillAssistedRequests() is unavailable on macOS and Mac Catalyst.
-                                finish(
-                                    .failure(
-                                        AppleAuthorizationError(
-                                            .notHandled, "passkey AutoFill is not available on this platform")))
+                                break  // refused above
                             #else
                                 controller.performAutoFillAssistedRequests()
                             #endif
                         }
-                    }
-                } onCancel: {
-                    // The controller is not Sendable: hop to the main actor and cancel it there, if it is still
-                    // this request's (its state identifies it).
-                    Task { @MainActor [weak self] in self?.cancel(requestWithState: state) }
-                }
+                    },
+                    cancel: { run in
+                        // The controller is not Sendable: cancel it on the main actor, found by its run (never the
+                        // controller of a later request).
+                        Task { @MainActor in
+                            sent.withLock { entries in entries.values.first { $0.run == run }?.controller }?.cancel()
+                        }
+                    })
             } catch let error as AppleAuthorizationError {
                 guard let surfaced = error.surfaced(in: mode) else { return nil }
                 throw surfaced
             }
-        }
-
-        /// Cancels the running request if it is the one that sent `state` (not a later one).
-        private func cancel(requestWithState state: String) {
-            guard expected.current?.state == state else { return }
-            controller?.cancel()
         }
 
         private func build(_ request: Request, nonce: AppleSignInNonce, state: String) -> ASAuthorizationRequest {
@@ -132,36 +142,38 @@
             }
         }
 
-        private nonisolated func finish(_ result: Result<AppleAuthorizationResult, any Error>) {
-            guard
-                let continuation = outcome.withLock({
-                    value -> CheckedContinuation<AppleAuthorizationResult, any Error>? in
-                    defer { value = nil }
-                    return value
-                })
-            else { return }
-            continuation.resume(with: result)
+        /// What `controller` sent, removed: its first report is its only one. Nil for a controller of no request.
+        private nonisolated func takeSent(_ controller: ASAuthorizationController) -> (
+            run: AuthorizationRequestSlot<AppleAuthorizationResult>.Run, state: String, nonce: AppleSignInNonce
+        )? {
+            sent.withLock { $0.removeValue(forKey: ObjectIdentifier(controller)) }.map { ($0.run, $0.state, $0.nonce) }
         }
 
         public nonisolated func authorizationController(
             controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
         ) {
-            finish(Result { try map(authorization.credential) })
+            guard let request = takeSent(controller) else { return }
+            slot.finish(
+                request.run,
+                with: Result { try Self.map(authorization.credential, state: request.state, nonce: request.nonce) })
         }
 
         public nonisolated func authorizationController(
             controller: ASAuthorizationController, didCompleteWithError error: any Error
         ) {
-            let code = (error as? ASAuthorizationError)?.code.rawValue ?? 1000
-            finish(.failure(AppleAuthorizationError(authorizationErrorCode: code)))
+            guard let request = takeSent(controller) else { return }
+            let reported = error as NSError
+            slot.finish(request.run, with: .failure(AppleAuthorizationError(domain: reported.domain, code: reported.code)))
         }
 
-        /// The credential as a Sendable value, checked against what this request sent.
-        private nonisolated func map(_ credential: any ASAuthorizationCredential) throws -> AppleAuthorizationResult {
+        /// The credential as a Sendable value, checked against what its request sent.
+        private nonisolated static func map(
+            _ credential: any ASAuthorizationCredential, state expectedState: String, nonce: AppleSignInNonce
+        ) throws -> AppleAuthorizationResult {
             switch credential {
             case let apple as ASAuthorizationAppleIDCredential:
-                guard let expected = expected.current, let state = apple.state,
-                    ConstantTime.equals(state, expected.state),
+                guard let state = apple.state,
+                    ConstantTime.equals(state, expectedState),
                     let token = apple.identityToken.flatMap({ String(data: $0, encoding: .utf8) }),
                     let code = apple.authorizationCode.flatMap({ String(data: $0, encoding: .utf8) })
                 else {
@@ -172,17 +184,20 @@
                     AppleIDSignIn(
                         userID: apple.user, identityToken: token, authorizationCode: code, email: apple.email,
                         givenName: apple.fullName?.givenName, familyName: apple.fullName?.familyName,
-                        rawNonce: expected.nonce.raw.unredacted()))
+                        rawNonce: nonce.raw.unredacted()))
             case let registration as ASAuthorizationPlatformPublicKeyCredentialRegistration:
                 guard let attestation = registration.rawAttestationObject else {
                     throw AppleAuthorizationError(
                         .invalidResponse, "the passkey registration has no attestation object")
                 }
+                // What the system reported, nothing invented: the attachment from iOS 16.6 / macOS 13.5, no transports
+                // (AuthenticationServices reports none for a platform registration).
                 return .passkeyRegistration(
                     json: RegistrationResponse(
                         credentialID: Array(registration.credentialID),
                         clientDataJSON: Array(registration.rawClientDataJSON), attestationObject: Array(attestation),
-                        transports: ["internal", "hybrid"], authenticatorAttachment: "platform"
+                        authenticatorAttachment: RegistrationResponse.authenticatorAttachment(
+                            appleRawValue: attachment(of: registration))
                     ).json())
             case let assertion as ASAuthorizationPlatformPublicKeyCredentialAssertion:
                 return .passkeyAssertion(json: try Self.assertionJSON(assertion))
@@ -196,6 +211,22 @@
             default:
                 throw AppleAuthorizationError(.invalidResponse, "an unexpected credential type")
             }
+        }
+
+        /// The raw value of `attachment` (iOS 16.6, macOS 13.5), nil before.
+        ///
+        /// The property first appears in the SDKs after iOS 16.5 (AuthenticationServices overlay 7616); every Xcode that
+        /// can build this package (Xcode 16+) has it. The gate only keeps the module compiling against older SDKs, such as
+        /// the iOS 16.5 SDK of the real-SDK type-check probe, where the attachment is then not reported.
+        private nonisolated static func attachment(of registration: ASAuthorizationPlatformPublicKeyCredentialRegistration)
+            -> Int?
+        {
+            #if canImport(AuthenticationServices, _version: 7616)
+                if #available(iOS 16.6, macOS 13.5, macCatalyst 16.6, visionOS 1.0, *) {
+                    return registration.attachment.rawValue
+                }
+            #endif
+            return nil
         }
 
         /// The assertion's `Data!` fields read as optionals (never `Array(x)` of an implicitly unwrapped nil, which

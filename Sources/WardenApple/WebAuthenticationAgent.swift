@@ -31,8 +31,13 @@
     public final class WebAuthenticationAgent: NSObject, ASWebAuthenticationPresentationContextProviding {
         public var prefersEphemeralWebBrowserSession = false
         private let anchor: () -> ASPresentationAnchor
-        private var session: ASWebAuthenticationSession?
         private let slot = BrowserSessionSlot()
+
+        /// The session one run presented: cancellation hops to the main actor later, and must dismiss this run's
+        /// sheet, never a sheet a later run presented meanwhile.
+        @MainActor private final class Presented {
+            var session: ASWebAuthenticationSession?
+        }
 
         /// - Parameter anchor: the window to present from.
         public init(anchor: @escaping () -> ASPresentationAnchor) { self.anchor = anchor }
@@ -74,22 +79,22 @@
             if case .https = callback, !Self.supportsHTTPSCallbacks {
                 throw OAuthError(.invalidRedirectURI, "https callbacks need iOS 17.4 / macOS 14.4 / visionOS 1.1")
             }
-            let callbackURL = try await slot.run(
+            // Kept by the cancel closure for the whole run and by a pending cancellation after it.
+            let presented = Presented()
+            return try await slot.run(
                 start: { complete in
                     let session = try Self.makeSession(
                         url: url, callback: callback, completion: Self.completion(complete))
                     session.prefersEphemeralWebBrowserSession = ephemeral
                     session.presentationContextProvider = self
-                    self.session = session
+                    presented.session = session
                     guard session.start() else {
-                        self.session = nil
+                        presented.session = nil
                         throw OAuthError(
                             .presentationUnavailable, "the browser sheet did not start (no window to present from?)")
                     }
                 },
-                cancel: { [weak self] in Task { @MainActor in self?.session?.cancel() } })
-            session = nil
-            return callbackURL
+                cancel: { Task { @MainActor in presented.session?.cancel() } })
         }
 
         private static var supportsHTTPSCallbacks: Bool {

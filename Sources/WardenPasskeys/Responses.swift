@@ -21,6 +21,17 @@ public struct RegistrationResponse: Sendable {
     /// The largest response document accepted.
     public static let maximumBytes = 256 * 1024
 
+    /// The WebAuthn `authenticatorAttachment` for the raw value of Apple's `ASAuthorizationPublicKeyCredentialAttachment`
+    /// (0 `platform`: this device; 1 `cross-platform`: another device, e.g. a phone over hybrid), nil when the system
+    /// did not say (before iOS 16.6 / macOS 13.5) or said something unknown — never a guess.
+    public static func authenticatorAttachment(appleRawValue: Int?) -> String? {
+        switch appleRawValue {
+        case 0: "platform"
+        case 1: "cross-platform"
+        default: nil
+        }
+    }
+
     /// A response from already-decoded parts (native iOS clients hand these over as `Data`).
     public init(
         credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8], transports: [String] = [],

@@ -26,6 +26,9 @@ public struct AppleAuthorizationError: CodedError {
             case matchedExcludedCredential = "matched_excluded_credential"
             case unknown
             case alreadyRunning = "already_running"
+            case credentialTransferFailed = "credential_transfer_failed"
+            case preferSignInWithApple = "prefer_sign_in_with_apple"
+            case deviceNotConfiguredForPasskeyCreation = "device_not_configured_for_passkey_creation"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -43,7 +46,17 @@ public struct AppleAuthorizationError: CodedError {
         public static let notInteractive = Code(.notInteractive)
         /// `.matchedExcludedCredential` (1006, iOS 18): the device already has a passkey the server excluded.
         public static let matchedExcludedCredential = Code(.matchedExcludedCredential)
-        /// `.unknown` (1000) or a code this version does not know.
+        /// `.credentialImport` (1007) / `.credentialExport` (1008, iOS 18.2): a credential exchange request failed.
+        public static let credentialTransferFailed = Code(.credentialTransferFailed)
+        /// `.preferSignInWithApple` (1009, iOS 26): the user has a Sign in with Apple account for this app and chose
+        /// it over this request; start Sign in with Apple instead.
+        public static let preferSignInWithApple = Code(.preferSignInWithApple)
+        /// `.deviceNotConfiguredForPasskeyCreation` (1010, iOS 26): the device cannot create passkeys now (no
+        /// passcode, iCloud Keychain off); offer another way to sign in.
+        public static let deviceNotConfiguredForPasskeyCreation = Code(.deviceNotConfiguredForPasskeyCreation)
+        /// `.unknown` (1000), a code this version does not know, or an error of another domain (passkey failures
+        /// also arrive in `WKErrorDomain`): see ``AppleAuthorizationError/domain`` and ``AppleAuthorizationError/
+        /// domainCode``. Never retried automatically.
         public static let unknown = Code(.unknown)
         /// A second request was started while one is showing.
         public static let alreadyRunning = Code(.alreadyRunning)
@@ -51,32 +64,67 @@ public struct AppleAuthorizationError: CodedError {
 
     public let code: Code
     public let reason: String
+    /// The domain of the error the system reported (`com.apple.AuthenticationServices.AuthorizationError`,
+    /// `WKErrorDomain`, ...), nil for errors Warden raised itself.
+    public let domain: String?
+    /// That error's code in its domain.
+    public let domainCode: Int?
+
+    /// `ASAuthorizationErrorDomain`.
+    public static let authorizationErrorDomain = "com.apple.AuthenticationServices.AuthorizationError"
 
     public init(_ code: Code, _ reason: String = "") {
         self.code = code
         self.reason = Self.reason(reason, or: code)
+        domain = nil
+        domainCode = nil
+    }
+
+    private init(_ code: Code, _ reason: String, domain: String, domainCode: Int) {
+        self.code = code
+        self.reason = reason
+        self.domain = domain
+        self.domainCode = domainCode
     }
 
     /// The error for an `ASAuthorizationError.Code` raw value.
     public init(authorizationErrorCode raw: Int) {
-        switch raw {
-        case 1001: self.init(.cancelled, "the user cancelled")
-        case 1002: self.init(.invalidResponse, "the authorization response was invalid")
-        case 1003: self.init(.notHandled, "no provider handled the request (check the associated domains)")
-        case 1004: self.init(.failed, "the authorization failed")
-        case 1005: self.init(.notInteractive, "the request needs the user; present it interactively")
-        case 1006: self.init(.matchedExcludedCredential, "a passkey for this account is already on the device")
-        default: self.init(.unknown, "the authorization failed for an unknown reason")
-        }
+        self.init(domain: Self.authorizationErrorDomain, code: raw)
     }
 
+    /// The error for what `authorizationController(controller:didCompleteWithError:)` delivered, by its domain and
+    /// code (`error as NSError`). Codes of `ASAuthorizationErrorDomain` are mapped; anything else is
+    /// ``Code/unknown`` and keeps its domain and code for diagnostics.
+    public init(domain: String, code raw: Int) {
+        guard domain == Self.authorizationErrorDomain else {
+            self.init(.unknown, "the authorization failed (\(domain) \(raw))", domain: domain, domainCode: raw)
+            return
+        }
+        let (code, reason): (Code, String) =
+            switch raw {
+            case 1001: (.cancelled, "the user cancelled")
+            case 1002: (.invalidResponse, "the authorization response was invalid")
+            case 1003: (.notHandled, "no provider handled the request (check the associated domains)")
+            case 1004: (.failed, "the authorization failed")
+            case 1005: (.notInteractive, "the request needs the user; present it interactively")
+            case 1006: (.matchedExcludedCredential, "a passkey for this account is already on the device")
+            case 1007, 1008: (.credentialTransferFailed, "the credential import or export failed")
+            case 1009: (.preferSignInWithApple, "the user chose to use Sign in with Apple instead")
+            case 1010: (.deviceNotConfiguredForPasskeyCreation, "this device is not set up to create passkeys")
+            default: (.unknown, "the authorization failed for an unknown reason (\(raw))")
+            }
+        self.init(code, reason, domain: domain, domainCode: raw)
+    }
+
+    /// How to react. An unknown failure is ``FailureKind/rejected``, never transient: retrying it automatically
+    /// repeats a sheet the system already refused.
     public var failureKind: FailureKind {
         switch code.backing {
         case .cancelled: .userCancelled
-        case .notHandled, .alreadyRunning: .misconfiguration
-        case .failed, .unknown: .transient
-        case .invalidResponse, .matchedExcludedCredential: .rejected
-        case .notInteractive: .userCancelled
+        case .notHandled, .alreadyRunning, .deviceNotConfiguredForPasskeyCreation: .misconfiguration
+        case .failed: .transient
+        case .invalidResponse, .matchedExcludedCredential, .credentialTransferFailed, .unknown: .rejected
+        case .notInteractive, .preferSignInWithApple: .userCancelled
         }
     }
 

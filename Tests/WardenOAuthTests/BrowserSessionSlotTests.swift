@@ -91,6 +91,39 @@ struct BrowserSessionSlotTests {
         #expect(!slot.isRunning)
     }
 
+    /// Session N is cancelled and its sheet reports `canceledLogin` only after session N+1 started: that late
+    /// completion belongs to N and must not end N+1.
+    @Test func aLateCompletionOfACancelledSessionNeverEndsTheNextOne() async throws {
+        let slot = BrowserSessionSlot()
+        let first = Handle()
+        let task = Task {
+            try await slot.run(
+                start: { complete in
+                    first.complete.withLock { $0 = complete }
+                    first.started.withLock { $0 = true }
+                }, cancel: { first.cancels.withLock { $0 += 1 } })
+        }
+        await waitUntilStarted(first)
+        task.cancel()
+        await #expect(throws: OAuthError(.cancelled)) { try await task.value }
+
+        let second = Handle()
+        let next = Task {
+            try await slot.run(
+                start: { complete in
+                    second.complete.withLock { $0 = complete }
+                    second.started.withLock { $0 = true }
+                }, cancel: { second.cancels.withLock { $0 += 1 } })
+        }
+        await waitUntilStarted(second)
+        first.complete.current?(.failed(OAuthError(.cancelled, "canceledLogin of the first sheet")))
+        first.complete.current?(.callback(URL(string: "com.example.app:/oauth/cb?code=stale&state=s")!))
+        #expect(slot.isRunning, "the second session is still showing")
+        second.complete.current?(.callback(Self.callback))
+        #expect(try await next.value == Self.callback)
+        #expect(first.cancels.current == 1 && second.cancels.current == 0)
+    }
+
     @Test func aTaskCancelledBeforeStartingNeverPresents() async throws {
         let slot = BrowserSessionSlot()
         let task = Task {

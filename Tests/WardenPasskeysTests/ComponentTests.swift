@@ -179,6 +179,20 @@ struct AuthenticatorDataTests {
         #expect(throws: PasskeyError(.malformed)) { try RegistrationResponse(json: Array(deep.prefix(200_000))) }
     }
 
+    /// A native registration reports what the system said about the authenticator and nothing it did not: no
+    /// attachment before iOS 16.6, no invented transports.
+    @Test func aNativeRegistrationReportsOnlyWhatTheSystemSaid() throws {
+        #expect(RegistrationResponse.authenticatorAttachment(appleRawValue: 0) == "platform")
+        #expect(RegistrationResponse.authenticatorAttachment(appleRawValue: 1) == "cross-platform")
+        #expect(RegistrationResponse.authenticatorAttachment(appleRawValue: nil) == nil)
+        #expect(RegistrationResponse.authenticatorAttachment(appleRawValue: 7) == nil)
+        let unreported = RegistrationResponse(credentialID: [1], clientDataJSON: [2], attestationObject: [3])
+        let document = try #require(
+            JSONSerialization.jsonObject(with: Data(unreported.json().utf8)) as? [String: Any])
+        #expect(document["authenticatorAttachment"] == nil)
+        #expect((document["response"] as? [String: Any])?["transports"] == nil)
+    }
+
     @Test func responseDocumentsRoundTrip() throws {
         let registration = RegistrationResponse(
             credentialID: [1, 2, 3], clientDataJSON: [4], attestationObject: [5, 6], transports: ["hybrid"],

@@ -12,14 +12,27 @@ import WardenStorage
 @Suite("Apple authorization outcomes")
 struct AppleAuthorizationOutcomeTests {
     @Test(arguments: [
-        (1000, AppleAuthorizationError.Code.unknown, FailureKind.transient),
+        (1000, AppleAuthorizationError.Code.unknown, FailureKind.rejected),
         (1001, .cancelled, .userCancelled), (1002, .invalidResponse, .rejected), (1003, .notHandled, .misconfiguration),
         (1004, .failed, .transient), (1005, .notInteractive, .userCancelled),
-        (1006, .matchedExcludedCredential, .rejected), (4242, .unknown, .transient),
+        (1006, .matchedExcludedCredential, .rejected), (1007, .credentialTransferFailed, .rejected),
+        (1008, .credentialTransferFailed, .rejected), (1009, .preferSignInWithApple, .userCancelled),
+        (1010, .deviceNotConfiguredForPasskeyCreation, .misconfiguration), (4242, .unknown, .rejected),
     ])
     func errorCodes(raw: Int, code: AppleAuthorizationError.Code, kind: FailureKind) {
         let error = AppleAuthorizationError(authorizationErrorCode: raw)
         #expect(error.code == code && error.failureKind == kind)
+        #expect(error.domain == AppleAuthorizationError.authorizationErrorDomain && error.domainCode == raw)
+    }
+
+    /// Passkey failures also arrive in other domains (`WKErrorDomain`): unknown, never transient, domain and code
+    /// kept for the diagnostics.
+    @Test func anErrorOfAnotherDomainKeepsItsDomainAndIsNeverTransient() {
+        let error = AppleAuthorizationError(domain: "WKErrorDomain", code: 8)
+        #expect(error.code == .unknown && error.failureKind != .transient)
+        #expect(error.domain == "WKErrorDomain" && error.domainCode == 8)
+        #expect(error.reason.contains("WKErrorDomain 8"))
+        #expect(AppleAuthorizationError(.alreadyRunning).domain == nil)
     }
 
     @Test func launchAndAutoFillStaySilentWhenThereIsNothingToDo() {

@@ -11,7 +11,11 @@ import WardenCore
 /// - the completion it hands to `start` is `@Sendable`, callable from any thread, and only the first of
 ///   completion / cancellation / `start` throwing resumes the caller;
 /// - cancelling the calling task resumes at once with ``OAuthError/Code/cancelled`` and calls `cancel` (which
-///   dismisses the sheet).
+///   dismisses the sheet);
+/// - each run is tagged: the completion handed to `start` belongs to that run only, so a late `canceledLogin` of a
+///   cancelled session is dropped instead of ending the next one (a cancelled sheet reports its end after the
+///   caller has moved on). `cancel` must likewise dismiss the sheet *its* `start` presented, not whichever is
+///   current when it runs.
 ///
 /// ```swift
 /// let slot = BrowserSessionSlot()
@@ -31,7 +35,7 @@ public final class BrowserSessionSlot: Sendable {
         case failed(OAuthError)
     }
 
-    private enum State {
+    private enum Phase {
         case idle
         case starting
         case waiting(CheckedContinuation<URL, any Error>)
@@ -39,13 +43,19 @@ public final class BrowserSessionSlot: Sendable {
         case early(Outcome)
     }
 
-    private let state = Locked<State>(.idle)
+    /// The phase of the current run, and that run's number: callbacks of an earlier run are dropped.
+    private struct State {
+        var run: UInt64 = 0
+        var phase = Phase.idle
+    }
+
+    private let state = Locked(State())
 
     public init() {}
 
     /// Whether a session is running.
     public var isRunning: Bool {
-        if case .idle = state.current { return false }
+        if case .idle = state.withLock({ $0.phase }) { return false }
         return true
     }
 
@@ -57,55 +67,58 @@ public final class BrowserSessionSlot: Sendable {
         start: (@escaping @Sendable (Outcome) -> Void) throws -> Void,
         cancel: @escaping @Sendable () -> Void
     ) async throws -> URL {
-        let claimed = state.withLock { state -> Bool in
-            guard case .idle = state else { return false }
-            state = .starting
-            return true
+        let run = state.withLock { state -> UInt64? in
+            guard case .idle = state.phase else { return nil }
+            state.run &+= 1
+            state.phase = .starting
+            return state.run
         }
-        guard claimed else {
+        guard let run else {
             throw OAuthError(.signInInProgress, "a sign-in is already showing; wait for it to finish")
         }
         if Task.isCancelled {
-            state.withLock { $0 = .idle }
+            state.withLock { $0.phase = .idle }
             throw OAuthError(.cancelled, "the sign-in was cancelled before it started")
         }
-        let complete: @Sendable (Outcome) -> Void = { [self] outcome in finish(outcome) }
+        let complete: @Sendable (Outcome) -> Void = { [self] outcome in finish(outcome, run: run) }
         do {
             try start(complete)
         } catch {
-            state.withLock { $0 = .idle }
+            state.withLock { $0.phase = .idle }
             throw error
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
                 let early = state.withLock { state -> Outcome? in
-                    switch state {
+                    switch state.phase {
                     case .early(let outcome):
-                        state = .idle
+                        state.phase = .idle
                         return outcome
                     default:
-                        state = .waiting(continuation)
+                        state.phase = .waiting(continuation)
                         return nil
                     }
                 }
                 if let early { Self.resume(continuation, with: early) }
             }
         } onCancel: {
-            if finish(.failed(OAuthError(.cancelled, "the sign-in task was cancelled"))) { cancel() }
+            if finish(.failed(OAuthError(.cancelled, "the sign-in task was cancelled")), run: run) { cancel() }
         }
     }
 
-    /// Delivers an outcome; only the first one counts. Returns whether this call ended the session.
+    /// Delivers an outcome of `run`; only the first one of the current run counts. Returns whether this call ended
+    /// the session.
     @discardableResult
-    private func finish(_ outcome: Outcome) -> Bool {
+    private func finish(_ outcome: Outcome, run: UInt64) -> Bool {
         var ended = false
         let continuation = state.withLock { state -> CheckedContinuation<URL, any Error>? in
-            switch state {
+            guard state.run == run else { return nil }  // a callback of an earlier session
+            switch state.phase {
             case .waiting(let continuation):
-                state = .idle
+                state.phase = .idle
                 return continuation
             case .starting:
-                state = .early(outcome)
+                state.phase = .early(outcome)
                 ended = true
                 return nil
             case .idle, .early:

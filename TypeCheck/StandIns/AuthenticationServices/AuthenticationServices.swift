@@ -269,6 +269,18 @@ open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject,
     open var credentialID: Data { fatalError("stand-in") }
     open var rawClientDataJSON: Data { fatalError("stand-in") }
     open var rawAttestationObject: Data? { fatalError("stand-in") }
+    /// Apple docs: `var attachment: ASAuthorizationPublicKeyCredentialAttachment { get }`; iOS 16.6, macOS 13.5,
+    /// Mac Catalyst 16.6, visionOS 1.0.
+    @available(iOS 16.6, macOS 13.5, macCatalyst 16.6, visionOS 1.0, *)
+    open var attachment: ASAuthorizationPublicKeyCredentialAttachment { fatalError("stand-in") }
+}
+
+/// Apple docs: `enum ASAuthorizationPublicKeyCredentialAttachment: Int` (`platform` 0, `crossPlatform` 1; Sendable);
+/// iOS 16.6, macOS 13.5, Mac Catalyst 16.6, visionOS 1.0.
+@available(iOS 16.6, macOS 13.5, macCatalyst 16.6, visionOS 1.0, *)
+public enum ASAuthorizationPublicKeyCredentialAttachment: Int, Sendable {
+    case platform = 0
+    case crossPlatform = 1
 }
 
 /// Apple docs: `class ASAuthorizationPlatformPublicKeyCredentialAssertion` (NSObject,

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import WardenCore
+
+@testable import WardenSession
+
+/// The portable core of the `ASAuthorizationController` coordinator: AutoFill yields to a sheet, stale delegate
+/// callbacks are dropped, cancellation stops the run's own controller.
+@Suite("Authorization request slot")
+struct AuthorizationRequestSlotTests {
+    typealias Slot = AuthorizationRequestSlot<String>
+
+    /// What the "controllers" of each run saw.
+    final class Controllers: Sendable {
+        let started = Locked<[Slot.Run]>([])
+        let cancelled = Locked<[Slot.Run]>([])
+        func waitForStart(count: Int) async {
+            while started.current.count < count { await Task.yield() }
+        }
+    }
+
+    func perform(_ slot: Slot, _ mode: AppleAuthorizationMode, _ controllers: Controllers) async throws -> String? {
+        do {
+            return try await slot.perform(
+                mode: mode, start: { run in controllers.started.withLock { $0.append(run) } },
+                cancel: { run in controllers.cancelled.withLock { $0.append(run) } })
+        } catch let error as AppleAuthorizationError {
+            guard let surfaced = error.surfaced(in: mode) else { return nil }
+            throw surfaced
+        }
+    }
+
+    /// The user dismisses the QuickType suggestion and taps "Sign in with a passkey": the AutoFill request is cancelled,
+    /// the sheet starts once the AutoFill controller reported its end, and that late report does not end the sheet.
+    @Test func anAutoFillRequestYieldsToTheSheetAndItsLateReportIsDropped() async throws {
+        let slot = Slot()
+        let controllers = Controllers()
+        let autoFill = Task { try await perform(slot, .autoFill, controllers) }
+        await controllers.waitForStart(count: 1)
+        let autoFillRun = controllers.started.current[0]
+
+        let sheet = Task { try await perform(slot, .interactive, controllers) }
+        #expect(try await autoFill.value == nil, "AutoFill ends silently")
+        while controllers.cancelled.current.isEmpty { await Task.yield() }
+        #expect(controllers.cancelled.current == [autoFillRun])
+        try await Task.sleep(nanoseconds: 20_000_000)
+        #expect(controllers.started.current.count == 1, "the sheet waits for the AutoFill controller to end")
+
+        // The AutoFill controller reports its cancellation: the sheet starts, and that report is not its outcome.
+        slot.finish(autoFillRun, with: .failure(AppleAuthorizationError(authorizationErrorCode: 1001)))
+        await controllers.waitForStart(count: 2)
+        let sheetRun = controllers.started.current[1]
+        #expect(sheetRun != autoFillRun)
+        slot.finish(autoFillRun, with: .success("stale"))
+        #expect(slot.isRunning)
+        slot.finish(sheetRun, with: .success("passkey"))
+        #expect(try await sheet.value == "passkey")
+        #expect(!slot.isRunning)
+    }
+
+    /// Should the cancelled AutoFill controller never report, the sheet still starts, after the drain timeout.
+    @Test func aSilentAutoFillControllerDelaysTheSheetOnlyUntilTheTimeout() async throws {
+        let slot = Slot(drainTimeout: 0.05)
+        let controllers = Controllers()
+        let autoFill = Task { try await perform(slot, .autoFill, controllers) }
+        await controllers.waitForStart(count: 1)
+        let sheet = Task { try await perform(slot, .interactive, controllers) }
+        #expect(try await autoFill.value == nil)
+        await controllers.waitForStart(count: 2)
+        slot.finish(controllers.started.current[1], with: .success("passkey"))
+        #expect(try await sheet.value == "passkey")
+    }
+
+    @Test func aSecondRequestWhileASheetShowsIsRefused() async throws {
+        let slot = Slot()
+        let controllers = Controllers()
+        let sheet = Task { try await perform(slot, .interactive, controllers) }
+        await controllers.waitForStart(count: 1)
+        for mode in [AppleAuthorizationMode.interactive, .autoFill, .existingAccountOnLaunch] {
+            await #expect(throws: AppleAuthorizationError(.alreadyRunning)) {
+                try await perform(slot, mode, controllers)
+            }
+        }
+        #expect(controllers.cancelled.current.isEmpty, "the showing sheet is left alone")
+        slot.finish(controllers.started.current[0], with: .success("apple-id"))
+        #expect(try await sheet.value == "apple-id")
+    }
+
+    /// Task cancellation ends the run at once and cancels that run's controller; its late report is dropped and the
+    /// next request is unaffected.
+    @Test func cancellingTheTaskStopsItsOwnControllerOnly() async throws {
+        let slot = Slot()
+        let controllers = Controllers()
+        let first = Task { try await perform(slot, .interactive, controllers) }
+        await controllers.waitForStart(count: 1)
+        let firstRun = controllers.started.current[0]
+        first.cancel()
+        await #expect(throws: AppleAuthorizationError(.cancelled)) { try await first.value }
+        #expect(controllers.cancelled.current == [firstRun])
+
+        let second = Task { try await perform(slot, .interactive, controllers) }
+        await controllers.waitForStart(count: 2)
+        slot.finish(firstRun, with: .failure(AppleAuthorizationError(authorizationErrorCode: 1001)))
+        #expect(slot.isRunning, "the first controller's late cancellation does not end the second")
+        slot.finish(controllers.started.current[1], with: .success("second"))
+        #expect(try await second.value == "second")
+        #expect(controllers.cancelled.current == [firstRun])
+    }
+
+    @Test func aSynchronousOutcomeAndAThrowingStartAreHandled() async throws {
+        let slot = Slot()
+        let value = try await slot.perform(
+            mode: .interactive, start: { run in slot.finish(run, with: .success("sync")) }, cancel: { _ in })
+        #expect(value == "sync")
+        await #expect(throws: AppleAuthorizationError(.notHandled)) {
+            try await slot.perform(
+                mode: .autoFill, start: { _ in throw AppleAuthorizationError(.notHandled) }, cancel: { _ in })
+        }
+        #expect(!slot.isRunning)
+    }
+}
