@@ -14,6 +14,12 @@ import Foundation
 ///   purged or written: ``Result/deferred(_:)``.
 /// - The store must answer first: a locked keychain or keyring (``StorageError/Code/locked``,
 ///   ``StorageError/Code/interactionNotAllowed``) defers instead of purging.
+/// - With an `appGroup` whose container the system does not give (a missing App Groups entitlement, an extension
+///   built without it), the check defers: the marker's place is unknown, so its absence proves nothing. It never
+///   falls back to the process's own container, where an extension — or the app after an update that adopted the
+///   group — would find no marker and purge live tokens.
+/// - A marker found where an earlier version kept it (the app's own container, before the app adopted the group)
+///   means "installed": it is moved to the new place, nothing is purged (``Result/migrated``).
 ///
 /// ```swift
 /// let sentinel = InstallSentinel(appID: "com.example.app", appGroup: "group.com.example.app")
@@ -26,48 +32,77 @@ public struct InstallSentinel: Sendable {
         case purged
         /// The marker was there: nothing was touched.
         case alreadyInstalled
+        /// The marker was where an earlier layout kept it: it was moved to its place now, nothing was purged.
+        case migrated
         /// The check could not trust a missing marker right now (prewarming, protected data unavailable); call it
         /// again on the next real launch. Nothing was purged.
         case deferred(String)
     }
 
     public let appID: String
-    let marker: FileMarker
+    /// Nil when the marker's place is unavailable right now (the app-group container).
+    let marker: FileMarker?
+    /// Where earlier layouts kept the marker.
+    let previousMarkers: [FileMarker]
     let environment: @Sendable () -> [String: String]
 
-    /// The platform default marker; `appGroup` puts it in that app-group container (Apple platforms).
+    /// The platform default marker; `appGroup` puts it in that app-group container (Apple platforms), and a marker
+    /// in the app's own container (where it lived without a group) is migrated there.
     public init(appID: String, appGroup: String? = nil) {
-        self.init(appID: appID, markerFile: Self.defaultMarker(appID: appID, appGroup: appGroup))
+        let location = Self.defaultLocation(appID: appID, appGroup: appGroup)
+        self.init(
+            appID: appID, marker: location.marker, previousMarkers: location.previous,
+            environment: { ProcessInfo.processInfo.environment })
     }
 
-    /// A sentinel with a marker file at `url` (tests, custom layouts).
-    public init(appID: String, markerFile url: URL) {
-        self.init(appID: appID, markerFile: url, environment: { ProcessInfo.processInfo.environment })
+    /// A sentinel with a marker file at `url` (tests, custom layouts); a marker found at one of `previousMarkerFiles`
+    /// instead is moved to `url`.
+    public init(appID: String, markerFile url: URL, previousMarkerFiles: [URL] = []) {
+        self.init(
+            appID: appID, marker: url, previousMarkers: previousMarkerFiles,
+            environment: { ProcessInfo.processInfo.environment })
     }
 
     init(appID: String, markerFile url: URL, environment: @escaping @Sendable () -> [String: String]) {
+        self.init(appID: appID, marker: url, previousMarkers: [], environment: environment)
+    }
+
+    init(
+        appID: String, marker: URL?, previousMarkers: [URL], environment: @escaping @Sendable () -> [String: String]
+    ) {
         self.appID = appID
-        marker = FileMarker(url: url)
+        self.marker = marker.map(FileMarker.init)
+        self.previousMarkers = previousMarkers.filter { $0 != marker }.map(FileMarker.init)
         self.environment = environment
     }
 
-    static func defaultMarker(appID: String, appGroup: String?) -> URL {
+    /// Where the marker lives on Apple platforms: in the group container when `appGroup` is given — nil when the
+    /// system gives no container for it, never the app's own container instead — else in Application Support;
+    /// `previous` is the app's own marker, which a group marker migrates.
+    static func appleLocation(appID: String, appGroup: String?, groupContainer: URL?, applicationSupport: URL)
+        -> (marker: URL?, previous: [URL])
+    {
         let name = "dev.warden.installed." + appID
+        let own = applicationSupport.appendingPathComponent("Warden/\(name)")
+        guard appGroup != nil else { return (own, []) }
+        return (groupContainer?.appendingPathComponent("Library/Application Support/Warden/\(name)"), [own])
+    }
+
+    static func defaultLocation(appID: String, appGroup: String?) -> (marker: URL?, previous: [URL]) {
         #if WARDEN_APPLE
-            if let appGroup,
-                let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)
-            {
-                return container.appendingPathComponent("Library/Application Support/Warden/\(name)")
-            }
             let support =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Application Support")
-            return support.appendingPathComponent("Warden/\(name)")
+            return appleLocation(
+                appID: appID, appGroup: appGroup,
+                groupContainer: appGroup.flatMap {
+                    FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: $0)
+                }, applicationSupport: support)
         #else
             let base =
                 ProcessInfo.processInfo.environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? (NSHomeDirectory() + "/.local/state")
-            return URL(fileURLWithPath: base).appendingPathComponent("warden/\(appID).installed")
+            return (URL(fileURLWithPath: base).appendingPathComponent("warden/\(appID).installed"), [])
         #endif
     }
 
@@ -76,8 +111,18 @@ public struct InstallSentinel: Sendable {
     public func purgeIfFirstLaunch(store: any CredentialStore, services: [String]) async throws(StorageError)
         -> Result
     {
+        guard let marker else {
+            return .deferred("the app group container is unavailable; the install marker cannot be checked")
+        }
         guard !marker.exists() else { return .alreadyInstalled }
-        if environment()["ActivePrewarm"] == "1" {
+        let prewarming = environment()["ActivePrewarm"] == "1"
+        if let previous = previousMarkers.first(where: { $0.exists() }) {
+            // Installed before: move the marker (later, if it cannot be written now), never purge.
+            guard !prewarming, (try? marker.write()) != nil else { return .alreadyInstalled }
+            previous.remove()
+            return .migrated
+        }
+        if prewarming {
             return .deferred("the app is being prewarmed; protected data may be unavailable")
         }
         // The store must be readable before a missing marker is trusted.
@@ -99,6 +144,8 @@ struct FileMarker: Sendable {
     let url: URL
 
     func exists() -> Bool { FileManager.default.fileExists(atPath: url.path) }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
 
     func write() throws(StorageError) {
         do {

@@ -191,6 +191,67 @@ struct InstallSentinelTests {
         #expect(try await store.load(service: "svc", account: "a") == Data("live tokens".utf8))
     }
 
+    /// An app group whose container the system does not give (no entitlement, an extension built without it): the
+    /// marker's place is unknown, so the check defers — it never looks in the process's own container instead.
+    @Test func anUnavailableGroupContainerDefersAndNeverPurges() async throws {
+        let store = InMemoryStore()
+        try await store.save(Data("live tokens".utf8), service: "svc", account: "a")
+        let support = FileManager.default.temporaryDirectory.appendingPathComponent("warden-support-\(UUID())")
+        let location = InstallSentinel.appleLocation(
+            appID: "com.example.app", appGroup: "group.com.example.app", groupContainer: nil,
+            applicationSupport: support)
+        #expect(location.marker == nil)
+        let sentinel = InstallSentinel(
+            appID: "com.example.app", marker: location.marker, previousMarkers: location.previous,
+            environment: { [:] })
+        guard case .deferred(let reason) = try await sentinel.purgeIfFirstLaunch(store: store, services: ["svc"]) else {
+            Issue.record("an unavailable group container must defer")
+            return
+        }
+        #expect(reason.contains("app group container"))
+        #expect(try await store.load(service: "svc", account: "a") == Data("live tokens".utf8))
+        #expect(!FileManager.default.fileExists(atPath: support.path), "nothing is written in the own container")
+    }
+
+    /// After an update that adopted an app group, the marker is still in the app's own container: the install is
+    /// not new, so the marker moves and nothing is purged.
+    @Test func aMarkerFromBeforeTheAppGroupIsMigratedNotPurged() async throws {
+        let store = InMemoryStore()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("warden-migrate-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let support = root.appendingPathComponent("own/Library/Application Support")
+        let ownOnly = InstallSentinel.appleLocation(
+            appID: "com.example.app", appGroup: nil, groupContainer: nil, applicationSupport: support)
+        let before = InstallSentinel(appID: "com.example.app", markerFile: try #require(ownOnly.marker))
+        #expect(try await before.purgeIfFirstLaunch(store: store, services: ["svc"]) == .purged)
+        try await store.save(Data("live tokens".utf8), service: "svc", account: "a")
+
+        let grouped = InstallSentinel.appleLocation(
+            appID: "com.example.app", appGroup: "group.com.example.app",
+            groupContainer: root.appendingPathComponent("group"), applicationSupport: support)
+        let groupMarker = try #require(grouped.marker)
+        #expect(grouped.previous == [ownOnly.marker])
+        let after = InstallSentinel(
+            appID: "com.example.app", marker: groupMarker, previousMarkers: grouped.previous, environment: { [:] })
+        #expect(try await after.purgeIfFirstLaunch(store: store, services: ["svc"]) == .migrated)
+        #expect(try await store.load(service: "svc", account: "a") == Data("live tokens".utf8))
+        #expect(FileManager.default.fileExists(atPath: groupMarker.path))
+        #expect(!FileManager.default.fileExists(atPath: try #require(ownOnly.marker).path), "moved, not copied")
+        #expect(try await after.purgeIfFirstLaunch(store: store, services: ["svc"]) == .alreadyInstalled)
+
+        // During prewarming the move waits, and the install still counts as known.
+        let prewarmedRoot = root.appendingPathComponent("prewarm")
+        let old = prewarmedRoot.appendingPathComponent("old")
+        try FileManager.default.createDirectory(at: prewarmedRoot, withIntermediateDirectories: true)
+        try Data("marker".utf8).write(to: old)
+        let prewarmed = InstallSentinel(
+            appID: "com.example.app", marker: prewarmedRoot.appendingPathComponent("new"), previousMarkers: [old],
+            environment: { ["ActivePrewarm": "1"] })
+        #expect(try await prewarmed.purgeIfFirstLaunch(store: store, services: ["svc"]) == .alreadyInstalled)
+        #expect(FileManager.default.fileExists(atPath: old.path))
+        #expect(try await store.load(service: "svc", account: "a") != nil)
+    }
+
     @Test func aMisconfiguredStoreThrowsAndWritesNoMarker() async throws {
         let store = InMemoryStore()
         await store.injectFailure(StorageError(.missingEntitlement))
