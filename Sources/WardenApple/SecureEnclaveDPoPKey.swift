@@ -9,16 +9,18 @@
     import WardenStorage
 
     /// A DPoP key in the Secure Enclave: the private key never leaves the hardware; its `dataRepresentation` (an
-    /// encrypted blob only this device's Secure Enclave can use) is kept in the Keychain, ThisDeviceOnly. Created
-    /// with access control `.privateKeyUsage` and `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` (or
-    /// after-first-unlock for background refresh). Where there is no Secure Enclave (the simulator, Macs without
-    /// one), ``loadOrCreate(store:service:account:accessibility:)`` falls back to a software key in the same store and
-    /// says so (`hardwareBacked == false`).
+    /// encrypted blob only this device's Secure Enclave can use) is kept in the Keychain, ThisDeviceOnly, with the
+    /// same accessibility as the key. Created with access control `.privateKeyUsage` and the requested
+    /// ``KeychainAccessibility`` (`.afterFirstUnlockThisDeviceOnly` for background refresh). Where there is no Secure
+    /// Enclave (the simulator, Macs without one), ``loadOrCreate(service:account:accessibility:accessGroup:grantLock:)``
+    /// falls back to a software key in the same Keychain item and says so (`hardwareBacked == false`).
+    ///
+    /// The portable logic — one key for concurrent first calls, a locked device is transient, an unusable blob is
+    /// replaced and reported — is ``DPoPKeys/hardware(store:service:account:maker:accessibility:)``, tested on Linux.
     ///
     /// ```swift
-    /// let (key, hardwareBacked) = try await SecureEnclaveDPoPKey.loadOrCreate(
-    ///     store: KeychainStore(), service: "com.example.app.dpop", account: "alice")
-    /// configuration.dpop = DPoPBinding(key: key)
+    /// let loaded = try await SecureEnclaveDPoPKey.loadOrCreate(service: "com.example.app.dpop", account: "alice")
+    /// configuration.dpop = DPoPBinding(key: loaded.key)
     /// ```
     public struct SecureEnclaveDPoPKey: DPoPKey {
         /// The key's `dataRepresentation`: a blob only this device's Secure Enclave can use (Sendable, unlike the
@@ -45,27 +47,45 @@
 
         /// The account's DPoP key: the Secure Enclave one (created on first use), or a software key where there is
         /// no Secure Enclave.
+        ///
+        /// - Parameters:
+        ///   - accessibility: when the key can sign; its blob's Keychain item gets the same class, so a background
+        ///     refresh that may sign can also read it.
+        ///   - accessGroup: a shared keychain group, for extensions that send DPoP proofs too.
+        ///   - grantLock: shared by every process creating this key (a ``FileGrantLock`` in the app group container
+        ///     when extensions do); two first calls at once then make one key.
         public static func loadOrCreate(
-            store: any CredentialStore, service: String, account: String,
-            accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly
-        ) async throws -> (key: any DPoPKey, hardwareBacked: Bool) {
-            guard SecureEnclave.isAvailable else {
-                return (try await DPoPKeys.software(store: store, service: service, account: account), false)
-            }
-            if let blob = try await store.load(service: service, account: account) {
-                do { return (try SecureEnclaveDPoPKey(try .init(dataRepresentation: blob)), true) } catch {
-                    throw StorageError(.corruptedData, "the stored Secure Enclave key is not usable on this device")
-                }
-            }
-            let protection: CFString =
-                accessibility == .afterFirstUnlockThisDeviceOnly
-                ? kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly : kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-            guard let control = SecAccessControlCreateWithFlags(nil, protection, .privateKeyUsage, nil) else {
+            service: String, account: String, accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly,
+            accessGroup: String? = nil, grantLock: any GrantLock = ProcessGrantLock.shared
+        ) async throws -> DPoPKeys.Loaded {
+            let store = KeychainStore(accessibility: accessibility, accessGroup: accessGroup, grantLock: grantLock)
+            return try await DPoPKeys.hardware(
+                store: store, service: service, account: account, maker: SecureEnclaveKeyMaker(),
+                accessibility: accessibility)
+        }
+    }
+
+    /// The Secure Enclave as a ``HardwareDPoPKeyMaker``.
+    struct SecureEnclaveKeyMaker: HardwareDPoPKeyMaker {
+        var isAvailable: Bool { SecureEnclave.isAvailable }
+
+        func create(accessibility: KeychainAccessibility) throws -> (blob: Data, key: any DPoPKey) {
+            guard
+                let control = SecAccessControlCreateWithFlags(
+                    nil, accessibility.securityConstant, .privateKeyUsage, nil)
+            else {
                 throw StorageError(.accessControlUnavailable, "the Secure Enclave key's access control failed")
             }
             let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: control)
-            try await store.save(key.dataRepresentation, service: service, account: account)
-            return (try SecureEnclaveDPoPKey(key), true)
+            return (key.dataRepresentation, try SecureEnclaveDPoPKey(key))
+        }
+
+        func open(_ blob: Data) throws(HardwareKeyFailure) -> any DPoPKey {
+            do {
+                return try SecureEnclaveDPoPKey(try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob))
+            } catch {
+                throw HardwareKeyFailure.classify(error)
+            }
         }
     }
 #endif

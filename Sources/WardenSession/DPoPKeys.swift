@@ -29,3 +29,103 @@ public enum DPoPKeys {
         return key
     }
 }
+
+/// A maker of hardware-held DPoP keys (the Secure Enclave on Apple platforms, `SecureEnclaveDPoPKey`): the private key
+/// never leaves the hardware, and what is stored is an opaque blob only this device's hardware can use.
+public protocol HardwareDPoPKeyMaker: Sendable {
+    /// Whether this device has the hardware (false in the simulator and on Macs without a Secure Enclave).
+    var isAvailable: Bool { get }
+    /// A new key, usable under `accessibility`, and its blob.
+    func create(accessibility: KeychainAccessibility) throws -> (blob: Data, key: any DPoPKey)
+    /// The key of a stored blob.
+    func open(_ blob: Data) throws(HardwareKeyFailure) -> any DPoPKey
+}
+
+/// Why a stored hardware key could not be opened.
+public enum HardwareKeyFailure: Error, Sendable, Equatable {
+    /// Not now (the device is locked, the keychain not readable yet): try again later; the key is fine.
+    case unavailableNow(String)
+    /// The blob will never work again (another device's, the hardware key was invalidated or erased).
+    case unusable(String)
+
+    /// Classifies what reopening a hardware key threw, by its domain and code (`error as NSError`): a locked device
+    /// (`errSecInteractionNotAllowed` -25308, `errSecNotAvailable` -25291) or a LocalAuthentication error is
+    /// ``unavailableNow(_:)``; anything else means the blob will not open again.
+    public static func classify(_ error: any Error) -> HardwareKeyFailure {
+        let reported = error as NSError
+        let description = "\(reported.domain) \(reported.code)"
+        switch (reported.domain, reported.code) {
+        case (NSOSStatusErrorDomain, -25308), (NSOSStatusErrorDomain, -25291), ("com.apple.LocalAuthentication", _):
+            return .unavailableNow(description)
+        default:
+            return .unusable(description)
+        }
+    }
+}
+
+extension DPoPKeys {
+    /// A DPoP key as it was loaded.
+    public struct Loaded: Sendable {
+        public let key: any DPoPKey
+        /// Whether the key is held by hardware (false: the software fallback, where there is none).
+        public let hardwareBacked: Bool
+        /// Whether a stored key was unusable and has been replaced by a new one: tokens bound to the old key can no
+        /// longer be used (the session signs out when it sees the other thumbprint), and the user signs in again.
+        public let replacedUnusableKey: Bool
+    }
+
+    /// The account's hardware DPoP key, created on first use; a software key in the same store where the device has
+    /// no hardware.
+    ///
+    /// - The blob is kept in `store`, which must protect it as the key is (`SecureEnclaveDPoPKey.loadOrCreate` builds a
+    ///   Keychain store with the key's accessibility, so a background refresh that may use the key can read it).
+    /// - Two first calls at once — the app and its extension at launch, two tasks — make **one** key: the call holds
+    ///   the store's ``CredentialStore/grantLock`` for `service`/`account` and re-reads the store inside it.
+    /// - A blob that cannot be opened *now* (a locked device) throws ``StorageError/Code/interactionNotAllowed``
+    ///   (transient: keep the session). A blob that will never open again is deleted and replaced, and the result
+    ///   says so (``Loaded/replacedUnusableKey``), instead of failing at every launch.
+    public static func hardware(
+        store: any CredentialStore, service: String, account: String, maker: any HardwareDPoPKeyMaker,
+        accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly
+    ) async throws -> Loaded {
+        guard maker.isAvailable else {
+            return Loaded(
+                key: try await software(store: store, service: service, account: account), hardwareBacked: false,
+                replacedUnusableKey: false)
+        }
+        let lease = try await store.grantLock.acquire(service: service, account: account)
+        do {
+            let loaded = try await loadOrCreateHeld(
+                store: store, service: service, account: account, maker: maker, accessibility: accessibility)
+            await lease.release()
+            return loaded
+        } catch {
+            await lease.release()
+            throw error
+        }
+    }
+
+    private static func loadOrCreateHeld(
+        store: any CredentialStore, service: String, account: String, maker: any HardwareDPoPKeyMaker,
+        accessibility: KeychainAccessibility
+    ) async throws -> Loaded {
+        var replaced = false
+        if let blob = try await store.load(service: service, account: account) {
+            do throws(HardwareKeyFailure) {
+                return Loaded(key: try maker.open(blob), hardwareBacked: true, replacedUnusableKey: false)
+            } catch {
+                switch error {
+                case .unavailableNow(let reason):
+                    throw StorageError(.interactionNotAllowed, "the DPoP key cannot be used right now: \(reason)")
+                case .unusable(let reason):
+                    WardenLogger(category: "dpop").warning("replacing an unusable hardware DPoP key", metadata: ["reason": reason])
+                    try await store.delete(service: service, account: account)
+                    replaced = true
+                }
+            }
+        }
+        let (blob, key) = try maker.create(accessibility: accessibility)
+        try await store.save(blob, service: service, account: account)
+        return Loaded(key: key, hardwareBacked: true, replacedUnusableKey: replaced)
+    }
+}

@@ -153,6 +153,11 @@
         }
     }
 
+    extension KeychainAccessibility {
+        /// The `kSecAttrAccessible…ThisDeviceOnly` constant of this class.
+        package var securityConstant: CFString { SecurityFrameworkKeychain.constant(self) }
+    }
+
     /// Writes sensitive files with complete file protection (`.completeFileProtection`): unreadable while the
     /// device is locked.
     public enum ProtectedFile {

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenOAuth
+import WardenStorage
+
+@testable import WardenSession
+
+/// The portable logic behind `SecureEnclaveDPoPKey.loadOrCreate`, over a fake Secure Enclave whose blobs are
+/// software keys.
+@Suite("Hardware DPoP keys")
+struct HardwareDPoPKeyTests {
+    final class FakeEnclave: HardwareDPoPKeyMaker, Sendable {
+        let isAvailable: Bool
+        let created = Locked<[KeychainAccessibility]>([])
+        let openFailure = Locked<HardwareKeyFailure?>(nil)
+        init(available: Bool = true) { isAvailable = available }
+
+        func create(accessibility: KeychainAccessibility) throws -> (blob: Data, key: any DPoPKey) {
+            created.withLock { $0.append(accessibility) }
+            let key = try SoftwareDPoPKey()
+            return (Data(key.pkcs8PEM().unredacted().utf8), key)
+        }
+        func open(_ blob: Data) throws(HardwareKeyFailure) -> any DPoPKey {
+            if let failure = openFailure.current { throw failure }
+            guard let pem = String(data: blob, encoding: .utf8), let key = try? SoftwareDPoPKey(pem: pem) else {
+                throw .unusable("not a blob of this enclave")
+            }
+            return key
+        }
+    }
+
+    @Test func theKeyIsCreatedOnceWithTheRequestedAccessibilityAndReopened() async throws {
+        let store = InMemoryStore()
+        let enclave = FakeEnclave()
+        let first = try await DPoPKeys.hardware(
+            store: store, service: "dpop", account: "alice", maker: enclave,
+            accessibility: .whenPasscodeSetThisDeviceOnly)
+        #expect(first.hardwareBacked && !first.replacedUnusableKey)
+        #expect(enclave.created.current == [.whenPasscodeSetThisDeviceOnly], "the accessibility reaches the key")
+        let again = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        #expect(again.key.thumbprint == first.key.thumbprint)
+        #expect(enclave.created.current.count == 1)
+    }
+
+    /// The app and its extension ask at the same launch: one key, the same for everyone.
+    @Test func concurrentFirstCallsMakeOneKey() async throws {
+        let store = InMemoryStore()
+        let enclave = FakeEnclave()
+        let thumbprints = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+                        .key.thumbprint
+                }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(thumbprints.count == 1)
+        #expect(enclave.created.current.count == 1)
+    }
+
+    @Test func aLockedDeviceIsTransientAndKeepsTheKey() async throws {
+        let store = InMemoryStore()
+        let enclave = FakeEnclave()
+        let first = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        enclave.openFailure.withLock { $0 = .unavailableNow("the device is locked") }
+        let error = await #expect(throws: StorageError.self) {
+            try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        }
+        #expect(error?.code == .interactionNotAllowed && error?.failureKind == .transient)
+        enclave.openFailure.withLock { $0 = nil }
+        let later = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        #expect(later.key.thumbprint == first.key.thumbprint && enclave.created.current.count == 1)
+    }
+
+    /// A blob that will never open again (restored onto another device, the key erased) is replaced, once, and the
+    /// caller learns that the tokens bound to it are lost.
+    @Test func anUnusableKeyIsReplacedAndReported() async throws {
+        let store = InMemoryStore()
+        let enclave = FakeEnclave()
+        try await store.save(Data("another device's blob".utf8), service: "dpop", account: "alice")
+        let loaded = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        #expect(loaded.replacedUnusableKey && loaded.hardwareBacked)
+        let again = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        #expect(!again.replacedUnusableKey && again.key.thumbprint == loaded.key.thumbprint)
+    }
+
+    @Test func reopenFailuresAreClassified() {
+        #expect(
+            HardwareKeyFailure.classify(NSError(domain: NSOSStatusErrorDomain, code: -25308))
+                == .unavailableNow("\(NSOSStatusErrorDomain) -25308"))
+        #expect(
+            HardwareKeyFailure.classify(NSError(domain: "com.apple.LocalAuthentication", code: -1004))
+                == .unavailableNow("com.apple.LocalAuthentication -1004"))
+        guard case .unusable = HardwareKeyFailure.classify(NSError(domain: "CryptoKit.CryptoKitError", code: 3)) else {
+            Issue.record("a blob CryptoKit cannot read is unusable")
+            return
+        }
+        guard case .unusable = HardwareKeyFailure.classify(NSError(domain: NSOSStatusErrorDomain, code: -26275)) else {
+            Issue.record("errSecDecode is unusable")
+            return
+        }
+    }
+
+    @Test func withoutHardwareTheSoftwareKeyIsUsedAndSaidSo() async throws {
+        let store = InMemoryStore()
+        let enclave = FakeEnclave(available: false)
+        let loaded = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        #expect(!loaded.hardwareBacked && enclave.created.current.isEmpty)
+        let again = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        #expect(again.key.thumbprint == loaded.key.thumbprint)
+    }
+}
