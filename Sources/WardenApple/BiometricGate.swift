@@ -12,14 +12,14 @@
 
         public init(policy: BiometricPolicyChoice = .biometryOrPasscode) { self.policy = policy }
 
-        public enum Failure: Error, Equatable {
-            case missingUsageDescription, unavailable, cancelled, failed
-            /// An empty (or blank) `reason`: `LAContext` would raise an Objective-C exception, a crash.
-            case invalidReason
-        }
+        /// Why the gate did not pass: each `LAError` case has its own (``BiometricFailure``).
+        public typealias Failure = BiometricFailure
 
-        /// Asks the user; throws ``Failure/missingUsageDescription`` when Info.plist lacks `NSFaceIDUsageDescription`
-        /// and ``Failure/invalidReason`` for a blank `reason` (before `LAContext` sees it).
+        /// Asks the user; throws ``BiometricFailure/missingUsageDescription`` when Info.plist lacks
+        /// `NSFaceIDUsageDescription`, ``BiometricFailure/invalidReason`` for a blank `reason` (before `LAContext` sees
+        /// it), and otherwise what LocalAuthentication reported: ``BiometricFailure/lockout``,
+        /// ``BiometricFailure/fallback``, ``BiometricFailure/notEnrolled``, ``BiometricFailure/passcodeNotSet``,
+        /// ``BiometricFailure/cancelled``...
         public func authenticate(
             reason: String,
             // warden:ignore faceid-usage-description-missing a library: the app's Info.plist, checked at run time below
@@ -33,16 +33,14 @@
             let laPolicy: LAPolicy =
                 policy == .biometryOnly ? .deviceOwnerAuthenticationWithBiometrics : .deviceOwnerAuthentication
             var error: NSError?
-            guard context.canEvaluatePolicy(laPolicy, error: &error) else { throw Failure.unavailable }
+            guard context.canEvaluatePolicy(laPolicy, error: &error) else {
+                throw error.map { BiometricFailure(laErrorCode: $0.code) } ?? .unavailable
+            }
             do {
                 // warden:ignore biometric-event-gate a presence check for UI confirmation; secrets use Keychain access control
                 guard try await context.evaluatePolicy(laPolicy, localizedReason: reason) else { throw Failure.failed }
-            } catch let error as LAError
-                where error.code == .userCancel || error.code == .appCancel || error.code == .systemCancel
-            {
-                throw Failure.cancelled
-            } catch is LAError {
-                throw Failure.failed
+            } catch let error as LAError {
+                throw BiometricFailure(laErrorCode: error.code.rawValue)
             }
         }
     }

@@ -82,6 +82,46 @@ public enum BiometricPolicyChoice: Sendable, Equatable {
     case biometryOnly
 }
 
+/// Why a biometric re-authentication (`BiometricGate`, WardenApple) did not pass, from LocalAuthentication's
+/// `LAError.Code`, so the app can react to each case instead of one "failed".
+public enum BiometricFailure: Error, Sendable, Equatable {
+    /// Info.plist lacks `NSFaceIDUsageDescription` (Face ID would terminate the app).
+    case missingUsageDescription
+    /// A blank reason (`LAContext` would raise an Objective-C exception, a crash).
+    case invalidReason
+    /// No biometry on this device (`biometryNotAvailable` -6), or the context was invalidated (`invalidContext` -10).
+    case unavailable
+    /// Biometry exists but nothing is enrolled (`biometryNotEnrolled` -7): offer the passcode or another way.
+    case notEnrolled
+    /// No device passcode (`passcodeNotSet` -5): neither biometry nor the passcode can protect anything.
+    case passcodeNotSet
+    /// Too many failed attempts (`biometryLockout` -8): the device passcode unlocks biometry again; with
+    /// `.biometryOrPasscode` the system asks for it.
+    case lockout
+    /// The user chose the fallback button ("Enter Password", `userFallback` -3): show the app's own fallback.
+    case fallback
+    /// The user, the app or the system cancelled (`userCancel` -2, `appCancel` -9, `systemCancel` -4). Never retried.
+    case cancelled
+    /// The prompt needed UI it was not allowed to show (`notInteractive` -1004).
+    case notInteractive
+    /// The user failed to authenticate (`authenticationFailed` -1), or a code this version does not know.
+    case failed
+
+    /// The failure for an `LAError.Code` raw value.
+    public init(laErrorCode code: Int) {
+        switch code {
+        case -2, -4, -9: self = .cancelled
+        case -3: self = .fallback
+        case -5: self = .passcodeNotSet
+        case -6, -10, -12, -13, -11: self = .unavailable
+        case -7: self = .notEnrolled
+        case -8: self = .lockout
+        case -1004: self = .notInteractive
+        default: self = .failed
+        }
+    }
+}
+
 /// Info.plist requirements checked at run time so a missing key is a clear error, not a crash in the framework.
 public enum UsageDescriptionCheck {
     /// Where the biometric prompt runs: Face ID (iPhone, iPad) and Optic ID (Vision Pro) need

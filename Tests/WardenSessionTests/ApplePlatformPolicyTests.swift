@@ -12,6 +12,16 @@ struct ApplePlatformPolicyTests {
         }
     }
 
+    /// Each `LAError.Code` (raw values from LocalAuthentication's `LAError.h`) has its own reaction.
+    @Test(arguments: [
+        (-1, BiometricFailure.failed), (-2, .cancelled), (-3, .fallback), (-4, .cancelled), (-5, .passcodeNotSet),
+        (-6, .unavailable), (-7, .notEnrolled), (-8, .lockout), (-9, .cancelled), (-10, .unavailable),
+        (-11, .unavailable), (-12, .unavailable), (-13, .unavailable), (-1004, .notInteractive), (-77, .failed),
+    ])
+    func biometricFailures(code: Int, failure: BiometricFailure) {
+        #expect(BiometricFailure(laErrorCode: code) == failure)
+    }
+
     @Test func credentialStateReactions() {
         #expect(AppleIDCredentialReaction.reaction(to: .authorized) == .keepSession)
         #expect(AppleIDCredentialReaction.reaction(to: .revoked) == .signOut)

@@ -14,9 +14,10 @@
     ///   not saved (``StorageError/Code/accessControlUnavailable``), never saved without it.
     /// - **Off the cooperative pool**: every `SecItem*` call runs on a serial queue. Stores with access control have
     ///   their own, so a read waiting for the user's Face ID never holds up the other Keychain calls of the process.
-    /// - **A fresh `LAContext` per protected read**, with `authenticationReuse` as its
-    ///   `touchIDAuthenticationAllowableReuseDuration` (0 by default: every read prompts), so one biometric
-    ///   evaluation never unlocks the item for the rest of the process.
+    /// - **A fresh `LAContext` per protected read** by default, so one biometric evaluation never unlocks the item
+    ///   for the rest of the process. ``KeychainAuthenticationReuse`` can relax that: `afterDeviceUnlock` (the
+    ///   context's `touchIDAuthenticationAllowableReuseDuration`: no prompt shortly after a biometric *device* unlock)
+    ///   and `inApp` (one context kept, and invalidated, after that many seconds: no second prompt in the app).
     ///
     /// All query building, status mapping and queueing is the portable `KeychainItemStore` (tested on Linux over a
     /// model of the Keychain's primary-key and matching rules); this file only translates to `kSec*` constants and
@@ -38,14 +39,15 @@
         ///   - accessibility: the protection class (only the `ThisDeviceOnly` classes exist here).
         ///   - accessControl: `.biometryCurrentSet` for biometric-bound items.
         ///   - accessGroup: a shared keychain group for app extensions.
-        ///   - authenticationReuse: seconds a biometric evaluation may be reused for a protected read (0...300).
+        ///   - reuse: how long one biometric authentication unlocks protected reads (``KeychainAuthenticationReuse``;
+        ///     default: every read prompts).
         ///   - prompt: the reason the system shows when a protected read asks for biometry.
         ///   - grantLock: shared by every process holding these grants (``FileGrantLock`` in the app group
         ///     container when extensions refresh too); default: this process only.
         public init(
             accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly,
             accessControl: KeychainAccessControl = .none,
-            accessGroup: String? = nil, authenticationReuse: TimeInterval = 0, prompt: String? = nil,
+            accessGroup: String? = nil, reuse: KeychainAuthenticationReuse = .none, prompt: String? = nil,
             grantLock: any GrantLock = ProcessGrantLock.shared
         ) {
             var configuration = KeychainQuery.Configuration()
@@ -54,8 +56,16 @@
             configuration.accessGroup = accessGroup
             store = KeychainItemStore(
                 api: SecurityFrameworkKeychain(
-                    reuse: min(max(authenticationReuse, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration),
-                    prompt: prompt),
+                    contexts: AuthenticationContextCache(
+                        window: reuse.inApp,
+                        make: {
+                            // warden:ignore faceid-usage-description-missing a library: the app's Info.plist has the text
+                            let context = LAContext()
+                            context.touchIDAuthenticationAllowableReuseDuration = min(
+                                reuse.afterDeviceUnlock, LATouchIDAuthenticationMaximumAllowableReuseDuration)
+                            if let prompt { context.localizedReason = prompt }
+                            return context
+                        }, invalidate: { $0.invalidate() })),
                 configuration: configuration, grantLock: grantLock)
         }
 
@@ -76,8 +86,8 @@
 
     /// The only place that calls `SecItem*`.
     struct SecurityFrameworkKeychain: KeychainAPI {
-        let reuse: TimeInterval
-        let prompt: String?
+        /// The context of each protected read: a new one, or the one kept for the in-app reuse window.
+        let contexts: AuthenticationContextCache<LAContext>
 
         /// The query as `kSec*` attributes, or nil when its access control cannot be created (fail closed).
         func dictionary(_ query: KeychainQuery) -> CFDictionary? {
@@ -105,11 +115,7 @@
                     // macOS: the iOS-style keychain instead of the legacy file keychain (ignored elsewhere).
                     result[kSecUseDataProtectionKeychain] = true
                 case (.authenticationContext, _):
-                    // warden:ignore faceid-usage-description-missing a library: the app's Info.plist has the text
-                    let context = LAContext()  // new for this one read
-                    context.touchIDAuthenticationAllowableReuseDuration = reuse
-                    if let prompt { context.localizedReason = prompt }
-                    result[kSecUseAuthenticationContext] = context
+                    result[kSecUseAuthenticationContext] = contexts.context()
                 default: break
                 }
             }

@@ -18,17 +18,33 @@ public enum LAPolicy: Int, Sendable {
     case deviceOwnerAuthentication = 2
 }
 
-/// Apple docs: `LAError` and `LAError.Code` iOS 8.0, macOS 10.10; `.systemCancel` (and `.userCancel`, whose page the
-/// stored documentation lacks: the enum's version) iOS 8.0, macOS 10.10; `.appCancel` iOS 9.0, macOS 10.11; all
-/// Mac Catalyst 13.1, visionOS 1.0. Only the codes Warden reads are declared.
+/// Apple docs: `LAError` and `LAError.Code` iOS 8.0, macOS 10.10; `.authenticationFailed` (-1), `.userCancel` (-2),
+/// `.userFallback` (-3), `.systemCancel` (-4), `.passcodeNotSet` (-5) and `.notInteractive` (-1004) iOS 8.0,
+/// macOS 10.10; `.appCancel` (-9) and `.invalidContext` (-10) iOS 9.0, macOS 10.11; `.biometryNotAvailable` (-6),
+/// `.biometryNotEnrolled` (-7) and `.biometryLockout` (-8) iOS 11.0, macOS 10.13; all Mac Catalyst 13.1, visionOS 1.0.
+/// Not declared: the deprecated `touchID…` aliases (same raw values), the macOS-only accessory codes
+/// (`biometryNotPaired` -12, `biometryDisconnected` -13, `invalidDimensions` -14) and `companionNotAvailable` (-11,
+/// iOS 18), which Warden reads by raw value.
 @available(iOS 8.0, macOS 10.10, macCatalyst 13.1, visionOS 1.0, *)
 public struct LAError: Error, Hashable {
     @available(iOS 8.0, macOS 10.10, macCatalyst 13.1, visionOS 1.0, *)
     public enum Code: Int, Sendable {
+        case authenticationFailed = -1
         case userCancel = -2
+        case userFallback = -3
         case systemCancel = -4
+        case passcodeNotSet = -5
+        @available(iOS 11.0, macOS 10.13, macCatalyst 13.1, visionOS 1.0, *)
+        case biometryNotAvailable = -6
+        @available(iOS 11.0, macOS 10.13, macCatalyst 13.1, visionOS 1.0, *)
+        case biometryNotEnrolled = -7
+        @available(iOS 11.0, macOS 10.13, macCatalyst 13.1, visionOS 1.0, *)
+        case biometryLockout = -8
         @available(iOS 9.0, macOS 10.11, macCatalyst 13.1, visionOS 1.0, *)
         case appCancel = -9
+        @available(iOS 9.0, macOS 10.11, macCatalyst 13.1, visionOS 1.0, *)
+        case invalidContext = -10
+        case notInteractive = -1004
     }
     public var code: Code
 }
@@ -49,6 +65,9 @@ open class LAContext: NSObject {
     open var touchIDAuthenticationAllowableReuseDuration: TimeInterval = 0
     @available(iOS 11.0, macOS 10.13, macCatalyst 13.1, visionOS 1.0, *)
     open var localizedReason: String = ""
+    /// Apple docs: `func invalidate()`, iOS 9.0, macOS 10.11.
+    @available(iOS 9.0, macOS 10.11, macCatalyst 13.1, visionOS 1.0, *)
+    open func invalidate() {}
 }
 
 /// Apple docs: `let LATouchIDAuthenticationMaximumAllowableReuseDuration: TimeInterval`, iOS 9.0, macOS 10.12,
