@@ -1,16 +1,19 @@
 #if WARDEN_APPLE
     import SwiftUI
+    import WardenSession
 
-    /// Covers sensitive UI with an opaque placeholder whenever the scene is not active, so App Switcher snapshots
-    /// never show it. APIs: `@Environment(\.scenePhase)`, `overlay(alignment:content:)` and `ShapeStyle.background`
-    /// (iOS 15, macOS 12).
+    /// Covers sensitive UI with an opaque placeholder while the scene is not active (or, with
+    /// `PrivacyMaskPolicy(trigger: .background)`, only in the background), so App Switcher snapshots never show it.
+    /// The trade-off between the two is ``PrivacyMaskPolicy``'s. APIs: `@Environment(\.scenePhase)`,
+    /// `overlay(alignment:content:)` and `ShapeStyle.background` (iOS 15, macOS 12).
     public struct PrivacyMask<Placeholder: View>: ViewModifier {
         @Environment(\.scenePhase) private var scenePhase
         let placeholder: Placeholder
+        let policy: PrivacyMaskPolicy
 
         public func body(content: Content) -> some View {
             content.overlay {
-                if scenePhase != .active {
+                if policy.masked(active: scenePhase == .active, background: scenePhase == .background) {
                     placeholder.frame(maxWidth: .infinity, maxHeight: .infinity).ignoresSafeArea()
                 }
             }
@@ -18,42 +21,87 @@
     }
 
     extension View {
-        /// Masks this view while the app is inactive or in the background (App Switcher).
-        public func privacyMasked() -> some View {
-            modifier(PrivacyMask(placeholder: Rectangle().fill(.background)))
+        /// Masks this view while its scene is inactive or in the background (App Switcher).
+        public func privacyMasked(_ policy: PrivacyMaskPolicy = PrivacyMaskPolicy()) -> some View {
+            modifier(PrivacyMask(placeholder: Rectangle().fill(.background), policy: policy))
         }
 
         /// Masks this view with a custom opaque placeholder.
-        public func privacyMasked<P: View>(@ViewBuilder placeholder: () -> P) -> some View {
-            modifier(PrivacyMask(placeholder: placeholder()))
+        public func privacyMasked<P: View>(
+            _ policy: PrivacyMaskPolicy = PrivacyMaskPolicy(), @ViewBuilder placeholder: () -> P
+        ) -> some View {
+            modifier(PrivacyMask(placeholder: placeholder(), policy: policy))
         }
     }
 #endif
 
 #if WARDEN_UIKIT
     import UIKit
+    import WardenCore
+    import WardenSession
 
-    /// The UIKit helper: an opaque cover added on `willResignActiveNotification`, removed on
-    /// `didBecomeActiveNotification`.
+    /// The UIKit helper: an opaque cover over one window, driven by the life cycle of **that window's scene**
+    /// (`UIScene` notifications filtered by scene), so each window of a multi-window iPad app is masked on its own.
+    /// When it masks is ``PrivacyMaskPolicy``'s decision (default: on every deactivation, which also covers the UI
+    /// under a Face ID prompt or a system alert; `.background` masks only in the background).
+    ///
+    /// Call ``invalidate()`` when the window goes away (its observers are also removed when the controller is
+    /// released).
+    ///
+    /// ```swift
+    /// let mask = PrivacyMaskController(window: window)   // keep it as long as the window
+    /// ```
     @MainActor
     public final class PrivacyMaskController {
         private weak var window: UIWindow?
         private var cover: UIView?
-        private var observers: [any NSObjectProtocol] = []
+        private let policy: PrivacyMaskPolicy
+        /// Notification tokens; a Sendable box so that `deinit` (nonisolated) can remove them.
+        private let observers = Locked<[any NSObjectProtocol]>([])
 
-        public init(window: UIWindow) {
+        public init(window: UIWindow, policy: PrivacyMaskPolicy = PrivacyMaskPolicy()) {
             self.window = window
+            self.policy = policy
+            let events: [(NSNotification.Name, PrivacyMaskPolicy.Event)] = [
+                (UIScene.willDeactivateNotification, .willDeactivate),
+                (UIScene.didEnterBackgroundNotification, .didEnterBackground),
+                (UIScene.willEnterForegroundNotification, .willEnterForeground),
+                (UIScene.didActivateNotification, .didActivate),
+            ]
             let center = NotificationCenter.default
-            observers.append(
-                center.addObserver(forName: UIApplication.willResignActiveNotification, object: nil, queue: .main) {
-                    [weak self] _ in
-                    MainActor.assumeIsolated { self?.show() }
-                })
-            observers.append(
-                center.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) {
-                    [weak self] _ in
-                    MainActor.assumeIsolated { self?.hide() }
-                })
+            let tokens = events.map { name, event in
+                center.addObserver(forName: name, object: nil, queue: .main) { [weak self] notification in
+                    // Only this window's scene: another window of the app is another scene.
+                    let scene = notification.object.map { ObjectIdentifier($0 as AnyObject) }
+                    MainActor.assumeIsolated { self?.handle(event, scene: scene) }
+                }
+            }
+            observers.withLock { $0 = tokens }
+        }
+
+        deinit {
+            let tokens = observers.withLock { tokens -> [any NSObjectProtocol] in
+                defer { tokens = [] }
+                return tokens
+            }
+            for token in tokens { NotificationCenter.default.removeObserver(token) }
+        }
+
+        /// Stops masking: removes the observers and the cover.
+        public func invalidate() {
+            let tokens = observers.withLock { tokens -> [any NSObjectProtocol] in
+                defer { tokens = [] }
+                return tokens
+            }
+            for token in tokens { NotificationCenter.default.removeObserver(token) }
+            hide()
+        }
+
+        private func handle(_ event: PrivacyMaskPolicy.Event, scene: ObjectIdentifier?) {
+            guard let window, let windowScene = window.windowScene, scene == ObjectIdentifier(windowScene) else {
+                return
+            }
+            if policy.masked(after: event, wasMasked: cover != nil) { show() } else { hide() }
         }
 
         private func show() {

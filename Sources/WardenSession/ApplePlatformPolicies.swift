@@ -122,6 +122,51 @@ public enum BiometricFailure: Error, Sendable, Equatable {
     }
 }
 
+/// When a privacy mask covers sensitive UI (`PrivacyMaskController`, `.privacyMasked()`, WardenApple), decided
+/// portably from the scene's life-cycle events.
+///
+/// The trade-off: the App Switcher shows a scene's card while the scene is merely *inactive*, so only masking on
+/// deactivation keeps the card clean — but a scene is also inactive under the Face ID prompt, the web-authentication
+/// consent alert, Control Center and Notification Center, which then cover the UI too. ``Trigger/background`` masks
+/// only once the scene is in the background (the stored snapshot is masked, the card shown while switching is not).
+public struct PrivacyMaskPolicy: Sendable, Equatable {
+    /// When to mask.
+    public enum Trigger: Sendable, Equatable {
+        /// On every deactivation (the default: the App Switcher card is masked too).
+        case inactive
+        /// Only in the background (prompts and alerts leave the UI visible; the switcher card may show it).
+        case background
+    }
+
+    /// A scene life-cycle event (`UIScene` notifications, SwiftUI's `scenePhase`).
+    public enum Event: Sendable, Equatable {
+        case willDeactivate, didEnterBackground, willEnterForeground, didActivate
+    }
+
+    public var trigger: Trigger
+
+    public init(trigger: Trigger = .inactive) { self.trigger = trigger }
+
+    /// Whether the mask shows after `event`, given whether it showed before.
+    public func masked(after event: Event, wasMasked: Bool) -> Bool {
+        switch (trigger, event) {
+        case (.inactive, .willDeactivate), (_, .didEnterBackground): true
+        case (_, .didActivate): false
+        case (.background, .willEnterForeground): false
+        case (.inactive, .willEnterForeground): wasMasked  // foreground but not yet active
+        case (.background, .willDeactivate): wasMasked
+        }
+    }
+
+    /// Whether a SwiftUI view is masked in a scene phase (`active`, `inactive`, `background`).
+    public func masked(active: Bool, background: Bool) -> Bool {
+        switch trigger {
+        case .inactive: !active
+        case .background: background
+        }
+    }
+}
+
 /// Info.plist requirements checked at run time so a missing key is a clear error, not a crash in the framework.
 public enum UsageDescriptionCheck {
     /// Where the biometric prompt runs: Face ID (iPhone, iPad) and Optic ID (Vision Pro) need

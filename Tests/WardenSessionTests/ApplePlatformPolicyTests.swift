@@ -22,6 +22,27 @@ struct ApplePlatformPolicyTests {
         #expect(BiometricFailure(laErrorCode: code) == failure)
     }
 
+    /// The App Switcher: deactivate → background → foreground → active. A Face ID prompt: deactivate → active.
+    @Test func privacyMaskTriggers() {
+        let strict = PrivacyMaskPolicy()
+        let lenient = PrivacyMaskPolicy(trigger: .background)
+        func run(_ policy: PrivacyMaskPolicy, _ events: [PrivacyMaskPolicy.Event]) -> [Bool] {
+            var masked = false
+            return events.map { event in
+                masked = policy.masked(after: event, wasMasked: masked)
+                return masked
+            }
+        }
+        let switcher: [PrivacyMaskPolicy.Event] = [.willDeactivate, .didEnterBackground, .willEnterForeground, .didActivate]
+        #expect(run(strict, switcher) == [true, true, true, false])
+        #expect(run(lenient, switcher) == [false, true, false, false])
+        let faceIDPrompt: [PrivacyMaskPolicy.Event] = [.willDeactivate, .didActivate]
+        #expect(run(strict, faceIDPrompt) == [true, false], "the default also masks under a prompt: the trade-off")
+        #expect(run(lenient, faceIDPrompt) == [false, false])
+        #expect(strict.masked(active: false, background: false) && !lenient.masked(active: false, background: false))
+        #expect(lenient.masked(active: false, background: true) && !strict.masked(active: true, background: false))
+    }
+
     @Test func credentialStateReactions() {
         #expect(AppleIDCredentialReaction.reaction(to: .authorized) == .keepSession)
         #expect(AppleIDCredentialReaction.reaction(to: .revoked) == .signOut)

@@ -30,8 +30,29 @@
     open func removeFromSuperview() {}
 }
 
+/// Apple docs: `UIWindow.windowScene` iOS 13.0, Mac Catalyst 13.1, visionOS 1.0.
 @available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
-@MainActor open class UIWindow: UIView {}
+@MainActor open class UIWindow: UIView {
+    @available(iOS 13.0, macCatalyst 13.1, visionOS 1.0, *)
+    open var windowScene: UIWindowScene?
+}
+
+/// Apple docs: `UIScene` (a `UIResponder`, `@MainActor`) and its `willDeactivateNotification`,
+/// `didActivateNotification`, `didEnterBackgroundNotification`, `willEnterForegroundNotification` (posted with the
+/// scene as the object): iOS 13.0, Mac Catalyst 13.1, visionOS 1.0.
+@available(iOS 13.0, macCatalyst 13.1, visionOS 1.0, *)
+@MainActor open class UIScene: UIResponder {
+    public nonisolated static let willDeactivateNotification = NSNotification.Name("UISceneWillDeactivateNotification")
+    public nonisolated static let didActivateNotification = NSNotification.Name("UISceneDidActivateNotification")
+    public nonisolated static let didEnterBackgroundNotification = NSNotification.Name(
+        "UISceneDidEnterBackgroundNotification")
+    public nonisolated static let willEnterForegroundNotification = NSNotification.Name(
+        "UISceneWillEnterForegroundNotification")
+}
+
+/// Apple docs: `UIWindowScene`, iOS 13.0, Mac Catalyst 13.1, visionOS 1.0.
+@available(iOS 13.0, macCatalyst 13.1, visionOS 1.0, *)
+@MainActor open class UIWindowScene: UIScene {}
 
 @available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
 open class UIColor: NSObject, @unchecked Sendable {
