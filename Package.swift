@@ -51,7 +51,9 @@ let package = Package(
         .plugin(name: "WardenAuditPlugin", targets: ["WardenAuditPlugin"]),
     ],
     targets: [
-        .target(name: "WardenCore", swiftSettings: strict + backendDefines),
+        // The privacy manifest is WardenCore's: every library product links WardenCore, so an app that links any of
+        // them (`Warden` alone included) ships the manifest.
+        .target(name: "WardenCore", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict + backendDefines),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
@@ -81,7 +83,6 @@ let package = Package(
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession", "WardenStorage",
                 "WardenPasskeys",
             ],
-            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strict + backendDefines),
         .target(name: "WardenAudit", dependencies: ["WardenCore"], swiftSettings: strict),
         .target(

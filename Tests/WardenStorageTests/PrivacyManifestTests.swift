@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The privacy manifest shipped with WardenApple tells the truth: it is a valid property list, and every Apple
+/// The privacy manifest shipped with WardenCore (which every library product links) tells the truth: it is a valid property list, and every Apple
 /// required-reason API that Warden's sources call has an entry (today none is called).
 @Suite("Privacy manifest")
 struct PrivacyManifestTests {
@@ -18,7 +18,7 @@ struct PrivacyManifestTests {
     ]
 
     @Test func everyRequiredReasonAPIInSourcesIsDeclared() throws {
-        let manifestURL = Self.root.appendingPathComponent("Sources/WardenApple/PrivacyInfo.xcprivacy")
+        let manifestURL = Self.root.appendingPathComponent("Sources/WardenCore/PrivacyInfo.xcprivacy")
         let plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: manifestURL), format: nil)
         let manifest = try #require(plist as? [String: Any])
         #expect(manifest["NSPrivacyTracking"] as? Bool == false)
