@@ -5,6 +5,8 @@
 // `COpenSSL` system library) and storage uses libsecret; on Apple platforms CryptoKit/Security and the Keychain.
 // Sources never test `os(...)` for these decisions; they test the `WARDEN_OPENSSL` / `WARDEN_APPLE` defines set
 // below, once per whole file.
+//
+// Needs a Swift 6 toolchain: Xcode 16 or later on Apple platforms.
 import PackageDescription
 
 let linux: [Platform] = [.linux]

@@ -14,6 +14,13 @@
 //   async/throws;
 // - no API that Apple marks unavailable on that platform is used (a compile error), and no API introduced after
 //   the deployment target is used outside an `if #available` / `@available` scope (checked on the log).
+// The real-SDK probe (`../shared/ios-sdk/typecheck.sh`, run by scripts/typecheck-apple when IOS_SDK_MIRROR is set)
+// compiles the same modules against the real iOS 16.5 SDK. That SDK predates the concurrency annotations of the
+// Xcode 16 SDKs this package needs (the presentation-context protocols are `@MainActor`, CryptoKit keys `Sendable`
+// there), so in Swift 6 mode it reports isolation warnings the stand-ins — which follow the Xcode 16 SDKs — do not;
+// those are notes about that SDK. The stand-ins copy Apple's own gating where it matters: the AuthenticationServices
+// classes are `Sendable` only from iOS 16.4 / macOS 13.3 (as in the SDK's swiftinterface), and the
+// AuthenticationServices stand-in carries an Xcode 16 overlay version (7620) for `canImport(_version:)` gates.
 // What it cannot prove: that the stand-ins match the real SDK (they are reviewed against Apple's documentation),
 // the Darwin branches of `#if canImport(Glibc)` socket code, and Foundation differences between Apple's
 // Foundation and swift-corelibs-foundation.

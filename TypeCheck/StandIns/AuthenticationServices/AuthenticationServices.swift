@@ -126,10 +126,10 @@ extension EnvironmentValues {
 // and its four cases): iOS 13.0, macOS 10.15, Mac Catalyst 13.1, visionOS 1.0. ASAuthorization and
 // ASAuthorizationRequest (so every request class below) are listed as conforming to Sendable.
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorizationRequest: NSObject, @unchecked Sendable {}
+open class ASAuthorizationRequest: NSObject {}
 
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest, @unchecked Sendable {
+open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest {
     open var requestedScopes: [ASAuthorization.Scope]?
     open var nonce: String?
     /// Apple docs: `var state: String? { get set }`, echoed unmodified in the credential.
@@ -137,10 +137,10 @@ open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest, @unchecked Send
 }
 
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorizationAppleIDRequest: ASAuthorizationOpenIDRequest, @unchecked Sendable {}
+open class ASAuthorizationAppleIDRequest: ASAuthorizationOpenIDRequest {}
 
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorization: NSObject, @unchecked Sendable {
+open class ASAuthorization: NSObject {
     /// Apple docs: `var credential: any ASAuthorizationCredential { get }`.
     open var credential: any ASAuthorizationCredential { fatalError("stand-in") }
 
@@ -185,12 +185,12 @@ open class ASAuthorizationAppleIDProvider: NSObject {
 // `createCredentialRegistrationRequest(challenge:name:userID:)`, `createCredentialAssertionRequest(challenge:)` and the
 // two request classes: iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest, @unchecked Sendable {}
+open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest {}
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest, @unchecked Sendable {}
+open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest {}
 
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, @unchecked Sendable {
+open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject {
     public init(relyingPartyIdentifier: String) {}
     open func createCredentialRegistrationRequest(challenge: Data, name: String, userID: Data)
         -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
@@ -237,7 +237,7 @@ public protocol ASAuthorizationPublicKeyCredentialAssertion: ASPublicKeyCredenti
 /// `var email: String?`, `var fullName: PersonNameComponents?` (all `{ get }`); iOS 13.0, macOS 10.15,
 /// Mac Catalyst 13.1, visionOS 1.0.
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential, @unchecked Sendable {
+open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential {
     // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
     // `init()` is unavailable (`NS_UNAVAILABLE`): the system creates credentials.
     @available(*, unavailable) public override init() { fatalError("stand-in") }
@@ -257,7 +257,7 @@ open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential
 /// ASAuthorizationPublicKeyCredentialRegistration, Sendable); iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
 open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject,
-    ASAuthorizationPublicKeyCredentialRegistration, @unchecked Sendable
+    ASAuthorizationPublicKeyCredentialRegistration
 {
     // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
     // `init()` is unavailable (`NS_UNAVAILABLE`): the system creates credentials.
@@ -287,7 +287,7 @@ public enum ASAuthorizationPublicKeyCredentialAttachment: Int, Sendable {
 /// ASAuthorizationPublicKeyCredentialAssertion, Sendable); iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
 open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject,
-    ASAuthorizationPublicKeyCredentialAssertion, @unchecked Sendable
+    ASAuthorizationPublicKeyCredentialAssertion
 {
     // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
     // `init()` is unavailable (`NS_UNAVAILABLE`): the system creates credentials.
@@ -371,7 +371,7 @@ open class ASAuthorizationController: NSObject {
 /// Apple docs: `class ASAuthorizationPasswordRequest` (an ASAuthorizationRequest); iOS 13.0, macOS 10.15,
 /// Mac Catalyst 13.1, visionOS 1.0.
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASAuthorizationPasswordRequest: ASAuthorizationRequest, @unchecked Sendable {}
+open class ASAuthorizationPasswordRequest: ASAuthorizationRequest {}
 
 /// Apple docs: `class ASAuthorizationPasswordProvider` (NSObject, not Sendable), `init()`, `createRequest()`;
 /// iOS 13.0, macOS 10.15, Mac Catalyst 13.1, visionOS 1.0.
@@ -385,7 +385,7 @@ open class ASAuthorizationPasswordProvider: NSObject {
 /// `var user: String { get }`, `var password: String { get }`; iOS 12.0, macOS 10.15, Mac Catalyst 13.1,
 /// visionOS 1.0.
 @available(iOS 12.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
-open class ASPasswordCredential: NSObject, ASAuthorizationCredential, @unchecked Sendable {
+open class ASPasswordCredential: NSObject, ASAuthorizationCredential {
     public init(user: String, password: String) {}
     // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
     public required init?(coder: NSCoder) { nil }
@@ -405,11 +405,11 @@ open class ASPasswordCredential: NSObject, ASAuthorizationCredential, @unchecked
 // (nor tvOS / watchOS) entry: unavailable on visionOS.
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, *)
 @available(visionOS, unavailable)
-open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest: ASAuthorizationRequest, @unchecked Sendable {}
+open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest: ASAuthorizationRequest {}
 
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, *)
 @available(visionOS, unavailable)
-open class ASAuthorizationSecurityKeyPublicKeyCredentialProvider: NSObject, @unchecked Sendable {
+open class ASAuthorizationSecurityKeyPublicKeyCredentialProvider: NSObject {
     public init(relyingPartyIdentifier: String) {}
     open func createCredentialAssertionRequest(challenge: Data)
         -> ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest
@@ -419,7 +419,7 @@ open class ASAuthorizationSecurityKeyPublicKeyCredentialProvider: NSObject, @unc
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, *)
 @available(visionOS, unavailable)
 open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject,
-    ASAuthorizationPublicKeyCredentialAssertion, @unchecked Sendable
+    ASAuthorizationPublicKeyCredentialAssertion
 {
     // NSCopying / NSSecureCoding (ASAuthorizationCredential): NSObject's on Apple platforms, spelled out for Linux.
     // `init()` is unavailable (`NS_UNAVAILABLE`): the system creates credentials.
@@ -457,3 +457,43 @@ public struct ASAuthorizationError: Error, Hashable {
     }
     public var code: Code
 }
+
+// MARK: Sendable conformances
+
+// The SDK declares these classes Sendable from iOS 16.4, macOS 13.3, Mac Catalyst 16.4 (and visionOS 1.0) on, in
+// extensions (AuthenticationServices.swiftinterface: `@available(iOS 16.4, macOS 13.3, *) extension ... :
+// @unchecked Swift.Sendable`): below the package's iOS 16.0 / macOS 13.0 deployment targets they are not, so code that
+// needs them to be must sit behind the same availability. Declared the same way here.
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationRequest: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationOpenIDRequest: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationAppleIDRequest: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorization: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationPlatformPublicKeyCredentialProvider: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationAppleIDCredential: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationPlatformPublicKeyCredentialRegistration: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationPlatformPublicKeyCredentialAssertion: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationPasswordRequest: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASPasswordCredential: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, *)
+@available(visionOS, unavailable)
+extension ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, *)
+@available(visionOS, unavailable)
+extension ASAuthorizationSecurityKeyPublicKeyCredentialProvider: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, *)
+@available(visionOS, unavailable)
+extension ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: @unchecked Sendable {}
