@@ -163,7 +163,8 @@
         ) {
             guard let request = takeSent(controller) else { return }
             let reported = error as NSError
-            slot.finish(request.run, with: .failure(AppleAuthorizationError(domain: reported.domain, code: reported.code)))
+            slot.finish(
+                request.run, with: .failure(AppleAuthorizationError(domain: reported.domain, code: reported.code)))
         }
 
         /// The credential as a Sendable value, checked against what its request sent.
@@ -218,7 +219,9 @@
         /// The property first appears in the SDKs after iOS 16.5 (AuthenticationServices overlay 7616); every Xcode that
         /// can build this package (Xcode 16+) has it. The gate only keeps the module compiling against older SDKs, such as
         /// the iOS 16.5 SDK of the real-SDK type-check probe, where the attachment is then not reported.
-        private nonisolated static func attachment(of registration: ASAuthorizationPlatformPublicKeyCredentialRegistration)
+        private nonisolated static func attachment(
+            of registration: ASAuthorizationPlatformPublicKeyCredentialRegistration
+        )
             -> Int?
         {
             #if canImport(AuthenticationServices, _version: 7616)

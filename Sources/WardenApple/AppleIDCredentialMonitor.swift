@@ -71,7 +71,11 @@
         private func check() async -> AppleIDCredentialReaction? {
             let userID = userID
             let (state, error) = await withCheckedContinuation {
-                (continuation: CheckedContinuation<(AppleIDCredentialReaction.State, AppleIDCredentialReaction.CheckError?), Never>) in
+                (
+                    continuation: CheckedContinuation<
+                        (AppleIDCredentialReaction.State, AppleIDCredentialReaction.CheckError?), Never
+                    >
+                ) in
                 ASAuthorizationAppleIDProvider().getCredentialState(forUserID: userID) { state, error in
                     let mapped: AppleIDCredentialReaction.State =
                         switch state {

@@ -129,7 +129,8 @@ package final class AuthorizationRequestSlot<Value: Sendable>: Sendable {
                 guard let entry = state.runs[run] else { return nil }
                 if case .early = entry.phase { return nil }  // it already ended
                 return .some(
-                    Self.resolve(run, .failure(AppleAuthorizationError(.cancelled, "the task was cancelled")), in: &state))
+                    Self.resolve(
+                        run, .failure(AppleAuthorizationError(.cancelled, "the task was cancelled")), in: &state))
             }
             guard let ended else { return }
             ended?.resume(throwing: AppleAuthorizationError(.cancelled, "the task was cancelled"))

@@ -118,7 +118,8 @@ extension DPoPKeys {
                 case .unavailableNow(let reason):
                     throw StorageError(.interactionNotAllowed, "the DPoP key cannot be used right now: \(reason)")
                 case .unusable(let reason):
-                    WardenLogger(category: "dpop").warning("replacing an unusable hardware DPoP key", metadata: ["reason": reason])
+                    WardenLogger(category: "dpop").warning(
+                        "replacing an unusable hardware DPoP key", metadata: ["reason": reason])
                     try await store.delete(service: service, account: account)
                     replaced = true
                 }

@@ -33,7 +33,9 @@ struct ApplePlatformPolicyTests {
                 return masked
             }
         }
-        let switcher: [PrivacyMaskPolicy.Event] = [.willDeactivate, .didEnterBackground, .willEnterForeground, .didActivate]
+        let switcher: [PrivacyMaskPolicy.Event] = [
+            .willDeactivate, .didEnterBackground, .willEnterForeground, .didActivate,
+        ]
         #expect(run(strict, switcher) == [true, true, true, false])
         #expect(run(lenient, switcher) == [false, true, false, false])
         let faceIDPrompt: [PrivacyMaskPolicy.Event] = [.willDeactivate, .didActivate]

@@ -3,10 +3,9 @@ import Testing
 import WardenCore
 import WardenLocalProvider
 
-@testable import WardenStorage
-
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
+@testable import WardenStorage
 
 /// A stand-in for a `.biometryCurrentSet` Keychain item: every read is a prompt, which the "user" releases,
 /// cancels, or which fails because the enrolled biometry changed (the item is gone).

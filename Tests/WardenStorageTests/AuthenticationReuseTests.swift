@@ -14,7 +14,13 @@ struct AuthenticationReuseTests {
     @Test func withoutAnInAppWindowEveryReadGetsANewContext() {
         let contexts = Contexts()
         let cache = AuthenticationContextCache<Int>(
-            window: 0, make: { contexts.made.withLock { $0 += 1; return $0 } },
+            window: 0,
+            make: {
+                contexts.made.withLock {
+                    $0 += 1
+                    return $0
+                }
+            },
             invalidate: { id in contexts.invalidated.withLock { $0.append(id) } })
         let handed: [Int] = [cache.context(), cache.context(), cache.context()]
         #expect(handed == [1, 2, 3])
@@ -26,7 +32,13 @@ struct AuthenticationReuseTests {
         let contexts = Contexts()
         let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
         let cache = AuthenticationContextCache<Int>(
-            window: 30, now: { clock.current }, make: { contexts.made.withLock { $0 += 1; return $0 } },
+            window: 30, now: { clock.current },
+            make: {
+                contexts.made.withLock {
+                    $0 += 1
+                    return $0
+                }
+            },
             invalidate: { id in contexts.invalidated.withLock { $0.append(id) } })
         #expect(cache.context() == 1)
         clock.withLock { $0 += 29 }

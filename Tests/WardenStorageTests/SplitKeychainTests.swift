@@ -47,7 +47,8 @@ struct SplitKeychainTests {
         #expect(main.attributes[.accessible] == .accessibility(.afterFirstUnlockThisDeviceOnly))
         #expect(main.attributes[.accessControl] == nil)
         let protected = try #require(setup.keychain.stored("svc.refresh-token", "alice", accessGroup: accessGroup))
-        #expect(protected.attributes[.accessControl] == .accessControl(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet))
+        #expect(
+            protected.attributes[.accessControl] == .accessControl(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet))
         #expect(protected.attributes[.accessible] == nil)
 
         #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == "rt-0")
@@ -65,7 +66,8 @@ struct SplitKeychainTests {
         let set = try TokenSet(encoded: try #require(await setup.store.load(service: "svc", account: "alice")))
         #expect(set.generation == 1 && set.accessToken.unredacted() == "at-1")
         let protected = try #require(setup.keychain.stored("svc.refresh-token", "alice"))
-        #expect(protected.attributes[.accessControl] == .accessControl(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet))
+        #expect(
+            protected.attributes[.accessControl] == .accessControl(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet))
         let main = try #require(setup.keychain.stored("svc", "alice"))
         #expect(main.attributes[.accessible] == .accessibility(.afterFirstUnlockThisDeviceOnly))
     }

@@ -78,7 +78,9 @@
         public func delete(service: String, account: String) async throws(StorageError) {
             try await store.delete(service: service, account: account)
         }
-        public func deleteAll(service: String) async throws(StorageError) { try await store.deleteAll(service: service) }
+        public func deleteAll(service: String) async throws(StorageError) {
+            try await store.deleteAll(service: service)
+        }
         public func accounts(service: String) async throws(StorageError) -> [String] {
             try await store.accounts(service: service)
         }
