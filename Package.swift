@@ -55,7 +55,8 @@ let package = Package(
     targets: [
         // The privacy manifest is WardenCore's: every library product links WardenCore, so an app that links any of
         // them (`Warden` alone included) ships the manifest.
-        .target(name: "WardenCore", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict + backendDefines),
+        .target(
+            name: "WardenCore", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict + backendDefines),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
