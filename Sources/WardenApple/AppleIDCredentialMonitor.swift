@@ -23,6 +23,8 @@
     /// Thread-safety: main-actor isolated.
     @MainActor
     public final class AppleIDCredentialMonitor {
+        typealias CheckResult = (AppleIDCredentialReaction.State, AppleIDCredentialReaction.CheckError?)
+
         private let session: AuthSession
         private let userID: String
         private let onTransferred: @MainActor () -> Void
@@ -67,26 +69,32 @@
             observer = nil
         }
 
+        /// The completion handler, formed outside any actor: Apple calls it off the main thread, and a closure written
+        /// in this main-actor class would be main-actor isolated (a run-time trap in Swift 6 where the SDK does not
+        /// mark the block `@Sendable`).
+        private nonisolated static func completion(_ continuation: CheckedContinuation<CheckResult, Never>)
+            -> @Sendable (ASAuthorizationAppleIDProvider.CredentialState, (any Error)?) -> Void
+        {
+            { state, error in
+                let mapped: AppleIDCredentialReaction.State =
+                    switch state {
+                    case .authorized: .authorized
+                    case .revoked: .revoked
+                    case .transferred: .transferred
+                    case .notFound: .notFound
+                    @unknown default: .notFound
+                    }
+                continuation.resume(returning: (mapped, error.map(AppleIDCredentialReaction.CheckError.init)))
+            }
+        }
+
         @discardableResult
         private func check() async -> AppleIDCredentialReaction? {
             let userID = userID
             let (state, error) = await withCheckedContinuation {
-                (
-                    continuation: CheckedContinuation<
-                        (AppleIDCredentialReaction.State, AppleIDCredentialReaction.CheckError?), Never
-                    >
-                ) in
-                ASAuthorizationAppleIDProvider().getCredentialState(forUserID: userID) { state, error in
-                    let mapped: AppleIDCredentialReaction.State =
-                        switch state {
-                        case .authorized: .authorized
-                        case .revoked: .revoked
-                        case .transferred: .transferred
-                        case .notFound: .notFound
-                        @unknown default: .notFound
-                        }
-                    continuation.resume(returning: (mapped, error.map(AppleIDCredentialReaction.CheckError.init)))
-                }
+                (continuation: CheckedContinuation<CheckResult, Never>) in
+                ASAuthorizationAppleIDProvider().getCredentialState(
+                    forUserID: userID, completion: Self.completion(continuation))
             }
             guard let reaction = AppleIDCredentialReaction.reaction(to: state, error: error) else { return nil }
             switch reaction {

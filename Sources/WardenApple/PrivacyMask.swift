@@ -42,6 +42,7 @@
 
     /// The UIKit helper: an opaque cover over one window, driven by the life cycle of **that window's scene**
     /// (`UIScene` notifications filtered by scene), so each window of a multi-window iPad app is masked on its own.
+    /// A window without a scene (an app without a scene manifest) follows the application's notifications instead.
     /// When it masks is ``PrivacyMaskPolicy``'s decision (default: on every deactivation, which also covers the UI
     /// under a Face ID prompt or a system alert; `.background` masks only in the background).
     ///
@@ -62,21 +63,32 @@
         public init(window: UIWindow, policy: PrivacyMaskPolicy = PrivacyMaskPolicy()) {
             self.window = window
             self.policy = policy
-            let events: [(NSNotification.Name, PrivacyMaskPolicy.Event)] = [
+            let sceneEvents: [(NSNotification.Name, PrivacyMaskPolicy.Event)] = [
                 (UIScene.willDeactivateNotification, .willDeactivate),
                 (UIScene.didEnterBackgroundNotification, .didEnterBackground),
                 (UIScene.willEnterForegroundNotification, .willEnterForeground),
                 (UIScene.didActivateNotification, .didActivate),
             ]
+            let applicationEvents: [(NSNotification.Name, PrivacyMaskPolicy.Event)] = [
+                (UIApplication.willResignActiveNotification, .willDeactivate),
+                (UIApplication.didEnterBackgroundNotification, .didEnterBackground),
+                (UIApplication.willEnterForegroundNotification, .willEnterForeground),
+                (UIApplication.didBecomeActiveNotification, .didActivate),
+            ]
             let center = NotificationCenter.default
-            let tokens = events.map { name, event in
+            let sceneTokens = sceneEvents.map { name, event in
                 center.addObserver(forName: name, object: nil, queue: .main) { [weak self] notification in
                     // Only this window's scene: another window of the app is another scene.
                     let scene = notification.object.map { ObjectIdentifier($0 as AnyObject) }
                     MainActor.assumeIsolated { self?.handle(event, scene: scene) }
                 }
             }
-            observers.withLock { $0 = tokens }
+            let applicationTokens = applicationEvents.map { name, event in
+                center.addObserver(forName: name, object: nil, queue: .main) { [weak self] _ in
+                    MainActor.assumeIsolated { self?.handleApplication(event) }
+                }
+            }
+            observers.withLock { $0 = sceneTokens + applicationTokens }
         }
 
         deinit {
@@ -101,6 +113,17 @@
             guard let window, let windowScene = window.windowScene, scene == ObjectIdentifier(windowScene) else {
                 return
             }
+            apply(event)
+        }
+
+        /// The application's events drive only a window that has no scene (an app without a scene manifest); with
+        /// scenes, each window follows its own.
+        private func handleApplication(_ event: PrivacyMaskPolicy.Event) {
+            guard let window, window.windowScene == nil else { return }
+            apply(event)
+        }
+
+        private func apply(_ event: PrivacyMaskPolicy.Event) {
             if policy.masked(after: event, wasMasked: cover != nil) { show() } else { hide() }
         }
 

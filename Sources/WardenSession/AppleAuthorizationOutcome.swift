@@ -55,8 +55,8 @@ public struct AppleAuthorizationError: CodedError {
         /// passcode, iCloud Keychain off); offer another way to sign in.
         public static let deviceNotConfiguredForPasskeyCreation = Code(.deviceNotConfiguredForPasskeyCreation)
         /// `.unknown` (1000), a code this version does not know, or an error of another domain (passkey failures
-        /// also arrive in `WKErrorDomain`): see ``AppleAuthorizationError/domain`` and ``AppleAuthorizationError/
-        /// domainCode``. Never retried automatically.
+        /// also arrive in `WKErrorDomain`): see ``AppleAuthorizationError/domain`` and
+        /// ``AppleAuthorizationError/domainCode``. Never retried automatically.
         public static let unknown = Code(.unknown)
         /// A second request was started while one is showing.
         public static let alreadyRunning = Code(.alreadyRunning)
@@ -121,10 +121,12 @@ public struct AppleAuthorizationError: CodedError {
     public var failureKind: FailureKind {
         switch code.backing {
         case .cancelled: .userCancelled
-        case .notHandled, .alreadyRunning, .deviceNotConfiguredForPasskeyCreation: .misconfiguration
+        case .notHandled, .alreadyRunning: .misconfiguration
         case .failed: .transient
         case .invalidResponse, .matchedExcludedCredential, .credentialTransferFailed, .unknown: .rejected
-        case .notInteractive, .preferSignInWithApple: .userCancelled
+        // The device's state (no passcode, iCloud Keychain off) or the user's choice: not the app's configuration,
+        // never retried.
+        case .notInteractive, .preferSignInWithApple, .deviceNotConfiguredForPasskeyCreation: .userCancelled
         }
     }
 

@@ -61,15 +61,20 @@ package final class AuthorizationRequestSlot<Value: Sendable>: Sendable {
         start: (Run) throws -> Void,
         cancel: @escaping @Sendable (Run) -> Void
     ) async throws -> Value {
-        var replaced: (run: Run, continuation: CheckedContinuation<Value, any Error>?, started: Bool)?
+        // An already-cancelled caller never takes the slot (nor ends a live AutoFill request).
+        if Task.isCancelled { throw AppleAuthorizationError(.cancelled, "the request was cancelled before it started") }
+        var replaced: (run: Run, continuation: CheckedContinuation<Value, any Error>?, live: Bool)?
         let claimed = state.withLock { state -> Run? in
             if let current = state.current, let entry = state.runs[current] {
                 guard entry.mode == .autoFill else { return nil }
                 state.current = nil
+                // Its controller is live unless it already reported (an outcome recorded, not yet collected).
+                var live = entry.started
+                if case .early = entry.phase { live = false }
                 let continuation = Self.resolve(
                     current, .failure(AppleAuthorizationError(.cancelled, "replaced by a newer request")), in: &state)
-                if entry.started { state.draining.insert(current) }
-                replaced = (current, continuation, entry.started)
+                if live { state.draining.insert(current) }
+                replaced = (current, continuation, live)
             }
             state.next += 1
             state.runs[state.next] = Entry(mode: mode)
@@ -82,7 +87,7 @@ package final class AuthorizationRequestSlot<Value: Sendable>: Sendable {
         if let replaced {
             replaced.continuation?.resume(
                 throwing: AppleAuthorizationError(.cancelled, "replaced by a newer request"))
-            if replaced.started { cancel(replaced.run) }
+            if replaced.live { cancel(replaced.run) }
         }
         await awaitDrain()
 
@@ -128,6 +133,8 @@ package final class AuthorizationRequestSlot<Value: Sendable>: Sendable {
             let ended = state.withLock { state -> CheckedContinuation<Value, any Error>?? in
                 guard let entry = state.runs[run] else { return nil }
                 if case .early = entry.phase { return nil }  // it already ended
+                // A cancelled AutoFill controller is still live until it reports: the next request waits for it.
+                if entry.mode == .autoFill, entry.started { state.draining.insert(run) }
                 return .some(
                     Self.resolve(
                         run, .failure(AppleAuthorizationError(.cancelled, "the task was cancelled")), in: &state))

@@ -48,17 +48,21 @@ public enum HardwareKeyFailure: Error, Sendable, Equatable {
     /// The blob will never work again (another device's, the hardware key was invalidated or erased).
     case unusable(String)
 
-    /// Classifies what reopening a hardware key threw, by its domain and code (`error as NSError`): a locked device
-    /// (`errSecInteractionNotAllowed` -25308, `errSecNotAvailable` -25291) or a LocalAuthentication error is
-    /// ``unavailableNow(_:)``; anything else means the blob will not open again.
+    /// Classifies what reopening a hardware key threw, by its domain and code (`error as NSError`).
+    ///
+    /// Replacing a key signs the user out, so only errors known to be permanent are ``unusable(_:)``: the blob cannot
+    /// be decoded (`errSecDecode` -26275), or the token says its data is corrupt or the key object is gone
+    /// (CryptoTokenKit `corruptedData` -3, `objectNotFound` -6). Everything else — a locked device, LocalAuthentication,
+    /// a Secure Enclave or daemon hiccup, an error nobody has identified — is ``unavailableNow(_:)``: the key is kept
+    /// and the call fails transiently. (The device checklist asks to record what a reset Secure Enclave reports.)
     public static func classify(_ error: any Error) -> HardwareKeyFailure {
         let reported = error as NSError
         let description = "\(reported.domain) \(reported.code)"
         switch (reported.domain, reported.code) {
-        case (NSOSStatusErrorDomain, -25308), (NSOSStatusErrorDomain, -25291), ("com.apple.LocalAuthentication", _):
-            return .unavailableNow(description)
-        default:
+        case (NSOSStatusErrorDomain, -26275), ("CryptoTokenKit", -3), ("CryptoTokenKit", -6):
             return .unusable(description)
+        default:
+            return .unavailableNow(description)
         }
     }
 }
@@ -79,8 +83,9 @@ extension DPoPKeys {
     ///
     /// - The blob is kept in `store`, which must protect it as the key is (`SecureEnclaveDPoPKey.loadOrCreate` builds a
     ///   Keychain store with the key's accessibility, so a background refresh that may use the key can read it).
-    /// - Two first calls at once — the app and its extension at launch, two tasks — make **one** key: the call holds
-    ///   the store's ``CredentialStore/grantLock`` for `service`/`account` and re-reads the store inside it.
+    /// - Two first calls at once make **one** key: the call holds the store's ``CredentialStore/grantLock`` for
+    ///   `service`/`account` and re-reads the store inside it. Within a process that is the default lock; for the app
+    ///   and its extensions give the store a ``FileGrantLock`` in the app group container.
     /// - A blob that cannot be opened *now* (a locked device) throws ``StorageError/Code/interactionNotAllowed``
     ///   (transient: keep the session). A blob that will never open again is deleted and replaced, and the result
     ///   says so (``Loaded/replacedUnusableKey``), instead of failing at every launch.
@@ -112,7 +117,12 @@ extension DPoPKeys {
         var replaced = false
         if let blob = try await store.load(service: service, account: account) {
             do throws(HardwareKeyFailure) {
-                return Loaded(key: try maker.open(blob), hardwareBacked: true, replacedUnusableKey: false)
+                let key = try maker.open(blob)
+                // Written again with this store's protection: a blob an earlier version saved in a store of another
+                // class (when-unlocked where the key now needs after-first-unlock) gets the class its key has. A
+                // failed rewrite leaves the readable item as it was.
+                try? await store.save(blob, service: service, account: account)
+                return Loaded(key: key, hardwareBacked: true, replacedUnusableKey: false)
             } catch {
                 switch error {
                 case .unavailableNow(let reason):

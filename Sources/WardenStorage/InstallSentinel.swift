@@ -18,6 +18,8 @@ import Foundation
 ///   built without it), the check defers: the marker's place is unknown, so its absence proves nothing. It never
 ///   falls back to the process's own container, where an extension — or the app after an update that adopted the
 ///   group — would find no marker and purge live tokens.
+/// - An app extension never purges: it cannot see where an earlier version of the app kept the marker (the app's own
+///   container), so a missing marker there proves nothing; it defers to the app's first launch.
 /// - A marker found where an earlier version kept it (the app's own container, before the app adopted the group)
 ///   means "installed": it is moved to the new place, nothing is purged (``Result/migrated``).
 ///
@@ -45,6 +47,8 @@ public struct InstallSentinel: Sendable {
     /// Where earlier layouts kept the marker.
     let previousMarkers: [FileMarker]
     let environment: @Sendable () -> [String: String]
+    /// Whether this process is an app extension (a widget, a share or notification extension), which never purges.
+    let isAppExtension: Bool
 
     /// The platform default marker; `appGroup` puts it in that app-group container (Apple platforms), and a marker
     /// in the app's own container (where it lived without a group) is migrated there.
@@ -52,15 +56,18 @@ public struct InstallSentinel: Sendable {
         let location = Self.defaultLocation(appID: appID, appGroup: appGroup)
         self.init(
             appID: appID, marker: location.marker, previousMarkers: location.previous,
-            environment: { ProcessInfo.processInfo.environment })
+            environment: { ProcessInfo.processInfo.environment }, isAppExtension: Self.runsInAppExtension)
     }
+
+    /// Whether the main bundle is an app extension (`.appex`).
+    static var runsInAppExtension: Bool { Bundle.main.bundleURL.pathExtension == "appex" }
 
     /// A sentinel with a marker file at `url` (tests, custom layouts); a marker found at one of `previousMarkerFiles`
     /// instead is moved to `url`.
     public init(appID: String, markerFile url: URL, previousMarkerFiles: [URL] = []) {
         self.init(
             appID: appID, marker: url, previousMarkers: previousMarkerFiles,
-            environment: { ProcessInfo.processInfo.environment })
+            environment: { ProcessInfo.processInfo.environment }, isAppExtension: Self.runsInAppExtension)
     }
 
     init(appID: String, markerFile url: URL, environment: @escaping @Sendable () -> [String: String]) {
@@ -68,8 +75,10 @@ public struct InstallSentinel: Sendable {
     }
 
     init(
-        appID: String, marker: URL?, previousMarkers: [URL], environment: @escaping @Sendable () -> [String: String]
+        appID: String, marker: URL?, previousMarkers: [URL], environment: @escaping @Sendable () -> [String: String],
+        isAppExtension: Bool = false
     ) {
+        self.isAppExtension = isAppExtension
         self.appID = appID
         self.marker = marker.map(FileMarker.init)
         self.previousMarkers = previousMarkers.filter { $0 != marker }.map(FileMarker.init)
@@ -124,6 +133,9 @@ public struct InstallSentinel: Sendable {
         }
         if prewarming {
             return .deferred("the app is being prewarmed; protected data may be unavailable")
+        }
+        if isAppExtension {
+            return .deferred("an app extension never purges; the app's first launch does")
         }
         // The store must be readable before a missing marker is trusted.
         for service in services {

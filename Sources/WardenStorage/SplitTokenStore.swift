@@ -86,23 +86,51 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
 
     public func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
         let refreshService = try Self.refreshTokenService(for: service)
-        guard let data = try await refreshTokens.load(service: refreshService, account: account) else { return nil }
+        if let data = try await refreshTokens.load(service: refreshService, account: account) {
+            return try Self.refreshToken(data)
+        }
+        return try await migrateLegacyRefreshToken(service: service, refreshService: refreshService, account: account)
+    }
+
+    private static func refreshToken(_ data: Data) throws(StorageError) -> String {
         guard let text = String(data: data, encoding: .utf8), !text.isEmpty else {
             throw StorageError(.corruptedData, "the stored refresh token cannot be read")
         }
         return text
     }
 
+    /// Versions before 0.1.0 kept the refresh token under the token set's own service. Where the two halves were
+    /// separate items (other access groups, other stores) it is still there: it moves to its own service. Where they
+    /// shared one Keychain item, that item holds the token set (no refresh token is left to move).
+    private func migrateLegacyRefreshToken(service: String, refreshService: String, account: String)
+        async throws(StorageError) -> String?
+    {
+        guard let legacy = try await refreshTokens.load(service: service, account: account),
+            (try? TokenSet(encoded: legacy)) == nil
+        else { return nil }
+        let token = try Self.refreshToken(legacy)
+        try await refreshTokens.save(legacy, service: refreshService, account: account)
+        try await refreshTokens.delete(service: service, account: account)
+        return token
+    }
+
     public func delete(service: String, account: String) async throws(StorageError) {
-        let refreshService = try Self.refreshTokenService(for: service)
         try await tokens.delete(service: service, account: account)
-        try await refreshTokens.delete(service: refreshService, account: account)
+        // A pre-0.1.0 refresh token under the token set's own service goes too (the same key as the token set's
+        // where both halves share a Keychain, which `tokens` just deleted anyway).
+        try await refreshTokens.delete(service: service, account: account)
+        // A name with no room for the suffix never had a refresh-token item.
+        if let refreshService = try? Self.refreshTokenService(for: service) {
+            try await refreshTokens.delete(service: refreshService, account: account)
+        }
     }
 
     public func deleteAll(service: String) async throws(StorageError) {
-        let refreshService = try Self.refreshTokenService(for: service)
         try await tokens.deleteAll(service: service)
-        try await refreshTokens.deleteAll(service: refreshService)
+        try await refreshTokens.deleteAll(service: service)
+        if let refreshService = try? Self.refreshTokenService(for: service) {
+            try await refreshTokens.deleteAll(service: refreshService)
+        }
     }
 
     public func accounts(service: String) async throws(StorageError) -> [String] {

@@ -17,7 +17,7 @@ struct AppleAuthorizationOutcomeTests {
         (1004, .failed, .transient), (1005, .notInteractive, .userCancelled),
         (1006, .matchedExcludedCredential, .rejected), (1007, .credentialTransferFailed, .rejected),
         (1008, .credentialTransferFailed, .rejected), (1009, .preferSignInWithApple, .userCancelled),
-        (1010, .deviceNotConfiguredForPasskeyCreation, .misconfiguration), (4242, .unknown, .rejected),
+        (1010, .deviceNotConfiguredForPasskeyCreation, .userCancelled), (4242, .unknown, .rejected),
     ])
     func errorCodes(raw: Int, code: AppleAuthorizationError.Code, kind: FailureKind) {
         let error = AppleAuthorizationError(authorizationErrorCode: raw)

@@ -14,8 +14,11 @@ struct AuthorizationRequestSlotTests {
     final class Controllers: Sendable {
         let started = Locked<[Slot.Run]>([])
         let cancelled = Locked<[Slot.Run]>([])
+        /// Waits until `count` runs started, at most 5 s (a failing slot then fails the test instead of hanging it).
         func waitForStart(count: Int) async {
-            while started.current.count < count { await Task.yield() }
+            let deadline = Date() + 5
+            while started.current.count < count, Date() < deadline { try? await Task.sleep(nanoseconds: 1_000_000) }
+            #expect(started.current.count >= count, "\(count) run(s) should have started")
         }
     }
 
@@ -41,7 +44,8 @@ struct AuthorizationRequestSlotTests {
 
         let sheet = Task { try await perform(slot, .interactive, controllers) }
         #expect(try await autoFill.value == nil, "AutoFill ends silently")
-        while controllers.cancelled.current.isEmpty { await Task.yield() }
+        let deadline = Date() + 5
+        while controllers.cancelled.current.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
         #expect(controllers.cancelled.current == [autoFillRun])
         try await Task.sleep(nanoseconds: 20_000_000)
         #expect(controllers.started.current.count == 1, "the sheet waits for the AutoFill controller to end")
@@ -64,9 +68,11 @@ struct AuthorizationRequestSlotTests {
         let controllers = Controllers()
         let autoFill = Task { try await perform(slot, .autoFill, controllers) }
         await controllers.waitForStart(count: 1)
+        let asked = Date()
         let sheet = Task { try await perform(slot, .interactive, controllers) }
         #expect(try await autoFill.value == nil)
         await controllers.waitForStart(count: 2)
+        #expect(Date().timeIntervalSince(asked) >= 0.04, "the sheet waited for the drain timeout")
         slot.finish(controllers.started.current[1], with: .success("passkey"))
         #expect(try await sheet.value == "passkey")
     }
@@ -105,6 +111,41 @@ struct AuthorizationRequestSlotTests {
         slot.finish(controllers.started.current[1], with: .success("second"))
         #expect(try await second.value == "second")
         #expect(controllers.cancelled.current == [firstRun])
+    }
+
+    /// The view with the username field goes away: its AutoFill task is cancelled. The next sheet still waits for the
+    /// AutoFill controller to report its end.
+    @Test func aCancelledAutoFillTaskAlsoDrainsBeforeTheNextRequest() async throws {
+        let slot = Slot()
+        let controllers = Controllers()
+        let autoFill = Task { try await perform(slot, .autoFill, controllers) }
+        await controllers.waitForStart(count: 1)
+        let autoFillRun = controllers.started.current[0]
+        autoFill.cancel()
+        #expect(try await autoFill.value == nil)
+        let sheet = Task { try await perform(slot, .interactive, controllers) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(controllers.started.current.count == 1, "the sheet waits for the cancelled AutoFill controller")
+        slot.finish(autoFillRun, with: .failure(AppleAuthorizationError(authorizationErrorCode: 1001)))
+        await controllers.waitForStart(count: 2)
+        slot.finish(controllers.started.current[1], with: .success("sheet"))
+        #expect(try await sheet.value == "sheet")
+    }
+
+    /// A caller whose task is already cancelled never takes the slot from a live AutoFill request.
+    @Test func anAlreadyCancelledCallerLeavesAutoFillAlone() async throws {
+        let slot = Slot()
+        let controllers = Controllers()
+        let autoFill = Task { try await perform(slot, .autoFill, controllers) }
+        await controllers.waitForStart(count: 1)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await perform(slot, .interactive, controllers)
+        }
+        await #expect(throws: AppleAuthorizationError(.cancelled)) { try await cancelled.value }
+        #expect(controllers.cancelled.current.isEmpty && slot.isRunning)
+        slot.finish(controllers.started.current[0], with: .success("autofill"))
+        #expect(try await autoFill.value == "autofill")
     }
 
     @Test func aSynchronousOutcomeAndAThrowingStartAreHandled() async throws {

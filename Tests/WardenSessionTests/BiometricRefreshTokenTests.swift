@@ -21,6 +21,8 @@ actor BiometricItemStore: CredentialStore {
         try await inner.save(data, service: service, account: account)
     }
     func load(service: String, account: String) async throws(StorageError) -> Data? {
+        // As the Keychain: a read prompts only when an access-controlled item matches.
+        guard try await inner.load(service: service, account: account) != nil else { return nil }
         prompts += 1
         switch prompt {
         case .release: return try await inner.load(service: service, account: account)

@@ -43,7 +43,8 @@ struct HardwareDPoPKeyTests {
         #expect(enclave.created.current.count == 1)
     }
 
-    /// The app and its extension ask at the same launch: one key, the same for everyone.
+    /// Sixteen tasks ask at the same launch: one key, the same for everyone. (Across the app and its extensions the
+    /// store's `FileGrantLock` does the same; its cross-process tests are the grant lock's.)
     @Test func concurrentFirstCallsMakeOneKey() async throws {
         let store = InMemoryStore()
         let enclave = FakeEnclave()
@@ -93,13 +94,20 @@ struct HardwareDPoPKeyTests {
         #expect(
             HardwareKeyFailure.classify(NSError(domain: "com.apple.LocalAuthentication", code: -1004))
                 == .unavailableNow("com.apple.LocalAuthentication -1004"))
-        guard case .unusable = HardwareKeyFailure.classify(NSError(domain: "CryptoKit.CryptoKitError", code: 3)) else {
-            Issue.record("a blob CryptoKit cannot read is unusable")
+        // An error nobody identified keeps the key: replacing it would sign the user out.
+        guard case .unavailableNow = HardwareKeyFailure.classify(NSError(domain: "CryptoKit.CryptoKitError", code: 3))
+        else {
+            Issue.record("an unidentified CryptoKit error must not replace the key")
             return
         }
-        guard case .unusable = HardwareKeyFailure.classify(NSError(domain: NSOSStatusErrorDomain, code: -26275)) else {
-            Issue.record("errSecDecode is unusable")
-            return
+        for permanent in [
+            NSError(domain: NSOSStatusErrorDomain, code: -26275), NSError(domain: "CryptoTokenKit", code: -3),
+            NSError(domain: "CryptoTokenKit", code: -6),
+        ] {
+            guard case .unusable = HardwareKeyFailure.classify(permanent) else {
+                Issue.record("\(permanent.domain) \(permanent.code) is permanent")
+                continue
+            }
         }
     }
 

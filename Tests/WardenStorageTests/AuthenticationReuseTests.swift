@@ -26,8 +26,8 @@ struct AuthenticationReuseTests {
         #expect(handed == [1, 2, 3])
     }
 
-    /// One authenticated context serves the reads of the window; after it, the context is invalidated and the next
-    /// read prompts with a new one.
+    /// One authenticated context serves the reads of the window, which starts when a read with it succeeded; after
+    /// it, or after a sign-out or a cancelled prompt, the context is invalidated and the next read prompts again.
     @Test func anInAppWindowKeepsOneContextAndInvalidatesItAfterwards() {
         let contexts = Contexts()
         let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
@@ -41,16 +41,38 @@ struct AuthenticationReuseTests {
             },
             invalidate: { id in contexts.invalidated.withLock { $0.append(id) } })
         #expect(cache.context() == 1)
+        clock.withLock { $0 += 20 }  // the user takes 20 s to answer the prompt
+        cache.readSucceeded()
         clock.withLock { $0 += 29 }
         #expect(cache.context() == 1, "within the window: the same, already authenticated context")
         clock.withLock { $0 += 2 }
         #expect(cache.context() == 2)
         #expect(contexts.invalidated.current == [1])
+        cache.readSucceeded()
         clock.withLock { $0 -= 3600 }  // the clock moved back: never stretch the window
         #expect(cache.context() == 3)
-        cache.reset()
-        #expect(contexts.invalidated.current == [1, 2, 3])
-        #expect(cache.context() == 4)
+        #expect(cache.context() == 4, "a context whose read did not succeed never unlocks the next read")
+        cache.readSucceeded()
+        cache.reset()  // a sign-out, a cancelled prompt
+        #expect(contexts.invalidated.current == [1, 2, 3, 4])
+        #expect(cache.context() == 5)
+    }
+
+    /// The Keychain logic tells the seam how each protected read ended and when items were deleted — what starts
+    /// and drops the window.
+    @Test func theKeychainLogicReportsProtectedReadsAndDeletions() throws {
+        let keychain = KeychainModel()
+        var protected = KeychainQuery.Configuration()
+        protected.accessControl = .biometryCurrentSet
+        let logic = KeychainLogic(api: keychain, configuration: protected)
+        try logic.save(Data("rt".utf8), service: "s", account: "a")
+        _ = try logic.load(service: "s", account: "a")
+        _ = try logic.load(service: "s", account: "missing")
+        try logic.delete(service: "s", account: "a")
+        #expect(keychain.reported.readEnds == [KeychainStatus.success, KeychainStatus.itemNotFound])
+        #expect(keychain.reported.deletions == 1)
+        _ = try KeychainLogic(api: keychain, configuration: .init()).load(service: "s", account: "a")
+        #expect(keychain.reported.readEnds.count == 2, "unprotected reads do not count")
     }
 
     @Test func windowsAreBounded() {

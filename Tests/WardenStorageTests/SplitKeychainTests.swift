@@ -117,6 +117,37 @@ struct SplitKeychainTests {
         #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == nil)
     }
 
+    /// Two separate stores (other access groups, non-Keychain stores) kept the refresh token under the token set's
+    /// service before 0.1.0: it is moved on first use, and sign-out removes any leftover.
+    @Test func aRefreshTokenFromBeforeTheOwnServiceIsMigratedAndPurged() async throws {
+        let tokens = InMemoryStore()
+        let refreshTokens = InMemoryStore()
+        let store = SplitTokenStore(tokens: tokens, refreshTokens: refreshTokens)
+        var set = Self.tokens(nil)
+        set.refreshTokenHeldSeparately = true
+        try await tokens.save(try set.encoded(), service: "svc", account: "alice")
+        try await refreshTokens.save(Data("rt-legacy".utf8), service: "svc", account: "alice")
+        #expect(try await store.loadRefreshToken(service: "svc", account: "alice") == "rt-legacy")
+        #expect(try await refreshTokens.load(service: "svc", account: "alice") == nil, "moved, not copied")
+        #expect(try await refreshTokens.load(service: "svc.refresh-token", account: "alice") == Data("rt-legacy".utf8))
+
+        try await refreshTokens.save(Data("rt-leftover".utf8), service: "svc", account: "bob")
+        try await store.deleteAll(service: "svc")
+        #expect(try await refreshTokens.accounts(service: "svc").isEmpty)
+        #expect(try await refreshTokens.accounts(service: "svc.refresh-token").isEmpty)
+    }
+
+    /// In one Keychain the old layout left the token set under the shared key: nothing to migrate, no prompt.
+    @Test func aSharedLegacyItemIsNotMistakenForARefreshToken() async throws {
+        let setup = Setup()
+        var set = Self.tokens(nil)
+        set.refreshTokenHeldSeparately = true
+        let tokensHalf = try #require(setup.store.tokens as? KeychainItemStore)
+        try await tokensHalf.save(try set.encoded(), service: "svc", account: "alice")
+        #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == nil)
+        #expect(setup.keychain.keys.map(\.service) == ["svc"], "the token set is left in place")
+    }
+
     @Test func aServiceNameWithNoRoomForTheSuffixIsRefused() async throws {
         let setup = Setup()
         let name = String(repeating: "s", count: CredentialStoreLimits.maximumNameBytes - 5)

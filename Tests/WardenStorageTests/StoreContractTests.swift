@@ -252,6 +252,26 @@ struct InstallSentinelTests {
         #expect(try await store.load(service: "svc", account: "a") != nil)
     }
 
+    /// A widget that runs before the app after an update that adopted the group cannot see the app's own marker:
+    /// it must defer, never purge the shared keychain.
+    @Test func anAppExtensionNeverPurges() async throws {
+        let store = InMemoryStore()
+        try await store.save(Data("live tokens".utf8), service: "svc", account: "a")
+        let marker = Self.marker()
+        let widget = InstallSentinel(
+            appID: "com.example.app", marker: marker, previousMarkers: [], environment: { [:] }, isAppExtension: true)
+        guard case .deferred(let reason) = try await widget.purgeIfFirstLaunch(store: store, services: ["svc"]) else {
+            Issue.record("an extension must defer")
+            return
+        }
+        #expect(reason.contains("extension"))
+        #expect(try await store.load(service: "svc", account: "a") == Data("live tokens".utf8))
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+        // The app's own launch then decides.
+        let app = InstallSentinel(appID: "com.example.app", marker: marker, previousMarkers: [], environment: { [:] })
+        #expect(try await app.purgeIfFirstLaunch(store: store, services: ["svc"]) == .purged)
+    }
+
     @Test func aMisconfiguredStoreThrowsAndWritesNoMarker() async throws {
         let store = InMemoryStore()
         await store.injectFailure(StorageError(.missingEntitlement))

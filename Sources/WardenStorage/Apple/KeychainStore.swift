@@ -159,6 +159,10 @@
             guard let match = dictionary(query) else { return KeychainStatus.accessControlUnavailable }
             return SecItemDelete(match)
         }
+        func protectedReadEnded(_ status: Int32) {
+            if status == KeychainStatus.success { contexts.readSucceeded() } else { contexts.reset() }
+        }
+        func itemsDeleted() { contexts.reset() }
     }
 
     extension KeychainAccessibility {

@@ -46,7 +46,8 @@ final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locke
     private let make: () -> Context
     private let invalidate: (Context) -> Void
     private let now: @Sendable () -> Date
-    private let cached = Locked<(context: Context, created: Date)?>(nil)
+    /// The kept context, and when a read with it succeeded (the window starts there; nil: not authenticated yet).
+    private let cached = Locked<(context: Context, authenticated: Date?)?>(nil)
 
     init(
         window: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }, make: @escaping () -> Context,
@@ -58,25 +59,36 @@ final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locke
         self.invalidate = invalidate
     }
 
-    /// The context for the next protected read.
+    /// The context for the next protected read: the kept one while its window runs, else a new one.
     func context() -> Context {
         guard window > 0 else { return make() }
         let time = now()
         var expired: Context?
         let context = cached.withLock { cached -> Context in
-            if let current = cached, time.timeIntervalSince(current.created) < window, time >= current.created {
+            if let current = cached, let authenticated = current.authenticated,
+                time >= authenticated, time.timeIntervalSince(authenticated) < window
+            {
                 return current.context
             }
             expired = cached?.context
             let fresh = make()
-            cached = (fresh, time)
+            cached = (fresh, nil)
             return fresh
         }
         if let expired { invalidate(expired) }
         return context
     }
 
-    /// Drops the kept context (a sign-out, a failed read): the next read prompts.
+    /// A read with the kept context succeeded: the user authenticated, and the window starts now.
+    func readSucceeded() {
+        let time = now()
+        cached.withLock { cached in
+            if let current = cached, current.authenticated == nil { cached = (current.context, time) }
+        }
+    }
+
+    /// Drops the kept context (the items were deleted — a sign-out —, or a read was cancelled or failed to
+    /// authenticate): the next read prompts.
     func reset() {
         let dropped = cached.withLock { cached -> Context? in
             defer { cached = nil }

@@ -55,6 +55,14 @@ final class KeychainModel: KeychainAPI, @unchecked Sendable {  // NSLock-guarded
         set { lock.withLock { forced = newValue } }
     }
 
+    /// The statuses of the protected reads reported so far, and how many times items were deleted.
+    private var readEnds: [Int32] = []
+    private var deletions = 0
+    func protectedReadEnded(_ status: Int32) { lock.withLock { readEnds.append(status) } }
+    func itemsDeleted() { lock.withLock { deletions += 1 } }
+    /// What ``protectedReadEnded(_:)`` and ``itemsDeleted()`` were told.
+    var reported: (readEnds: [Int32], deletions: Int) { lock.withLock { (readEnds, deletions) } }
+
     /// The operations called so far, in order (`add`, `update`, `copy`, `list`, `delete`).
     var calls: [String] { lock.withLock { log } }
 

@@ -142,6 +142,15 @@ protocol KeychainAPI: Sendable {
     func copyData(_ query: KeychainQuery) -> (Int32, Data?)
     func copyAccounts(_ query: KeychainQuery) -> (Int32, [String])
     func delete(_ query: KeychainQuery) -> Int32
+    /// A read of an access-controlled item ended with `status` (the in-app reuse window starts or is dropped).
+    func protectedReadEnded(_ status: Int32)
+    /// The store deleted items: an in-app authentication must not outlive them (a sign-out, another account next).
+    func itemsDeleted()
+}
+
+extension KeychainAPI {
+    func protectedReadEnded(_ status: Int32) {}
+    func itemsDeleted() {}
 }
 
 /// The Keychain logic (add-or-update, status mapping, validation) over any ``KeychainAPI``.
@@ -166,6 +175,7 @@ struct KeychainLogic: Sendable {
     func load(service: String, account: String) throws(StorageError) -> Data? {
         try CredentialStoreLimits.check(service: service, account: account)
         let (status, data) = api.copyData(.load(configuration, service: service, account: account))
+        if configuration.accessControl != .none { api.protectedReadEnded(status) }
         if let error = KeychainStatus.error(status) { throw error }
         return status == KeychainStatus.itemNotFound ? nil : data
     }
@@ -173,6 +183,7 @@ struct KeychainLogic: Sendable {
     func delete(service: String, account: String?) throws(StorageError) {
         try CredentialStoreLimits.check(service: service, account: account)
         let status = api.delete(.base(configuration, service: service, account: account))
+        api.itemsDeleted()
         if let error = KeychainStatus.error(status) { throw error }
     }
 

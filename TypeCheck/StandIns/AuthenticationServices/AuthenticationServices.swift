@@ -373,7 +373,8 @@ open class ASAuthorizationController: NSObject {
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
 open class ASAuthorizationPasswordRequest: ASAuthorizationRequest {}
 
-/// Apple docs: `class ASAuthorizationPasswordProvider` (NSObject, not Sendable), `init()`, `createRequest()`;
+/// Apple docs: `class ASAuthorizationPasswordProvider` (NSObject; Sendable from iOS 16.4, below), `init()`,
+/// `createRequest()`;
 /// iOS 13.0, macOS 10.15, Mac Catalyst 13.1, visionOS 1.0.
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.1, visionOS 1.0, *)
 open class ASAuthorizationPasswordProvider: NSObject {
@@ -466,6 +467,10 @@ public struct ASAuthorizationError: Error, Hashable {
 // needs them to be must sit behind the same availability. Declared the same way here.
 @available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
 extension ASAuthorizationRequest: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationAppleIDProvider: @unchecked Sendable {}
+@available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+extension ASAuthorizationPasswordProvider: @unchecked Sendable {}
 @available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
 extension ASAuthorizationOpenIDRequest: @unchecked Sendable {}
 @available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)

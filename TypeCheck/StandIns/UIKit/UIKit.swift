@@ -66,4 +66,12 @@ open class UIColor: NSObject, @unchecked Sendable {
         "UIApplicationWillResignActiveNotification")
     public nonisolated static let didBecomeActiveNotification = NSNotification.Name(
         "UIApplicationDidBecomeActiveNotification")
+    /// Apple docs: `didEnterBackgroundNotification` / `willEnterForegroundNotification`, iOS 4.0, Mac Catalyst 13.1,
+    /// visionOS 1.0.
+    @available(iOS 4.0, macCatalyst 13.1, visionOS 1.0, *)
+    public nonisolated static let didEnterBackgroundNotification = NSNotification.Name(
+        "UIApplicationDidEnterBackgroundNotification")
+    @available(iOS 4.0, macCatalyst 13.1, visionOS 1.0, *)
+    public nonisolated static let willEnterForegroundNotification = NSNotification.Name(
+        "UIApplicationWillEnterForegroundNotification")
 }
