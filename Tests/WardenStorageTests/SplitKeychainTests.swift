@@ -163,19 +163,22 @@ struct SplitKeychainTests {
     /// A biometric read waits in `SecItemCopyMatching` until the user answers. Meanwhile the other Keychain calls of
     /// the process — a background task saving or reading an access token — go on.
     @Test func aPendingPromptDoesNotHoldUpOtherKeychainCalls() async throws {
-        let promptUp = DispatchSemaphore(value: 0)
+        let promptUp = Locked(false)
         let answer = DispatchSemaphore(value: 0)
         let answeredInTime = Locked(false)
         let setup = Setup(onProtectedRead: { _ in
-            promptUp.signal()
+            promptUp.withLock { $0 = true }
             // The user answers only after the other calls ran; if they were queued behind the prompt the wait
-            // times out instead of hanging the test.
-            answeredInTime.withLock { $0 = answer.wait(timeout: .now() + 5) == .success }
+            // times out (generously: the test machine may be busy) instead of hanging the test.
+            answeredInTime.withLock { $0 = answer.wait(timeout: .now() + 30) == .success }
             return KeychainStatus.success
         })
         try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
         let read = Task { try await setup.store.loadRefreshToken(service: "svc", account: "alice") }
-        await Task.detached { promptUp.wait() }.value
+        // Polled without blocking a cooperative thread (the other calls need one to resume).
+        let deadline = Date() + 30
+        while !promptUp.current, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+        try #require(promptUp.current, "the protected read never reached the prompt")
         let other = KeychainItemStore(api: setup.keychain, configuration: .init(), grantLock: ProcessGrantLock.shared)
         try await other.save(Data("background".utf8), service: "other", account: "bob")
         #expect(try await other.load(service: "other", account: "bob") == Data("background".utf8))
