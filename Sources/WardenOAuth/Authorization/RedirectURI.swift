@@ -1,7 +1,10 @@
 /// A redirect URI in one of the three forms RFC 8252 admits for native apps, matched component-wise.
 ///
-/// - **Private-use scheme** in reverse-DNS form: `com.example.app:/oauth/callback` (§7.1; one slash, no
-///   authority).
+/// - **Private-use scheme** in reverse-DNS form: `com.example.app:/oauth/callback` (§7.1's recommended form: one
+///   slash, no authority), or with an authority, as providers' SDK defaults are
+///   (`com.example.app://example.auth0.com/ios/com.example.app/callback`, Entra's `msauth.com.example.app://auth`).
+///   §7.1 recommends the first form and does not forbid the second; either is then matched exactly, authority and
+///   path included, and the two never match each other.
 /// - **Claimed https**: `https://app.example.com/oauth/callback` (§7.2; universal links / app links).
 /// - **Loopback IP literal**: `http://127.0.0.1/callback` or `http://[::1]/callback` (§7.3); any port matches
 ///   because the listener picks an ephemeral one. `localhost` is not admitted (§8.3).
@@ -54,12 +57,23 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
                 throw Self.invalid(
                     "a private-use scheme must be in reverse-DNS form, like com.example.app (RFC 8252 §7.1)")
             }
-            guard !url.hasAuthority, url.path.hasPrefix("/") else {
-                throw Self.invalid("a private-use redirect is scheme:/path with a single slash (RFC 8252 §7.1)")
+            if url.hasAuthority {
+                guard !url.host.isEmpty, url.port == nil, !url.host.hasSuffix(".") else {
+                    throw Self.invalid(
+                        "a private-use redirect with an authority needs a host and no port, like "
+                            + "com.example.app://auth or com.example.app://host/path")
+                }
+            } else {
+                guard url.path.hasPrefix("/") else {
+                    throw Self.invalid(
+                        "a private-use redirect is scheme:/path (RFC 8252 §7.1) or scheme://host[/path]")
+                }
             }
             kind = .privateUseScheme
         }
-        guard !url.path.isEmpty || kind != .privateUseScheme else { throw Self.invalid("missing path") }
+        guard !url.path.isEmpty || kind != .privateUseScheme || url.hasAuthority else {
+            throw Self.invalid("missing path")
+        }
         self.string = string
         self.url = url
     }
