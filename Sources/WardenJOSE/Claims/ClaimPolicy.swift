@@ -1,4 +1,5 @@
 import Foundation
+import WardenCore
 import WardenCrypto
 
 /// What a claim policy sees: the verified header and claims, and "now" read once through the injected clock.
@@ -146,7 +147,11 @@ public struct IssuerPolicy: ClaimPolicy {
     public func check(_ context: ClaimContext) -> PolicyResult {
         evaluate {
             guard let iss = try context.claims.issuer else { throw JOSEError(.missingClaim, "the token has no iss") }
-            guard iss == issuer else { throw JOSEError(.issuerMismatch, "iss is not the expected issuer") }
+            guard iss == issuer else {
+                throw JOSEError(
+                    .issuerMismatch,
+                    "the token's iss: " + IssuerMismatch.explain(configured: issuer, announced: iss))
+            }
         }
     }
 }

@@ -1,0 +1,41 @@
+/// Explains a configured issuer that is not the one a provider announces, with both values (issuers are public) and
+/// the likely fix, so a configuration error says what to do.
+///
+/// ```swift
+/// IssuerMismatch.explain(configured: "https://example.us.auth0.com", announced: "https://example.us.auth0.com/")
+/// // … differ only by the trailing slash: configure exactly "https://example.us.auth0.com/"
+/// ```
+public enum IssuerMismatch {
+    /// `value` in quotes, control characters escaped and cut at 256 characters (it may come from the network).
+    public static func quoted(_ value: String) -> String {
+        var text = ""
+        for scalar in value.unicodeScalars.prefix(256) {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value):
+                text += "\\u{\(String(scalar.value, radix: 16))}"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return "\"" + text + (value.unicodeScalars.count > 256 ? "…" : "") + "\""
+    }
+
+    /// The sentence for `configured` ≠ `announced`.
+    public static func explain(configured: String, announced: String) -> String {
+        let values = "the configured issuer \(quoted(configured)) is not the announced \(quoted(announced))"
+        let hint: String
+        if configured + "/" == announced || configured == announced + "/" {
+            hint = "they differ only by the trailing slash: configure exactly \(quoted(announced))"
+        } else if announced.contains("{tenantid}") || announced.contains("{tenantId}") {
+            hint =
+                "the announced issuer is a tenant template (Entra's common/organizations discovery): configure the "
+                + "tenant's own issuer, https://login.microsoftonline.com/<tenant-id>/v2.0"
+        } else if configured.lowercased() == announced.lowercased() {
+            hint = "issuers are compared exactly (case included): configure exactly \(quoted(announced))"
+        } else {
+            hint = "configure the issuer exactly as the provider's metadata announces it"
+        }
+        return values + "; " + hint
+    }
+}

@@ -1,0 +1,28 @@
+import Testing
+import WardenCore
+
+@Suite("Issuer mismatch explanations")
+struct IssuerMismatchTests {
+    /// Auth0 announces its issuer with a trailing slash; Entra's multi-tenant discovery announces a template.
+    @Test(arguments: [
+        ("https://example.us.auth0.com", "https://example.us.auth0.com/", "trailing slash"),
+        ("https://id.example.com/", "https://id.example.com", "trailing slash"),
+        (
+            "https://login.microsoftonline.com/common/v2.0", "https://login.microsoftonline.com/{tenantid}/v2.0",
+            "tenant template"
+        ),
+        ("https://ID.example.com", "https://id.example.com", "case included"),
+        ("https://a.example.com", "https://b.example.com", "exactly as the provider's metadata announces"),
+    ])
+    func theMessageNamesBothValuesAndTheFix(configured: String, announced: String, hint: String) {
+        let message = IssuerMismatch.explain(configured: configured, announced: announced)
+        #expect(message.contains("\"\(configured)\"") && message.contains("\"\(announced)\""))
+        #expect(message.contains(hint), "\(message)")
+    }
+
+    @Test func valuesFromTheNetworkAreEscapedAndBounded() {
+        #expect(IssuerMismatch.quoted("a\"b\\c\n\u{0}") == #""a\"b\\c\u{a}\u{0}""#)
+        let long = IssuerMismatch.quoted(String(repeating: "x", count: 10_000))
+        #expect(long.count == 256 + 3)
+    }
+}
