@@ -52,6 +52,22 @@ extension LocalProvider {
             return .text(400, "PKCE S256 is required")
         }
         guard let state = parameters["state"] else { return .text(400, "state is required") }
+        let emulation = stateBox.current.emulation
+        if let supported = emulation.scopesSupported,
+            let unknown = (parameters["scope"] ?? "").split(separator: " ").first(where: {
+                !supported.contains(String($0))
+            })
+        {
+            // Google's answer to `offline_access`: the request's scope is refused.
+            observeAuthorization(parameters, pushed: pushed, fresh: false, issuerSent: issuer)
+            let location =
+                redirect + "?"
+                + FormEncoding.encode([
+                    ("error", "invalid_scope"), ("error_description", "unsupported scope \(unknown)"), ("state", state),
+                    ("iss", issuer),
+                ])
+            return HTTPResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store"])
+        }
         guard let user = authenticate(parameters) else {
             observeAuthorization(parameters, pushed: pushed, fresh: false, issuerSent: issuer)
             let location =
@@ -65,7 +81,8 @@ extension LocalProvider {
             $0.codes[code] = PendingCode(
                 clientID: clientID, redirectURI: redirect, challenge: challenge, nonce: parameters["nonce"],
                 scope: parameters["scope"] ?? "openid", sessionID: user.sessionID, subject: user.subject,
-                authTime: user.authTime, dpopJKT: parameters["dpop_jkt"])
+                authTime: user.authTime, dpopJKT: parameters["dpop_jkt"],
+                offline: !emulation.refreshTokensNeedAccessTypeOffline || parameters["access_type"] == "offline")
         }
         let location = redirect + "?" + FormEncoding.encode([("code", code), ("state", state), ("iss", issuer)])
         return HTTPResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store"])
@@ -103,7 +120,7 @@ extension LocalProvider {
         guard let proof = request.header("DPoP") else { return .success(nil) }
         let state = stateBox.current
         let verifier = DPoPVerifier(replayCache: replayCache, now: now)
-        let url = URL(string: issuer + path)!
+        let url = URL(string: base + path)!
         let nonce = requireNonce ? state.dpopNonce : nil
         let outcome: Result<DPoPVerifier.Proof, DPoPError> = Self.blocking {
             do throws(DPoPError) {
@@ -172,7 +189,8 @@ extension LocalProvider {
             }
             return issue(
                 grantID: grantID, refresh: refresh, nonce: pending.nonce,
-                includeIDToken: pending.scope.contains("openid"), refresh: false, jkt: proven, headers: nonceHeader)
+                includeIDToken: pending.scope.contains("openid"), refresh: false, jkt: proven, headers: nonceHeader,
+                includeRefreshToken: pending.offline)
         case "refresh_token":
             bump("token.refresh_token")
             observeToken(verifierMatched: nil, form: form)
@@ -208,14 +226,15 @@ extension LocalProvider {
 
     func issue(
         grantID: String, refresh: String, nonce: String?, includeIDToken: Bool, refresh isRefresh: Bool,
-        jkt: String? = nil, headers: [String: String] = [:]
+        jkt: String? = nil, headers: [String: String] = [:], includeRefreshToken: Bool = true
     ) -> HTTPResponse {
         let access = Self.secureToken()
         let lifetime = stateBox.current.accessTokenLifetime
         stateBox.withLock { $0.accessTokens[access] = (grantID, now().addingTimeInterval(lifetime), jkt) }
         let type = jkt == nil ? "Bearer" : "DPoP"
         var body =
-            #"{"access_token":"\#(access)","token_type":"\#(type)","expires_in":\#(Int(lifetime)),"refresh_token":"\#(refresh)","scope":"openid profile""#
+            #"{"access_token":"\#(access)","token_type":"\#(type)","expires_in":\#(Int(lifetime)),"scope":"openid profile""#
+            + (includeRefreshToken ? #","refresh_token":"\#(refresh)""# : "")
         if includeIDToken, let grant = stateBox.current.grants[grantID],
             let idToken = try? idToken(
                 subject: grant.subject, nonce: nonce, accessToken: access, sessionID: grant.sessionID,

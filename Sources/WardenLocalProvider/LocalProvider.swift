@@ -55,6 +55,8 @@ public final class LocalProvider: Sendable {
         var used = false
         /// RFC 9449 §10: `dpop_jkt` from the authorization request; the exchange must prove this key.
         var dpopJKT: String?
+        /// Whether the exchange returns a refresh token (Google's emulation: only with `access_type=offline`).
+        var offline = true
     }
 
     struct PushedRequest {
@@ -80,13 +82,17 @@ public final class LocalProvider: Sendable {
         var signingKeys: [(kid: String, key: ECPrivateKey)]
         var publishedKeys: Set<String>
         var quirks = IDTokenQuirks()
+        var emulation = ProviderEmulation()
         var observations = Observations()
         /// The browser's session at this provider (its cookie): nil when signed out there.
         var browserSession: (id: String, subject: String, authenticatedAt: Date)?
     }
 
     public let clientID: String
-    public let issuer: String
+    /// The issuer this provider announces (``ProviderEmulation/issuerTrailingSlash`` adds Auth0's `/`).
+    public var issuer: String { base + (stateBox.current.emulation.issuerTrailingSlash ? "/" : "") }
+    /// `http://127.0.0.1:<port>`: where the endpoints are.
+    public let base: String
     public let port: UInt16
     let now: NowProvider
     let stateBox: Locked<State>
@@ -109,7 +115,7 @@ public final class LocalProvider: Sendable {
             box.current?.handle(request) ?? .text(503, "starting")
         }
         port = listener.port
-        issuer = "http://127.0.0.1:\(listener.port)"
+        base = "http://127.0.0.1:\(listener.port)"
         server = Locked(listener)
         box.withLock { $0 = self }
     }
@@ -181,8 +187,20 @@ public final class LocalProvider: Sendable {
         }
     }
 
+    /// `,"scopes_supported":[...]` when the emulation announces scopes.
+    var scopesSupportedMember: String {
+        guard let scopes = stateBox.current.emulation.scopesSupported else { return "" }
+        return #","scopes_supported":["# + scopes.map { #""\#($0)""# }.joined(separator: ",") + "]"
+    }
+
+    /// How this provider departs from the defaults, to behave like a real provider (set before clients discover it).
+    public var emulation: ProviderEmulation {
+        get { stateBox.current.emulation }
+        set { stateBox.withLock { $0.emulation = newValue } }
+    }
+
     public var metadataJSON: String {
-        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","revocation_endpoint":"\#(issuer)/revoke","end_session_endpoint":"\#(issuer)/logout","userinfo_endpoint":"\#(issuer)/userinfo","jwks_uri":"\#(issuer)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"],"pushed_authorization_request_endpoint":"\#(issuer)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR),"dpop_signing_alg_values_supported":["ES256"]}"#
+        #"{"issuer":"\#(stateBox.current.emulation.announcedIssuer ?? issuer)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","revocation_endpoint":"\#(base)/revoke","end_session_endpoint":"\#(base)/logout","userinfo_endpoint":"\#(base)/userinfo","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"],"pushed_authorization_request_endpoint":"\#(base)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR),"dpop_signing_alg_values_supported":["ES256"]\#(scopesSupportedMember)}"#
     }
 
     func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
@@ -224,4 +242,38 @@ public final class LocalProvider: Sendable {
         default: return .text(404, "not found")
         }
     }
+}
+
+/// How a ``LocalProvider`` departs from the defaults, to behave like a real provider in tests.
+///
+/// ```swift
+/// provider.emulation = .auth0      // issuer with a trailing slash
+/// provider.emulation = .google     // scopes_supported without offline_access; refresh tokens need access_type=offline
+/// ```
+public struct ProviderEmulation: Sendable, Equatable {
+    /// Announce the issuer with a trailing slash, in the metadata, `iss` parameters and ID tokens (Auth0).
+    public var issuerTrailingSlash = false
+    /// Announce `scopes_supported` and answer a request for any other scope with `invalid_scope` (Google announces
+    /// `openid email profile` and refuses `offline_access`). Nil: not announced, every scope accepted.
+    public var scopesSupported: [String]?
+    /// Return a refresh token only when the authorization request carried `access_type=offline` (Google).
+    public var refreshTokensNeedAccessTypeOffline = false
+    /// The discovery document announces this issuer instead (Entra's multi-tenant `…/{tenantid}/v2.0`); tokens
+    /// still carry ``LocalProvider/issuer``.
+    public var announcedIssuer: String?
+
+    public init(
+        issuerTrailingSlash: Bool = false, scopesSupported: [String]? = nil,
+        refreshTokensNeedAccessTypeOffline: Bool = false
+    ) {
+        self.issuerTrailingSlash = issuerTrailingSlash
+        self.scopesSupported = scopesSupported
+        self.refreshTokensNeedAccessTypeOffline = refreshTokensNeedAccessTypeOffline
+    }
+
+    /// Auth0: `https://{domain}/`.
+    public static let auth0 = ProviderEmulation(issuerTrailingSlash: true)
+    /// Google: no `offline_access`; `access_type=offline` for a refresh token.
+    public static let google = ProviderEmulation(
+        scopesSupported: ["openid", "email", "profile"], refreshTokensNeedAccessTypeOffline: true)
 }

@@ -179,7 +179,7 @@ public actor AuthClient {
             ?? configuration.authorizationParameters
         var request = try AuthorizationRequest(
             metadata: metadata, clientID: configuration.clientID, redirectURI: configuration.redirectURI,
-            scopes: configuration.scopes, parameters: merged)
+            scopes: metadata.requestableScopes(configuration.scopes), parameters: merged)
         request.transport = configuration.transport
         request.pushed = configuration.pushedAuthorization
         request.dpopThumbprint = configuration.dpop?.thumbprint

@@ -25,6 +25,16 @@ public struct ProviderMetadata: Sendable {
     public private(set) var dpopSigningAlgorithms: [String] = []
     /// OpenID Connect RP-Initiated Logout 1.0 `end_session_endpoint`.
     public private(set) var endSessionEndpoint: URL?
+    /// `scopes_supported`, nil when not announced (RFC 8414 §2: a provider MAY leave some supported scopes out).
+    public private(set) var scopesSupported: [String]?
+
+    /// `scopes` as a sign-in should request them: `offline_access` is dropped when the provider announces its scopes
+    /// without it (Google answers it with `invalid_scope` and wants `access_type=offline` instead); every other scope
+    /// is kept as given.
+    public func requestableScopes(_ scopes: [String]) -> [String] {
+        guard let scopesSupported, !scopesSupported.contains("offline_access") else { return scopes }
+        return scopes.filter { $0 != "offline_access" }
+    }
 
     /// Metadata configured by hand (for providers without discovery).
     public init(
@@ -60,7 +70,10 @@ public struct ProviderMetadata: Sendable {
         }
         guard let issuer = string("issuer") else { throw OAuthError(.invalidMetadata, "metadata without issuer") }
         guard issuer == expectedIssuer else {
-            throw OAuthError(.issuerMismatch, "the metadata issuer is not the configured issuer (RFC 8414 §3.3)")
+            throw OAuthError(
+                .issuerMismatch,
+                "metadata (RFC 8414 §3.3): "
+                    + IssuerMismatch.explain(configured: expectedIssuer, announced: issuer))
         }
         self.issuer = issuer
         authorizationEndpoint = try url("authorization_endpoint", required: true)!
@@ -82,6 +95,7 @@ public struct ProviderMetadata: Sendable {
         dpopSigningAlgorithms =
             object["dpop_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
         endSessionEndpoint = try url("end_session_endpoint", required: false)
+        scopesSupported = object["scopes_supported"]?.arrayValue?.compactMap(\.stringValue)
     }
 
     /// A copy with a pushed-authorization endpoint configured by hand (`required` as the provider demands).
@@ -141,6 +155,13 @@ public struct ProviderMetadata: Sendable {
     public static func discover(issuer: String, transport: any HTTPTransport) async throws(OAuthError)
         -> ProviderMetadata
     {
+        try ProviderMetadata(
+            json: try await fetchDocument(issuer: issuer, transport: transport), expectedIssuer: issuer)
+    }
+
+    /// The discovery document of `issuer`, unchecked (the first discovery URL that answers 200), for tools that
+    /// report on it (`warden discover`).
+    public static func fetchDocument(issuer: String, transport: any HTTPTransport) async throws(OAuthError) -> Data {
         var lastError = OAuthError(.invalidMetadata, "no discovery document found")
         for url in try discoveryURLs(for: issuer) {
             let response: HTTPResponse
@@ -156,7 +177,7 @@ public struct ProviderMetadata: Sendable {
                     .invalidMetadata, "discovery answered HTTP \(response.status)", status: response.status)
                 continue
             }
-            return try ProviderMetadata(json: response.body, expectedIssuer: issuer)
+            return response.body
         }
         throw lastError
     }

@@ -9,6 +9,13 @@
     import WardenStorage
 
     enum AppleReadmeSnippets {
+        static func providerPreset() throws {
+            let preset = ProviderPreset.auth0(domain: "example.us.auth0.com", audience: "https://api.example.com")
+            let redirect = preset.redirectURI(bundleID: "com.example.app")  // register this in the provider's console
+            let client = AuthClient(preset.configuration(
+                clientID: "Ab12cd34", redirectURI: try RedirectURI(redirect), store: KeychainStore(), service: "com.example.app.tokens"))
+            _ = client
+        }
         @MainActor static func splitStorage() async throws {
             let store = SplitTokenStore(
                 tokens: KeychainStore(accessibility: .afterFirstUnlockThisDeviceOnly),

@@ -1,0 +1,134 @@
+import Foundation
+import WardenCore
+import WardenOAuth
+import WardenStorage
+
+/// What a provider needs beyond the RFCs, as a value: its issuer in the exact form it announces, the scopes and
+/// parameters that get a refresh token there, and the redirect form its console registers.
+///
+/// ```swift
+/// let preset = ProviderPreset.auth0(domain: "example.us.auth0.com", audience: "https://api.example.com")
+/// let client = AuthClient(
+///     preset.configuration(
+///         clientID: "Ab12...", redirectURI: try RedirectURI(preset.redirectURI(bundleID: "com.example.app")),
+///         store: KeychainStore(), service: "com.example.app.tokens"))
+/// ```
+///
+/// | preset | issuer | refresh tokens | redirect to register |
+/// |---|---|---|---|
+/// | ``auth0(domain:audience:)`` | `https://{domain}/` (with the slash) | `offline_access`; `audience` for an API | `{bundle}://{domain}/ios/{bundle}/callback` |
+/// | ``okta(issuer:)`` | the org or authorization-server URL, no slash | `offline_access` | `{bundle}:/callback` |
+/// | ``google(clientID:)`` | `https://accounts.google.com` | `access_type=offline` (no `offline_access`) | `com.googleusercontent.apps.{id}:/oauthredirect` |
+/// | ``entra(tenant:)`` | `https://login.microsoftonline.com/{tenant}/v2.0` | `offline_access` | `msauth.{bundle}://auth` |
+/// | ``keycloak(realmURL:)`` | `https://{host}/realms/{realm}` | issued by default (`offline_access` makes offline sessions) | `{bundle}:/callback` |
+public struct ProviderPreset: Sendable {
+    /// The provider's name, for messages.
+    public let name: String
+    /// The issuer exactly as the provider announces it.
+    public let issuer: String
+    public var scopes: [String]
+    public var authorizationParameters: AuthorizationParameters
+    /// Audiences an ID token may name besides the client ID.
+    public var trustedAudiences: Set<String>
+    private let redirectTemplate: @Sendable (String) -> String
+
+    /// The redirect URI this provider's console expects for an app with `bundleID`.
+    public func redirectURI(bundleID: String) -> String { redirectTemplate(bundleID) }
+
+    /// An ``AuthClient/Configuration`` with this provider's settings.
+    public func configuration(
+        clientID: String, redirectURI: RedirectURI, store: any CredentialStore, service: String,
+        account: String = "default", transport: any HTTPTransport = URLSessionTransport()
+    ) -> AuthClient.Configuration {
+        var configuration = AuthClient.Configuration(
+            issuer: issuer, clientID: clientID, redirectURI: redirectURI, scopes: scopes, store: store,
+            service: service, account: account, transport: transport)
+        configuration.authorizationParameters = authorizationParameters
+        configuration.trustedAudiences = trustedAudiences
+        return configuration
+    }
+
+    init(
+        name: String, issuer: String, scopes: [String], parameters: AuthorizationParameters = AuthorizationParameters(),
+        redirect: @escaping @Sendable (String) -> String
+    ) {
+        self.name = name
+        self.issuer = issuer
+        self.scopes = scopes
+        authorizationParameters = parameters
+        trustedAudiences = []
+        redirectTemplate = redirect
+    }
+
+    /// Auth0: the issuer is `https://{domain}/` **with** the trailing slash; `audience` (an API identifier) makes the
+    /// access token a JWT for that API.
+    public static func auth0(domain: String, audience: String? = nil) -> ProviderPreset {
+        var parameters = AuthorizationParameters()
+        parameters.audience = audience
+        let (origin, host) = Self.origin(domain)
+        return ProviderPreset(
+            name: "Auth0", issuer: origin + "/", scopes: ["openid", "profile", "offline_access"],
+            parameters: parameters, redirect: { "\($0)://\(host)/ios/\($0)/callback" })
+    }
+
+    /// Okta: the org (`https://{org}.okta.com`) or a custom authorization server
+    /// (`https://{org}.okta.com/oauth2/default`), as given, without a trailing slash.
+    public static func okta(issuer: String) -> ProviderPreset {
+        ProviderPreset(
+            name: "Okta", issuer: Self.withoutTrailingSlash(issuer), scopes: ["openid", "profile", "offline_access"],
+            redirect: { "\($0):/callback" })
+    }
+
+    /// Google: no `offline_access` (it is `invalid_scope` there); `access_type=offline` asks for a refresh token. The
+    /// iOS redirect is the reversed client ID.
+    public static func google(clientID: String) -> ProviderPreset {
+        var parameters = AuthorizationParameters()
+        parameters.additional = [("access_type", "offline")]
+        let prefix =
+            clientID.hasSuffix(".apps.googleusercontent.com")
+            ? String(clientID.dropLast(".apps.googleusercontent.com".count)) : clientID
+        return ProviderPreset(
+            name: "Google", issuer: "https://accounts.google.com", scopes: ["openid", "email", "profile"],
+            parameters: parameters, redirect: { _ in "com.googleusercontent.apps.\(prefix):/oauthredirect" })
+    }
+
+    /// Microsoft Entra ID (v2.0 endpoints) for one tenant: its ID or domain (`contoso.onmicrosoft.com`). The
+    /// multi-tenant discovery documents (`common`, `organizations`, `consumers`) announce a `{tenantid}` template
+    /// issuer that no ID token carries; use the tenant's own issuer.
+    public static func entra(tenant: String) -> ProviderPreset {
+        ProviderPreset(
+            name: "Microsoft Entra", issuer: "https://login.microsoftonline.com/\(tenant)/v2.0",
+            scopes: ["openid", "profile", "offline_access"], redirect: { "msauth.\($0)://auth" })
+    }
+
+    /// Keycloak: the realm URL (`https://{host}/realms/{realm}`). Refresh tokens are issued without
+    /// `offline_access`, which would make a Keycloak offline session instead.
+    public static func keycloak(realmURL: String) -> ProviderPreset {
+        ProviderPreset(
+            name: "Keycloak", issuer: Self.withoutTrailingSlash(realmURL), scopes: ["openid", "profile"],
+            redirect: { "\($0):/callback" })
+    }
+
+    /// The preset with another issuer: the same provider's rules at another address (a sovereign cloud, a local
+    /// emulation in tests).
+    public func at(issuer: String) -> ProviderPreset {
+        ProviderPreset(
+            name: name, issuer: issuer, scopes: scopes, parameters: authorizationParameters, redirect: redirectTemplate)
+    }
+
+    /// `https://{domain}` (or the origin given, `http://127.0.0.1:port` for a local emulation) and its host without
+    /// the port.
+    private static func origin(_ domain: String) -> (origin: String, host: String) {
+        let trimmed = withoutTrailingSlash(domain)
+        let origin = trimmed.contains("://") ? trimmed : "https://" + trimmed
+        let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
+        let host = authority.map { String($0.split(separator: ":").first ?? Substring($0)) } ?? trimmed
+        return (origin, host)
+    }
+
+    private static func withoutTrailingSlash(_ text: String) -> String {
+        var text = text
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}
