@@ -52,6 +52,9 @@ public enum ExitCode {
     public static let rejected: Int32 = 1
     /// The invocation is wrong: flags, unreadable files, invalid caller-supplied configuration.
     public static let usage: Int32 = 2
+    /// A transient failure (offline, a timeout, 5xx, 429, a locked store): nothing was decided, try again later.
+    /// sysexits' `EX_TEMPFAIL`, so scripts can tell "retry" from "signed out".
+    public static let temporaryFailure: Int32 = 75
 }
 
 /// A failure that ends a command: printed as `warden: <code>: <message>` on stderr.
@@ -68,10 +71,12 @@ struct CLIError: Error {
         CLIError(code: code, message: message, exitCode: ExitCode.rejected)
     }
 
-    /// A library error: rejected input is exit 1; a caller-supplied configuration problem exit 2.
+    /// A library error: rejected input is exit 1; a caller-supplied configuration problem exit 2; a transient failure
+    /// exit 75.
     static func from(_ error: any WardenError, configuration: Bool = false) -> CLIError {
         CLIError(
             code: error.codeName, message: error.reason,
-            exitCode: configuration ? ExitCode.usage : ExitCode.rejected)
+            exitCode: configuration
+                ? ExitCode.usage : error.failureKind == .transient ? ExitCode.temporaryFailure : ExitCode.rejected)
     }
 }

@@ -148,7 +148,7 @@ struct LoginCommand: CLICommand {
         let metadata: ProviderMetadata
         do { metadata = try await client.metadata() } catch {
             throw error.failureKind == .transient
-                ? CLIError.rejected(error.codeName, error.reason) : CLIError.usage(error.reason, code: error.codeName)
+                ? CLIError.from(error) : CLIError.usage(error.reason, code: error.codeName)
         }
         let launcher: any BrowserLauncher =
             arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
@@ -192,7 +192,7 @@ struct TokenCommand: CLICommand {
         name: "token", abstract: "Print a valid access token, refreshing it when it expires within --min-ttl.",
         usage: "[--account NAME] [--store KIND] [--min-ttl SEC]",
         discussion:
-            "Needs no network while the stored access token is valid. Several 'warden token' processes share one refresh (a lease beside the store); a newer token another process stored is used, never an old refresh token. Exit 1 when the session is signed out (the grant was revoked; the store is purged) and on transient failures (offline: the session is kept).",
+            "Needs no network while the stored access token is valid. Several 'warden token' processes share one refresh (a lease beside the store); a newer token another process stored is used, never an old refresh token. Exit 1 when the session is signed out (the grant was revoked; the store is purged); exit 75 (EX_TEMPFAIL) on a transient failure (offline, a timeout, 5xx: the session is kept; try again).",
         options: [
             .value("min-ttl", "SEC", "Refresh when the token expires within this many seconds (default 60)."),
             .value("burst", "N", "Ask for the token from N concurrent callers (they share one refresh)."),
@@ -216,7 +216,7 @@ struct TokenCommand: CLICommand {
             _ = await client.retryPendingRevocations()
             return ExitCode.success
         } catch let error as SessionError {
-            throw CLIError.rejected(error.codeName, error.reason)
+            throw CLIError.from(error)
         }
     }
 }

@@ -63,12 +63,14 @@ struct RootCommand: CLICommand {
         abstract: "Audit and exercise every link of an app's authentication chain.",
         discussion: """
             Exit codes: 0 success or accepted; 1 rejected (invalid or malformed input, findings, signed out);
-            2 usage (bad flags, unreadable files, invalid configuration). Errors go to stderr as
+            2 usage (bad flags, unreadable files, invalid configuration); 75 a transient failure (offline, a
+            timeout, 5xx: retry). Errors go to stderr as
             'warden: <code>: <message>'. Use '-' as a TOKEN/URL/FILE argument to read standard input.
             """,
         options: [.flag("version", "Show the version.")],
         subcommands: [
-            DemoCommand.self, LoginCommand.self, TokenCommand.self, LogoutCommand.self, JWTCommand.self,
+            DemoCommand.self, DiscoverCommand.self, LoginCommand.self, TokenCommand.self, LogoutCommand.self,
+            JWTCommand.self,
             JWSCommand.self,
             PKCECommand.self, OAuthCommand.self, OAuth1Command.self, PinCommand.self, StoreCommand.self,
             PasskeyCommand.self, DPoPCommand.self, SIWACommand.self, AuditCommand.self, BenchCommand.self,

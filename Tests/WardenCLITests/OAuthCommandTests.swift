@@ -145,7 +145,7 @@ struct OAuthCommandTests {
         #expect(!offline.stdout.isEmpty)
         // One that must be refreshed fails transiently, and the session stays.
         let refresh = await CLI.run(["token", "--min-ttl", "86400"] + store, home: home)
-        #expect(refresh.status == 1 && refresh.stderr.hasPrefix("warden: degraded:"), "\(refresh.stderr)")
+        #expect(refresh.status == 75 && refresh.stderr.hasPrefix("warden: degraded:"), "\(refresh.stderr)")
         #expect(storedBytes() == before, "the store is untouched")
         provider.outage = .none
         let back = await CLI.run(["token", "--min-ttl", "86400"] + store, home: home)

@@ -79,6 +79,7 @@ struct OptionReadTests {
                 ] + store)
         ],
         "token": [Invocation(["--min-ttl", "86400", "--burst", "3"] + store, setup: [login])],
+        "discover": [Invocation(["--json", "{issuer}"])],
         "logout": [
             Invocation(store, setup: [login]),
             Invocation(["--end-session", "--browser", browser, "--timeout", "20"] + store, setup: [login]),
