@@ -46,7 +46,7 @@ let flowFixtures: [RuleFixture] = [
         negatives: [
             objc(
                 "SecAccessControlRef a = SecAccessControlCreateWithFlags(NULL, c, kSecAccessControlBiometryCurrentSet, NULL);"
-            )
+            ).merging(faceIDPlist) { $1 }
         ]),
     RuleFixture(
         rule: "secret-in-user-defaults",

@@ -441,7 +441,7 @@ let baseFixtures: [RuleFixture] = [
         negatives: [
             swift(
                 "func unlock() {\n let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\") { success, _ in\n if success { self.read(using: context) } } }"
-            ),
+            ).merging(faceIDPlist) { $1 },
             swift(
                 "func read() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\") { success, _ in\n let query: [String: Any] = [kSecUseAuthenticationContext as String: context]\n SecItemCopyMatching(query as CFDictionary, nil) } }"
             ),
@@ -457,9 +457,18 @@ let baseFixtures: [RuleFixture] = [
             swift("let context = LAContext()").merging(plist("<key>NSFaceIDUsageDescription</key><string></string>")) {
                 $1
             },
+            // Keychain biometry prompts too: Warden's own `.biometryCurrentSet` refresh token, or Security's flags.
+            swift(
+                "let store = KeychainStore(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet)"
+            ),
+            objc(
+                "SecAccessControlRef a = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, kSecAccessControlBiometryCurrentSet, NULL);"
+            ),
         ],
         negatives: [
             swift("let context = LAContext()").merging(faceIDPlist) { $1 },
+            swift("let store = KeychainStore(accessControl: .biometryCurrentSet)").merging(faceIDPlist) { $1 },
+            swift("let biometry = \"biometryCurrentSet\"  // a string, not the flag"),
             swift("// LAContext is not used here"),
             swift("let name = \"LAContext\""),
         ]),
@@ -479,10 +488,10 @@ let baseFixtures: [RuleFixture] = [
         negatives: [
             swift(
                 "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)"
-            ),
+            ).merging(faceIDPlist) { $1 },
             swift(
                 "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.biometryCurrentSet, .or, .devicePasscode], nil)"
-            ),
+            ).merging(faceIDPlist) { $1 },
             swift("// .biometryAny is too weak for refresh tokens"),
         ]),
     RuleFixture(

@@ -9,11 +9,21 @@ struct BiometricRules: Rule {
         masvs: ["MASVS-AUTH-2"], maswe: ["MASWE-0020"])
     static let faceIDUsageDescriptionMissing = RuleInfo(
         id: "faceid-usage-description-missing", severity: .error, name: "NSFaceIDUsageDescription missing",
-        message: "LocalAuthentication is used but no Info.plist has NSFaceIDUsageDescription (Face ID fails)",
+        message:
+            "LocalAuthentication or a biometric Keychain access control is used but no Info.plist has "
+            + "NSFaceIDUsageDescription (Face ID fails)",
         fix: "Add NSFaceIDUsageDescription to the app's Info.plist.", masvs: ["MASVS-AUTH-2"])
 
     var reports: [RuleInfo] { [Self.eventGate, Self.faceIDUsageDescriptionMissing] }
-    var triggers: Triggers { Triggers(identifiers: ["evaluatePolicy", "LAContext"]) }
+    var triggers: Triggers {
+        Triggers(identifiers: Set(["evaluatePolicy", "LAContext"]).union(Self.biometricAccessControl))
+    }
+
+    /// Keychain access-control flags whose items Face ID unlocks: reading them prompts, which needs the usage text.
+    static let biometricAccessControl: Set<String> = [
+        "biometryCurrentSet", "biometryAny", "touchIDCurrentSet", "touchIDAny", "kSecAccessControlBiometryCurrentSet",
+        "kSecAccessControlBiometryAny", "kSecAccessControlTouchIDCurrentSet", "kSecAccessControlTouchIDAny",
+    ]
 
     /// Names that show the Keychain enforces the policy itself (the right design).
     static let keychainBound: Set<String> = [
@@ -25,6 +35,10 @@ struct BiometricRules: Rule {
     func check(_ scan: FileScan, at index: Int) {
         if scan.tokens[index].text == "LAContext" {
             scan.mark("localAuthentication", at: index)
+            return
+        }
+        if Self.biometricAccessControl.contains(scan.tokens[index].text) {
+            scan.mark("keychainBiometry", at: index)
             return
         }
         let scope = scan.scopeRange(of: index)
@@ -53,7 +67,13 @@ struct BiometricRules: Rule {
 
     func finish(project: ProjectFacts, _ report: ProjectReport) {
         guard !project.any("faceIDUsageDescription") else { return }
-        for (file, position) in project.firstMarks("localAuthentication") {
+        let contexts = project.firstMarks("localAuthentication")
+        for (file, position) in contexts {
+            report.report(Self.faceIDUsageDescriptionMissing, file: file, line: position.line, column: position.column)
+        }
+        // An app that uses biometry only through Keychain access control prompts too (reading the item): one finding,
+        // at its first use — the missing key is the project's, not a line's.
+        if contexts.isEmpty, let (file, position) = project.firstMarks("keychainBiometry").first {
             report.report(Self.faceIDUsageDescriptionMissing, file: file, line: position.line, column: position.column)
         }
     }
