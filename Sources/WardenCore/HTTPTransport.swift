@@ -105,6 +105,12 @@ public struct TransportError: CodedError {
     public let code: Code
     public let reason: String
 
+    /// Whether the failure is about reaching the server (offline, DNS, refused, lost, timed out) — what makes a
+    /// session offline. A too-large response, an insecure URL, a refused redirect or a pinning failure is not.
+    public var isConnectivity: Bool {
+        [.timedOut, .cannotConnect, .connectionLost, .dnsLookupFailed, .notConnected].contains(code)
+    }
+
     public init(_ code: Code, _ reason: String = "") {
         self.code = code
         self.reason = Self.reason(reason, or: code)

@@ -288,6 +288,16 @@ extension LocalProvider {
                 proven == bound
             else { return refused }
         }
+        // Routes for API clients' own limits: a large body, a same-origin redirect.
+        if request.path == "/api/large" {
+            let size = min(Int(Self.form(request.query)["bytes"] ?? "") ?? 0, 16 << 20)
+            return HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/octet-stream"],
+                body: Data(repeating: UInt8(ascii: "x"), count: size))
+        }
+        if request.path == "/api/moved" {
+            return HTTPResponse(status: 302, headers: ["Location": base + "/api/resource"])
+        }
         return .json(200, #"{"sub":"demo-user-1","name":"Demo User"}"#)
     }
 }

@@ -238,7 +238,9 @@ public final class LocalProvider: Sendable {
         case ("POST", "/par"): return pushAuthorization(request)
         case ("POST", "/revoke"): return revoke(request)
         case ("GET", "/logout"): return endSession(request)
-        case ("GET", "/userinfo"), ("GET", "/api/resource"), ("POST", "/api/resource"): return api(request)
+        case ("GET", "/userinfo"), ("GET", "/api/resource"), ("POST", "/api/resource"), ("GET", "/api/large"),
+            ("GET", "/api/moved"):
+            return api(request)
         default: return .text(404, "not found")
         }
     }

@@ -45,14 +45,15 @@ public struct AuthorizedClient: Sendable {
         return response
     }
 
-    /// Any request's outcome moves the session: a transport failure (after the retries) marks it offline
-    /// (`canMutate == false`), any HTTP response marks it reachable again.
+    /// Any request's outcome moves the session: a connectivity failure (after the retries) marks it offline
+    /// (`canMutate == false`), any HTTP response marks it reachable again. A too-large response, an insecure URL or a
+    /// refused redirect is the request's problem, not the network's: it leaves the session as it is.
     private func reporting(_ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
         do {
             let response = try await body()
             await session.requestSucceeded()
             return response
-        } catch let error as TransportError where error.code != .cancelled {
+        } catch let error as TransportError where error.isConnectivity {
             await session.requestFailed(error)
             throw error
         }
@@ -70,15 +71,10 @@ public struct AuthorizedClient: Sendable {
     /// plus a fresh `DPoP` proof (with `ath` and the resource server's latest nonce) — never a Bearer fallback.
     private func authorize(_ request: HTTPRequest, token: String) async throws -> HTTPRequest {
         var authorized = request
-        guard let bound = await session.currentTokens?.dpopThumbprint else {
-            authorized.headers["Authorization"] = "Bearer " + token
-            return authorized
+        for (name, value) in try await session.credentialHeaders(method: request.method, url: request.url, token: token)
+        {
+            authorized.headers[name] = value
         }
-        guard let dpop = session.dpop, dpop.thumbprint == bound else {
-            throw SessionError(.signedOut, "the DPoP key these tokens are bound to is missing; sign in again")
-        }
-        authorized.headers["Authorization"] = "DPoP " + token
-        authorized.headers["DPoP"] = try dpop.proof(method: request.method, url: request.url, accessToken: token)
         return authorized
     }
 

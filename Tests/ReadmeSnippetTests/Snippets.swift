@@ -149,6 +149,12 @@ enum ReadmeSnippets {
             .purgeIfFirstLaunch(store: store, services: ["com.example.app.tokens"])
     }
 
+    static func ownNetworking(session: AuthSession) async throws {
+        let me = URLRequest(url: URL(string: "https://api.example.com/me")!)
+        let (data, response) = try await URLSession.shared.data(for: me, authorizedBy: session)
+        let authorized = try await session.authorize(me)   // or only the headers, for another HTTP stack
+    }
+
     static func sessions(configuration: AuthClient.Configuration) async throws {
         let client = AuthClient(configuration)
         guard let session = try await client.restoreSession() else { return showSignIn() }  // reads the store, no network

@@ -115,7 +115,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         }
     }
 
-    static func map(_ error: URLError) -> TransportError {
+    package static func map(_ error: URLError) -> TransportError {
         switch error.code {
         case .timedOut: TransportError(.timedOut)
         case .cannotConnectToHost: TransportError(.cannotConnect)

@@ -1,0 +1,105 @@
+import Foundation
+import WardenCore
+import WardenOAuth
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension AuthSession {
+    /// The headers that carry `token` for one request: `Authorization: Bearer`, or for DPoP-bound tokens
+    /// `Authorization: DPoP` plus a fresh `DPoP` proof of this method and URL — never a Bearer fallback.
+    func credentialHeaders(method: String, url: URL, token: String) async throws -> [String: String] {
+        guard let bound = currentTokens?.dpopThumbprint else { return ["Authorization": "Bearer " + token] }
+        guard let dpop, dpop.thumbprint == bound else {
+            throw SessionError(.signedOut, "the DPoP key these tokens are bound to is missing; sign in again")
+        }
+        return [
+            "Authorization": "DPoP " + token, "DPoP": try dpop.proof(method: method, url: url, accessToken: token),
+        ]
+    }
+
+    /// `request` with this session's credentials, for apps that send their own `URLRequest`s (URLSession,
+    /// Alamofire): a valid access token (refreshed, single-flight, when it expires within `minimumTTL`), as
+    /// `Authorization: Bearer` or, for DPoP-bound tokens, `Authorization: DPoP` with a proof of this request.
+    ///
+    /// ```swift
+    /// var request = URLRequest(url: URL(string: "https://api.example.com/me")!)
+    /// request = try await session.authorize(request)
+    /// ```
+    public func authorize(_ request: URLRequest, minimumTTL: TimeInterval = 30) async throws -> URLRequest {
+        let token = try await validAccessToken(minTTL: minimumTTL)
+        return try await authorize(request, token: token)
+    }
+
+    func authorize(_ request: URLRequest, token: String) async throws -> URLRequest {
+        guard let url = request.url else { throw TransportError(.other, "the request has no URL") }
+        var authorized = request
+        for (name, value) in try await credentialHeaders(
+            method: request.httpMethod ?? "GET", url: url, token: token)
+        {
+            authorized.setValue(value, forHTTPHeaderField: name)
+        }
+        return authorized
+    }
+
+    /// What an API request's outcome says about the network: an HTTP response means reachable; a connectivity
+    /// failure (offline, DNS, refused, lost, timed out) makes the session offline; anything else is the request's.
+    func report(_ error: any Error) {
+        guard let urlError = error as? URLError else { return }
+        let mapped = URLSessionTransport.map(urlError)
+        if mapped.isConnectivity { requestFailed(mapped) }
+    }
+}
+
+extension URLSession {
+    /// Sends `request` with `session`'s credentials through this URLSession — your configuration, caching, limits and
+    /// redirects. A 401 whose challenge says the token is invalid refreshes once (single-flight with every other
+    /// caller, and only if the request carried the current token) and sends the request again; a second 401 is
+    /// returned. Connectivity failures make the session offline (read-only); an HTTP response makes it reachable.
+    ///
+    /// ```swift
+    /// let (data, response) = try await URLSession.shared.data(for: URLRequest(url: me), authorizedBy: session)
+    /// ```
+    public func data(for request: URLRequest, authorizedBy session: AuthSession) async throws -> (Data, URLResponse) {
+        var token = try await session.validAccessToken(minTTL: 30)
+        var (data, response) = try await send(request, token: token, session: session)
+        if let http = response as? HTTPURLResponse, http.statusCode == 401,
+            AuthorizedClient.isInvalidToken(HTTPResponse(status: 401, headers: Self.headers(http)))
+        {
+            token = try await session.refresh(ifCurrent: token)
+            (data, response) = try await send(request, token: token, session: session)
+        }
+        return (data, response)
+    }
+
+    private func send(_ request: URLRequest, token: String, session: AuthSession) async throws -> (Data, URLResponse) {
+        let authorized = try await session.authorize(request, token: token)
+        do {
+            var (data, response) = try await data(for: authorized)
+            if let dpop = session.dpop, let http = response as? HTTPURLResponse, let url = request.url {
+                let observed = HTTPResponse(status: http.statusCode, headers: Self.headers(http))
+                if dpop.record(observed, from: url), DPoPBinding.asksForNonce(observed) {
+                    // One retry with the resource server's new nonce (RFC 9449 §9).
+                    (data, response) = try await self.data(for: try await session.authorize(request, token: token))
+                    if let retried = response as? HTTPURLResponse {
+                        dpop.record(HTTPResponse(status: retried.statusCode, headers: Self.headers(retried)), from: url)
+                    }
+                }
+            }
+            await session.requestSucceeded()
+            return (data, response)
+        } catch {
+            await session.report(error)
+            throw error
+        }
+    }
+
+    private static func headers(_ response: HTTPURLResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return headers
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenLocalProvider
+import WardenStorage
+
+@_spi(Fuzzing) @testable import WardenOAuth
+@testable import WardenSession
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The app's own networking: a `URLRequest` authorized by the session, sent through the app's `URLSession`, with the
+/// same single-flight refresh on 401 and the same offline rule as `AuthorizedClient`.
+@Suite("URLSession with an AuthSession", .serialized)
+struct URLSessionAuthorizationTests {
+    func signedIn() async throws -> (LocalProvider, AuthClient, AuthSession) {
+        let provider = try LocalProvider(clientID: "app", redirectURIs: ["com.example.app:/oauth/callback"])
+        let client = AuthClient(
+            .init(
+                issuer: provider.issuer, clientID: "app",
+                redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+                store: InMemoryStore(), service: "svc"))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        return (provider, client, signIn.session)
+    }
+
+    /// A 5 MiB body and a redirected call come back through URLSession; the session stays signed in.
+    @Test func aLargeBodyAndARedirectWorkAndTheSessionStaysSignedIn() async throws {
+        let (provider, _, session) = try await signedIn()
+        defer { provider.stop() }
+        let large = URLRequest(url: URL(string: provider.base + "/api/large?bytes=\(5 << 20)")!)
+        let (data, response) = try await URLSession.shared.data(for: large, authorizedBy: session)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200 && data.count == 5 << 20)
+        let moved = URLRequest(url: URL(string: provider.base + "/api/moved")!)
+        let (body, redirected) = try await URLSession.shared.data(for: moved, authorizedBy: session)
+        #expect((redirected as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: body, as: UTF8.self))")
+        #expect(redirected.url?.path == "/api/resource")
+        #expect(await session.state == .signedIn)
+    }
+
+    /// The provider expired the token early: a burst of calls gets 401s, shares one refresh, and succeeds.
+    @Test func a401BurstSharesOneRefresh() async throws {
+        let (provider, _, session) = try await signedIn()
+        defer { provider.stop() }
+        provider.expireAccessTokens()
+        let before = provider.count("token.refresh_token")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    let request = URLRequest(url: URL(string: provider.base + "/api/resource")!)
+                    let (_, response) = try await URLSession.shared.data(for: request, authorizedBy: session)
+                    return (response as? HTTPURLResponse)?.statusCode ?? 0
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        #expect(provider.count("token.refresh_token") == before + 1)
+    }
+
+    /// Offline makes the session read-only; the first answered request makes it writable again.
+    @Test func connectivityFailuresAloneMakeTheSessionOffline() async throws {
+        let (provider, client, session) = try await signedIn()
+        defer { provider.stop() }
+        provider.outage = .connectionRefused
+        let request = URLRequest(url: URL(string: provider.base + "/api/resource")!)
+        await #expect(throws: URLError.self) {
+            _ = try await URLSession.shared.data(for: request, authorizedBy: session)
+        }
+        #expect(await !session.state.canMutate)
+        provider.outage = .none
+        _ = try await URLSession.shared.data(for: request, authorizedBy: session)
+        #expect(await session.state == .signedIn)
+
+        // Warden's own client: a response over its 1 MiB cap is that request's failure, not an outage.
+        let api = client.authorizedClient(for: session)
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await api.send(HTTPRequest(url: URL(string: provider.base + "/api/large?bytes=\(2 << 20)")!))
+        }
+        #expect(error?.code == .responseTooLarge)
+        #expect(await session.state == .signedIn, "a too-large response does not make the session offline")
+    }
+
+    @Test func authorizeAddsTheBearerHeader() async throws {
+        let (provider, _, session) = try await signedIn()
+        defer { provider.stop() }
+        let authorized = try await session.authorize(URLRequest(url: URL(string: "https://api.example.com/me")!))
+        let token = try await session.validAccessToken()
+        #expect(authorized.value(forHTTPHeaderField: "Authorization") == "Bearer " + token)
+        #expect(authorized.url?.query == nil, "never in the query")
+    }
+}
