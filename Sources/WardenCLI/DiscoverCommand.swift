@@ -76,7 +76,10 @@ struct DiscoverCommand: CLICommand {
             checks.append(Check(name: "metadata", status: .blocking, detail: error.reason))
             return checks
         }
-        checks.append(Check(name: "endpoints", status: .ok, detail: "authorization, token and the others use https"))
+        checks.append(
+            Check(
+                name: "endpoints", status: .ok,
+                detail: "authorization, token and the others are https (or http to a loopback IP literal)"))
         let methods = metadata.codeChallengeMethodsSupported
         checks.append(
             methods.contains("S256")

@@ -158,7 +158,7 @@ struct LoginCommand: CLICommand {
             signIn = try await client.signIn(
                 with: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
         } catch let error as OAuthError {
-            throw CLIError.rejected(error.codeName, error.reason)
+            throw CLIError.from(error)  // offline or a 5xx during the exchange: 75; a refusal: 1
         } catch let error as StorageError {
             throw StoreChoice.failure(error)
         }

@@ -49,10 +49,11 @@ enum StoreChoice {
         return account
     }
 
-    /// Storage failures: transient ones (locked) are exit 1 and keep everything; configuration ones exit 2.
+    /// Storage failures: transient ones (a locked keyring, a lock timeout) are exit 75 and keep everything;
+    /// configuration ones exit 2; the rest 1.
     static func failure(_ error: StorageError) -> CLIError {
         error.failureKind == .misconfiguration
-            ? CLIError.usage(error.reason, code: error.codeName) : CLIError.rejected(error.codeName, error.reason)
+            ? CLIError.usage(error.reason, code: error.codeName) : CLIError.from(error)
     }
 }
 

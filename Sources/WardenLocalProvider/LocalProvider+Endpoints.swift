@@ -296,7 +296,8 @@ extension LocalProvider {
                 body: Data(repeating: UInt8(ascii: "x"), count: size))
         }
         if request.path == "/api/moved" {
-            return HTTPResponse(status: 302, headers: ["Location": base + "/api/resource"])
+            let target = Self.form(request.query)["to"] ?? (base + "/api/resource")
+            return HTTPResponse(status: 302, headers: ["Location": target])
         }
         return .json(200, #"{"sub":"demo-user-1","name":"Demo User"}"#)
     }

@@ -241,6 +241,9 @@ public final class LocalProvider: Sendable {
         case ("GET", "/userinfo"), ("GET", "/api/resource"), ("POST", "/api/resource"), ("GET", "/api/large"),
             ("GET", "/api/moved"):
             return api(request)
+        case ("GET", "/api/echo-authorization"):
+            // What a server the app did not mean to send its token to would see.
+            return .json(200, #"{"authorization":\#(request.header("Authorization") == nil ? "false" : "true")}"#)
         default: return .text(404, "not found")
         }
     }

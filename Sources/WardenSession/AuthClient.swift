@@ -79,9 +79,14 @@ public actor AuthClient {
         public var endSessionEndpoint: URL?
         public var now: NowProvider
 
+        /// The scopes when none are configured: `openid offline_access`, less `offline_access` where discovery's
+        /// `scopes_supported` omits it (``ProviderMetadata/requestableScopes(_:)``). Scopes configured otherwise are
+        /// sent as given.
+        public static let defaultScopes = ["openid", "offline_access"]
+
         public init(
             issuer: String, clientID: String, redirectURI: RedirectURI,
-            scopes: [String] = ["openid", "offline_access"],
+            scopes: [String] = Configuration.defaultScopes,
             store: any CredentialStore, service: String, account: String = "default",
             transport: any HTTPTransport = URLSessionTransport(), retryPolicy: RetryPolicy = RetryPolicy(),
             revocationEndpoint: URL? = nil, requireIssuerParameter: Bool = false, sentinel: InstallSentinel? = nil,
@@ -96,7 +101,7 @@ public actor AuthClient {
 
         public init(
             provider: Provider, clientID: String, redirectURI: RedirectURI,
-            scopes: [String] = ["openid", "offline_access"], store: any CredentialStore, service: String,
+            scopes: [String] = Configuration.defaultScopes, store: any CredentialStore, service: String,
             account: String = "default", transport: any HTTPTransport = URLSessionTransport(),
             retryPolicy: RetryPolicy = RetryPolicy(), revocationEndpoint: URL? = nil,
             requireIssuerParameter: Bool = false, sentinel: InstallSentinel? = nil,
@@ -179,7 +184,9 @@ public actor AuthClient {
             ?? configuration.authorizationParameters
         var request = try AuthorizationRequest(
             metadata: metadata, clientID: configuration.clientID, redirectURI: configuration.redirectURI,
-            scopes: metadata.requestableScopes(configuration.scopes), parameters: merged)
+            scopes: configuration.scopes == Configuration.defaultScopes
+                ? metadata.requestableScopes(configuration.scopes) : configuration.scopes,
+            parameters: merged)
         request.transport = configuration.transport
         request.pushed = configuration.pushedAuthorization
         request.dpopThumbprint = configuration.dpop?.thumbprint

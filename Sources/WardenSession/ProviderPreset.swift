@@ -92,8 +92,9 @@ public struct ProviderPreset: Sendable {
             parameters: parameters, redirect: { _ in "com.googleusercontent.apps.\(prefix):/oauthredirect" })
     }
 
-    /// Microsoft Entra ID (v2.0 endpoints) for one tenant: its ID or domain (`contoso.onmicrosoft.com`). The
-    /// multi-tenant discovery documents (`common`, `organizations`, `consumers`) announce a `{tenantid}` template
+    /// Microsoft Entra ID (v2.0 endpoints) for one tenant, by its tenant ID (a GUID): Entra announces the GUID issuer
+    /// even when discovered through a domain (`contoso.onmicrosoft.com`), so a domain fails with `issuer_mismatch`.
+    /// The multi-tenant discovery documents (`common`, `organizations`, `consumers`) announce a `{tenantid}` template
     /// issuer that no ID token carries; use the tenant's own issuer.
     public static func entra(tenant: String) -> ProviderPreset {
         ProviderPreset(
@@ -112,8 +113,10 @@ public struct ProviderPreset: Sendable {
     /// The preset with another issuer: the same provider's rules at another address (a sovereign cloud, a local
     /// emulation in tests).
     public func at(issuer: String) -> ProviderPreset {
-        ProviderPreset(
+        var moved = ProviderPreset(
             name: name, issuer: issuer, scopes: scopes, parameters: authorizationParameters, redirect: redirectTemplate)
+        moved.trustedAudiences = trustedAudiences
+        return moved
     }
 
     /// `https://{domain}` (or the origin given, `http://127.0.0.1:port` for a local emulation) and its host without

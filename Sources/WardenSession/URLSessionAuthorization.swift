@@ -34,6 +34,8 @@ extension AuthSession {
 
     func authorize(_ request: URLRequest, token: String) async throws -> URLRequest {
         guard let url = request.url else { throw TransportError(.other, "the request has no URL") }
+        // The token never travels in cleartext: https, or http to a loopback IP literal (tests, local tools).
+        try URLSessionTransport.checkScheme(url)
         var authorized = request
         for (name, value) in try await credentialHeaders(
             method: request.httpMethod ?? "GET", url: url, token: token)
@@ -64,7 +66,8 @@ extension URLSession {
     public func data(for request: URLRequest, authorizedBy session: AuthSession) async throws -> (Data, URLResponse) {
         var token = try await session.validAccessToken(minTTL: 30)
         var (data, response) = try await send(request, token: token, session: session)
-        if let http = response as? HTTPURLResponse, http.statusCode == 401,
+        // Only a 401 from the server the token was sent to (no redirect in between) says anything about the token.
+        if let http = response as? HTTPURLResponse, http.statusCode == 401, http.url == request.url,
             AuthorizedClient.isInvalidToken(HTTPResponse(status: 401, headers: Self.headers(http)))
         {
             token = try await session.refresh(ifCurrent: token)
@@ -75,13 +78,17 @@ extension URLSession {
 
     private func send(_ request: URLRequest, token: String, session: AuthSession) async throws -> (Data, URLResponse) {
         let authorized = try await session.authorize(request, token: token)
+        let guardian = CredentialRedirectGuard(dpop: session.dpop != nil)
         do {
-            var (data, response) = try await data(for: authorized)
-            if let dpop = session.dpop, let http = response as? HTTPURLResponse, let url = request.url {
+            var (data, response) = try await guardian.data(for: authorized, on: self)
+            if let dpop = session.dpop, let http = response as? HTTPURLResponse, let url = request.url,
+                http.url == url
+            {
                 let observed = HTTPResponse(status: http.statusCode, headers: Self.headers(http))
                 if dpop.record(observed, from: url), DPoPBinding.asksForNonce(observed) {
                     // One retry with the resource server's new nonce (RFC 9449 §9).
-                    (data, response) = try await self.data(for: try await session.authorize(request, token: token))
+                    (data, response) = try await guardian.data(
+                        for: try await session.authorize(request, token: token), on: self)
                     if let retried = response as? HTTPURLResponse {
                         dpop.record(HTTPResponse(status: retried.statusCode, headers: Self.headers(retried)), from: url)
                     }
@@ -101,5 +108,59 @@ extension URLSession {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
         return headers
+    }
+}
+
+/// Keeps the credentials on the origin they were issued for when the app's URLSession follows a redirect: a redirect to
+/// another scheme, host or port loses `Authorization` and `DPoP` (as browsers drop `Authorization` across origins);
+/// a DPoP proof names one URL, so any redirect of a DPoP request loses them.
+final class CredentialRedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
+    let dpop: Bool
+
+    init(dpop: Bool) { self.dpop = dpop }
+
+    /// The redirected request, with the credentials removed unless it stays on the same origin (and is not DPoP).
+    static func redirected(_ request: URLRequest, from original: URL?, dpop: Bool) -> URLRequest {
+        var next = request
+        let sameOrigin =
+            original.map { from in
+                guard let to = request.url else { return false }
+                return from.scheme?.lowercased() == to.scheme?.lowercased()
+                    && from.host?.lowercased() == to.host?.lowercased() && from.port == to.port
+            } ?? false
+        if dpop || !sameOrigin {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+            next.setValue(nil, forHTTPHeaderField: "DPoP")
+        }
+        return next
+    }
+
+    #if canImport(FoundationNetworking)
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            completionHandler(Self.redirected(request, from: task.originalRequest?.url, dpop: dpop))
+        }
+    #else
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(Self.redirected(request, from: task.originalRequest?.url, dpop: dpop))
+        }
+    #endif
+
+    /// Runs `request` on `session` with this guard watching its redirects. Apple's URLSession takes a per-task
+    /// delegate (iOS 15); swift-corelibs-foundation ignores it, so there the request runs on a session with the same
+    /// configuration and this guard as its delegate.
+    func data(for request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
+        #if canImport(FoundationNetworking)
+            let guarded = URLSession(configuration: session.configuration, delegate: self, delegateQueue: nil)
+            defer { guarded.finishTasksAndInvalidate() }
+            return try await guarded.data(for: request)
+        #else
+            return try await session.data(for: request, delegate: self)
+        #endif
     }
 }

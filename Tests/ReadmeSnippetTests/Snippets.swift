@@ -152,7 +152,7 @@ enum ReadmeSnippets {
     static func ownNetworking(session: AuthSession) async throws {
         let me = URLRequest(url: URL(string: "https://api.example.com/me")!)
         let (data, response) = try await URLSession.shared.data(for: me, authorizedBy: session)
-        let authorized = try await session.authorize(me)   // or only the headers, for another HTTP stack
+        let authorized = try await session.authorize(me)   // for another HTTP stack: send this request
     }
 
     static func sessions(configuration: AuthClient.Configuration) async throws {

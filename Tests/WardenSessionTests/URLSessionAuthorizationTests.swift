@@ -83,12 +83,50 @@ struct URLSessionAuthorizationTests {
         #expect(await session.state == .signedIn, "a too-large response does not make the session offline")
     }
 
+    /// A redirect to another origin (another port here) never carries the token; the redirect target's 401 does not
+    /// refresh a token it never saw.
+    @Test func aCrossOriginRedirectLosesTheCredentials() async throws {
+        let (provider, _, session) = try await signedIn()
+        defer { provider.stop() }
+        let other = try LocalProvider(clientID: "other")
+        defer { other.stop() }
+        let away = other.base + "/api/echo-authorization"
+        var components = URLComponents(string: provider.base + "/api/moved")!
+        components.queryItems = [URLQueryItem(name: "to", value: away)]
+        let (body, response) = try await URLSession.shared.data(
+            for: URLRequest(url: components.url!), authorizedBy: session)
+        #expect(response.url?.absoluteString == away)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"authorization":false}"#)
+
+        // Same origin keeps them (the earlier redirect test); a 401 from another origin refreshes nothing.
+        components.queryItems = [URLQueryItem(name: "to", value: other.base + "/api/resource")]
+        let before = provider.count("token.refresh_token")
+        let (_, refused) = try await URLSession.shared.data(
+            for: URLRequest(url: components.url!), authorizedBy: session)
+        #expect((refused as? HTTPURLResponse)?.statusCode == 401)
+        #expect(provider.count("token.refresh_token") == before, "a 401 from a server the token never reached")
+        #expect(
+            CredentialRedirectGuard.redirected(
+                URLRequest(url: URL(string: "http://api.example.com/x")!),
+                from: URL(string: "https://api.example.com/")!,
+                dpop: false
+            ).value(forHTTPHeaderField: "Authorization") == nil, "https → http loses them")
+    }
+
+    @Test func aCleartextURLNeverGetsTheToken() async throws {
+        let (provider, _, session) = try await signedIn()
+        defer { provider.stop() }
+        await #expect(throws: TransportError(.insecureURL)) {
+            _ = try await session.authorize(URLRequest(url: URL(string: "http://api.example.com/me")!))
+        }
+    }
+
     @Test func authorizeAddsTheBearerHeader() async throws {
         let (provider, _, session) = try await signedIn()
         defer { provider.stop() }
         let authorized = try await session.authorize(URLRequest(url: URL(string: "https://api.example.com/me")!))
         let token = try await session.validAccessToken()
         #expect(authorized.value(forHTTPHeaderField: "Authorization") == "Bearer " + token)
-        #expect(authorized.url?.query == nil, "never in the query")
+        #expect(authorized.url == URL(string: "https://api.example.com/me"), "never in the URL")
     }
 }

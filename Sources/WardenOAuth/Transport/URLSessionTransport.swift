@@ -107,7 +107,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
     }
 
     /// `https` anywhere; `http` only to loopback (RFC 8252 §8.3 providers on 127.0.0.1 in tests and demos).
-    static func checkScheme(_ url: URL) throws {
+    package static func checkScheme(_ url: URL) throws {
         switch url.scheme?.lowercased() {
         case "https": return
         case "http" where LoopbackHost.isLoopback(url): return
@@ -121,7 +121,8 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         case .cannotConnectToHost: TransportError(.cannotConnect)
         case .networkConnectionLost: TransportError(.connectionLost)
         case .dnsLookupFailed, .cannotFindHost: TransportError(.dnsLookupFailed)
-        case .notConnectedToInternet: TransportError(.notConnected)
+        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff, .callIsActive:
+            TransportError(.notConnected)
         case .cancelled: TransportError(.cancelled)
         default: TransportError(.other, "URL error \(error.code.rawValue)")
         }
