@@ -24,7 +24,7 @@ service.Lock([dbus.ObjectPath('/org/freedesktop/secrets/collection/login')])
     '$WARDEN' store get --service dev.warden.locked --account a; echo \"locked-exit=\$?\"
 " > "$OUT" 2>&1 < /dev/null
 grep -q "unlocked-read=ok" "$OUT"; check "the unlocked keyring is readable" $?
-grep -q "locked-exit=1" "$OUT"; check "a locked keyring exits 1" $?
+grep -q "locked-exit=75" "$OUT"; check "a locked keyring exits 75 (transient: retry)" $?
 grep -q "warden: locked:" "$OUT"; check "a locked keyring says 'locked'" $?
 DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus timeout 30 "$WARDEN" store get --service x --account a > "$OUT" 2>&1
 STATUS=$?
