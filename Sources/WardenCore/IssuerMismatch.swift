@@ -6,14 +6,17 @@
 /// // … differ only by the trailing slash: configure exactly "https://example.us.auth0.com/"
 /// ```
 public enum IssuerMismatch {
-    /// `value` in quotes, control characters escaped and cut at 256 characters (it may come from the network).
+    /// `value` in quotes, control, format (bidi overrides, zero-width) and line/paragraph-separator characters escaped,
+    /// cut at 256 characters (it may come from the network, and must not reorder or hide what a reader sees).
     public static func quoted(_ value: String) -> String {
         var text = ""
         for scalar in value.unicodeScalars.prefix(256) {
             switch scalar {
             case "\"": text += "\\\""
             case "\\": text += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value):
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                || [.format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory):
                 text += "\\u{\(String(scalar.value, radix: 16))}"
             default: text.unicodeScalars.append(scalar)
             }

@@ -22,6 +22,9 @@ struct IssuerMismatchTests {
 
     @Test func valuesFromTheNetworkAreEscapedAndBounded() {
         #expect(IssuerMismatch.quoted("a\"b\\c\n\u{0}") == #""a\"b\\c\u{a}\u{0}""#)
+        // A right-to-left override or a zero-width space would make the shown issuer differ from the real one.
+        #expect(IssuerMismatch.quoted("https://a\u{202E}moc.b\u{200B}") == #""https://a\u{202e}moc.b\u{200b}""#)
+        #expect(IssuerMismatch.quoted("x\u{2028}y") == #""x\u{2028}y""#)
         let long = IssuerMismatch.quoted(String(repeating: "x", count: 10_000))
         #expect(long.count == 256 + 3)
     }
