@@ -13,7 +13,8 @@ struct DiscoverCommand: CLICommand {
             Checks: the announced issuer equals ISSUER exactly (a trailing slash, an Entra {tenantid} template are \
             named), https endpoints, PKCE S256, whether sign-in will be pushed (PAR), DPoP, the RFC 9207 iss \
             parameter, offline_access among the scopes, the end-session and revocation endpoints. Exit 0 when sign-in \
-            can work, 1 when a check blocks it, 75 when the document could not be fetched (retry).
+            can work, 1 when a check blocks it or the provider answers without a document (404, 5xx), 75 when the \
+            provider cannot be reached (offline, a timeout: retry).
             """,
         options: [.flag("json", "Print {\"issuer\",\"checks\":[{\"check\",\"status\",\"detail\"}],\"metadata\"}.")])
 

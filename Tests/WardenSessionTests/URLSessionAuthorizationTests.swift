@@ -111,6 +111,17 @@ struct URLSessionAuthorizationTests {
                 from: URL(string: "https://api.example.com/")!,
                 dpop: false
             ).value(forHTTPHeaderField: "Authorization") == nil, "https → http loses them")
+        var sameOrigin = URLRequest(url: URL(string: "https://api.example.com/y")!)
+        sameOrigin.setValue("DPoP t", forHTTPHeaderField: "Authorization")
+        sameOrigin.setValue("proof", forHTTPHeaderField: "DPoP")
+        let kept = CredentialRedirectGuard.redirected(
+            sameOrigin, from: URL(string: "https://api.example.com/x"), dpop: false)
+        #expect(kept.value(forHTTPHeaderField: "Authorization") == "DPoP t", "same origin, Bearer rules: kept")
+        let dpop = CredentialRedirectGuard.redirected(
+            sameOrigin, from: URL(string: "https://api.example.com/x"), dpop: true)
+        #expect(
+            dpop.value(forHTTPHeaderField: "Authorization") == nil && dpop.value(forHTTPHeaderField: "DPoP") == nil,
+            "a DPoP proof names one URL: any redirect loses it")
     }
 
     @Test func aCleartextURLNeverGetsTheToken() async throws {
