@@ -130,7 +130,7 @@ public struct TokenClient: Sendable {
         guard response.status == 200 else { throw error(from: response, tokenEndpoint: true) }
         var tokens = try TokenResponse(json: response.body)
         tokens.receivedAt = receivedAt
-        tokens.serverDate = response.header("Date").flatMap(HTTPDate.parse)
+        tokens.serverDate = response.header("Date").flatMap { HTTPDate.parse($0) }
         // No silent downgrade: DPoP asked, DPoP issued (and never a DPoP token without a key to present it).
         guard tokens.tokenType == (dpop == nil ? "Bearer" : "DPoP") else {
             throw OAuthError(

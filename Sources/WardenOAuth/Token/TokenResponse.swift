@@ -83,23 +83,167 @@ public enum RetryAfter {
     }
 }
 
-/// RFC 9110 §5.6.7 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form every `Date` and `Retry-After` uses.
+/// RFC 9110 §5.6.7 HTTP-date: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form every sender uses, and the two
+/// obsolete forms a recipient must still accept (`Sunday, 06-Nov-94 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`).
+///
+/// Parsed by hand from the grammar, byte by byte: no locale, no `DateFormatter` (whose Linux implementation traps on
+/// some non-ASCII input), nothing accepted that the grammar does not allow.
 public enum HTTPDate {
-    private static func formatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
-    }
+    private static let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    private static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The date, or nil when `text` is not an IMF-fixdate (at most 64 bytes are looked at).
-    public static func parse(_ text: String) -> Date? {
+    /// The date, or nil when `text` is not an HTTP-date (at most 64 bytes are looked at).
+    ///
+    /// - Parameter now: the clock that places an `rfc850-date`'s two-digit year: one more than 50 years in the future
+    ///   is the most recent past year with those digits (RFC 9110 §5.6.7).
+    public static func parse(_ text: String, now: Date = Date()) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.utf8.count <= 64 else { return nil }
-        return formatter().date(from: trimmed)
+        var reader = Reader(Array(trimmed.utf8))
+        guard let day = reader.word() else { return nil }
+        if days.contains(day), reader.take(",") {
+            guard reader.take(" "), let date = reader.date1(), reader.take(" "), let time = reader.time(),
+                reader.take(" GMT"), reader.atEnd
+            else { return nil }
+            return make(date.year, date.month, date.day, time)
+        }
+        if longDays.contains(day) {
+            guard reader.take(", "), let date = reader.date2(now: now), reader.take(" "), let time = reader.time(),
+                reader.take(" GMT"), reader.atEnd
+            else { return nil }
+            return make(date.year, date.month, date.day, time)
+        }
+        guard days.contains(day), reader.take(" "), let month = reader.month(), reader.take(" "),
+            let dayOfMonth = reader.paddedDay(), reader.take(" "), let time = reader.time(), reader.take(" "),
+            let year = reader.digits(4), reader.atEnd
+        else { return nil }
+        return make(year, month, dayOfMonth, time)
     }
 
     /// `date` as an IMF-fixdate.
-    public static func format(_ date: Date) -> String { formatter().string(from: date) }
+    public static func format(_ date: Date) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let (dayNumber, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86400)
+        let daysSinceEpoch = secondOfDay < 0 ? dayNumber - 1 : dayNumber
+        let second = secondOfDay < 0 ? secondOfDay + 86400 : secondOfDay
+        let (year, month, day) = civil(fromDays: daysSinceEpoch)
+        // 1970-01-01 was a Thursday (index 3 from Monday).
+        let weekday = Int(((daysSinceEpoch % 7) + 7 + 3) % 7)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(days[weekday]), \(two(day)) \(months[Int(month) - 1]) \(yearText) "
+            + "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60)) GMT"
+    }
+
+    private static func make(_ year: Int, _ month: Int, _ day: Int, _ time: (Int, Int, Int)) -> Date? {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), (1...lengths[month - 1]).contains(day), time.0 < 24, time.1 < 60,
+            time.2 <= 60
+        else { return nil }
+        let dayNumber = daysFromCivil(Int64(year), Int64(month), Int64(day))
+        let seconds = dayNumber * 86400 + Int64(time.0 * 3600 + time.1 * 60 + time.2)
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+    private static func daysFromCivil(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The inverse of ``daysFromCivil(_:_:_:)`` (`civil_from_days`).
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var atEnd: Bool { index == bytes.count }
+
+        mutating func take(_ literal: String) -> Bool {
+            let expected = Array(literal.utf8)
+            guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected
+            else { return false }
+            index += expected.count
+            return true
+        }
+
+        /// ASCII letters up to the next non-letter.
+        mutating func word() -> String? {
+            let start = index
+            while index < bytes.count, (0x41...0x5A).contains(bytes[index]) || (0x61...0x7A).contains(bytes[index]) {
+                index += 1
+            }
+            return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
+        }
+
+        mutating func digits(_ count: Int) -> Int? {
+            guard bytes.count - index >= count else { return nil }
+            var value = 0
+            for byte in bytes[index..<index + count] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += count
+            return value
+        }
+
+        mutating func month() -> Int? {
+            guard bytes.count - index >= 3 else { return nil }
+            let name = String(decoding: bytes[index..<index + 3], as: UTF8.self)
+            guard let position = HTTPDate.months.firstIndex(of: name) else { return nil }
+            index += 3
+            return position + 1
+        }
+
+        /// `date1 = day SP month SP year` (`06 Nov 1994`).
+        mutating func date1() -> (year: Int, month: Int, day: Int)? {
+            guard let day = digits(2), take(" "), let month = month(), take(" "), let year = digits(4) else {
+                return nil
+            }
+            return (year, month, day)
+        }
+
+        /// `date2 = day "-" month "-" 2DIGIT` (`06-Nov-94`).
+        mutating func date2(now: Date) -> (year: Int, month: Int, day: Int)? {
+            guard let day = digits(2), take("-"), let month = month(), take("-"), let short = digits(2) else {
+                return nil
+            }
+            let current = Int(HTTPDate.civil(fromDays: Int64((now.timeIntervalSince1970 / 86400).rounded(.down))).0)
+            var year = current - current % 100 + short
+            if year > current + 50 { year -= 100 }
+            return (year, month, day)
+        }
+
+        /// `date3`'s day: two digits or a space and one digit (`Nov  6`).
+        mutating func paddedDay() -> Int? {
+            if take(" ") { return digits(1) }
+            return digits(2)
+        }
+
+        /// `time-of-day = hour ":" minute ":" second`.
+        mutating func time() -> (Int, Int, Int)? {
+            guard let hour = digits(2), take(":"), let minute = digits(2), take(":"), let second = digits(2) else {
+                return nil
+            }
+            return (hour, minute, second)
+        }
+    }
 }
