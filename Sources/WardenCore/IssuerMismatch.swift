@@ -33,7 +33,8 @@ public enum IssuerMismatch {
         } else if announced.contains("{tenantid}") || announced.contains("{tenantId}") {
             hint =
                 "the announced issuer is a tenant template (Entra's common/organizations discovery): configure the "
-                + "tenant's own issuer, https://login.microsoftonline.com/<tenant-id>/v2.0"
+                + "tenant's own issuer, https://login.microsoftonline.com/<tenant-id>/v2.0, or opt in to the template "
+                + "(AuthClient.Configuration.issuerTemplate, ProviderPreset.entraMultiTenant)"
         } else if configured.lowercased() == announced.lowercased() {
             hint = "issuers are compared exactly (case included): configure exactly \(quoted(announced))"
         } else {

@@ -31,6 +31,9 @@ public struct IDTokenValidator: Sendable {
     public let keys: JWKSet
     public let allowedAlgorithms: Set<JWSAlgorithm>
     public let leeway: Leeway
+    /// Opt-in: instead of ``issuer``, `iss` must be this multi-tenant template filled with the token's own `tid`
+    /// (``TenantIssuerPolicy``). Nil (the default): `iss` equals ``issuer`` exactly.
+    public let issuerTemplate: TenantIssuerTemplate?
     let now: NowProvider
 
     /// A validator; `allowedAlgorithms` defaults to every asymmetric algorithm (OIDC providers sign ID tokens
@@ -38,9 +41,10 @@ public struct IDTokenValidator: Sendable {
     public init(
         issuer: String, clientID: String, keys: JWKSet, trustedAudiences: Set<String> = [],
         allowedAlgorithms: Set<JWSAlgorithm> = JWSAlgorithm.asymmetric, leeway: Leeway = .standard,
-        now: @escaping NowProvider = systemNow
+        issuerTemplate: TenantIssuerTemplate? = nil, now: @escaping NowProvider = systemNow
     ) {
         self.issuer = issuer
+        self.issuerTemplate = issuerTemplate
         self.clientID = clientID
         self.trustedAudiences = trustedAudiences
         self.keys = keys
@@ -89,7 +93,7 @@ public struct IDTokenValidator: Sendable {
     private func basePolicy(audiences trusted: Set<String>) -> AllOf {
         let clientID = self.clientID
         return AllOf {
-            IssuerPolicy(issuer)
+            if let issuerTemplate { TenantIssuerPolicy(issuerTemplate) } else { IssuerPolicy(issuer) }
             SubjectPolicy()
             AuthorizedPartyPolicy(clientID: clientID)
             ClientAudiencePolicy(clientID: clientID, trusted: trusted)

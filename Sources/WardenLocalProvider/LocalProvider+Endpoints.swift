@@ -82,7 +82,10 @@ extension LocalProvider {
                 clientID: clientID, redirectURI: redirect, challenge: challenge, nonce: parameters["nonce"],
                 scope: parameters["scope"] ?? "openid", sessionID: user.sessionID, subject: user.subject,
                 authTime: user.authTime, dpopJKT: parameters["dpop_jkt"],
-                offline: !emulation.refreshTokensNeedAccessTypeOffline || parameters["access_type"] == "offline")
+                offline: (!emulation.refreshTokensNeedAccessTypeOffline || parameters["access_type"] == "offline")
+                    && (!emulation.refreshTokensNeedOfflineAccess
+                        || (parameters["scope"] ?? "").split(separator: " ").contains("offline_access"))
+            )
         }
         let location = redirect + "?" + FormEncoding.encode([("code", code), ("state", state), ("iss", issuer)])
         return HTTPResponse(status: 302, headers: ["Location": location, "Cache-Control": "no-store"])

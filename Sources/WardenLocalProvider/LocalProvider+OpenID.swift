@@ -27,6 +27,11 @@ extension LocalProvider {
         public var acr: String?
         /// Seconds from `iat` to `exp`.
         public var lifetime = 600
+        /// The `tid` ID tokens carry instead of the emulation's ``ProviderEmulation/tenant`` (a token whose `iss`
+        /// names another tenant).
+        public var tenantClaim: String?
+        /// ID tokens without `tid`.
+        public var omitTenantClaim = false
 
         public init() {}
     }
@@ -180,6 +185,9 @@ extension LocalProvider {
             if !refresh { stateBox.withLock { $0.observations.nonceEmbedded = true } }
         }
         if let acr = quirks.acr { claims.append(#""acr":"\#(acr)""#) }
+        if !quirks.omitTenantClaim, let tid = quirks.tenantClaim ?? stateBox.current.emulation.tenant {
+            claims.append(#""tid":"\#(tid)""#)
+        }
         let input =
             Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)","typ":"JWT"}"#.utf8)) + "."
             + Base64URL.encode(Array("{\(claims.joined(separator: ","))}".utf8))

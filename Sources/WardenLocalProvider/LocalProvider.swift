@@ -89,8 +89,13 @@ public final class LocalProvider: Sendable {
     }
 
     public let clientID: String
-    /// The issuer this provider announces (``ProviderEmulation/issuerTrailingSlash`` adds Auth0's `/`).
-    public var issuer: String { base + (stateBox.current.emulation.issuerTrailingSlash ? "/" : "") }
+    /// The issuer this provider announces: ``base``, with the emulation's ``ProviderEmulation/issuerPath``
+    /// (`/oauth2/default`, `/realms/demo`, `/{tenant}/v2.0`) and Auth0's trailing `/`
+    /// (``ProviderEmulation/issuerTrailingSlash``).
+    public var issuer: String {
+        let emulation = stateBox.current.emulation
+        return base + emulation.issuerPath + (emulation.issuerTrailingSlash ? "/" : "")
+    }
     /// `http://127.0.0.1:<port>`: where the endpoints are.
     public let base: String
     public let port: UInt16
@@ -199,8 +204,18 @@ public final class LocalProvider: Sendable {
         set { stateBox.withLock { $0.emulation = newValue } }
     }
 
-    public var metadataJSON: String {
-        #"{"issuer":"\#(stateBox.current.emulation.announcedIssuer ?? issuer)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","revocation_endpoint":"\#(base)/revoke","end_session_endpoint":"\#(base)/logout","userinfo_endpoint":"\#(base)/userinfo","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"],"pushed_authorization_request_endpoint":"\#(base)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR),"dpop_signing_alg_values_supported":["ES256"]\#(scopesSupportedMember)}"#
+    /// The discovery document, announcing ``issuer``.
+    public var metadataJSON: String { metadataJSON(announcing: issuer) }
+
+    /// Entra's multi-tenant discovery document (`/common/v2.0`, `/organizations/v2.0`, `/consumers/v2.0`): the
+    /// `{tenantid}` template as its issuer, nil unless the emulation has a ``ProviderEmulation/tenant``.
+    public var multiTenantMetadataJSON: String? {
+        guard stateBox.current.emulation.tenant != nil else { return nil }
+        return metadataJSON(announcing: base + "/{tenantid}/v2.0")
+    }
+
+    func metadataJSON(announcing issuer: String) -> String {
+        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","revocation_endpoint":"\#(base)/revoke","end_session_endpoint":"\#(base)/logout","userinfo_endpoint":"\#(base)/userinfo","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"],"pushed_authorization_request_endpoint":"\#(base)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR),"dpop_signing_alg_values_supported":["ES256"]\#(scopesSupportedMember)}"#
     }
 
     func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
@@ -231,7 +246,13 @@ public final class LocalProvider: Sendable {
         }
         if request.path.hasPrefix("/auth/"), let response = appleEndpoint(request) { return response }
         switch (request.method, request.path) {
-        case ("GET", "/.well-known/openid-configuration"): return .json(200, metadataJSON)
+        case ("GET", "/.well-known/openid-configuration"),
+            ("GET", stateBox.current.emulation.issuerPath + "/.well-known/openid-configuration"):
+            return .json(200, metadataJSON)
+        case ("GET", "/common/v2.0/.well-known/openid-configuration"),
+            ("GET", "/organizations/v2.0/.well-known/openid-configuration"),
+            ("GET", "/consumers/v2.0/.well-known/openid-configuration"):
+            return multiTenantMetadataJSON.map { .json(200, $0) } ?? .text(404, "not found")
         case ("GET", "/jwks"): return jwksResponse()
         case ("GET", "/authorize"): return authorize(request)
         case ("POST", "/token"): return token(request)
@@ -254,26 +275,38 @@ public final class LocalProvider: Sendable {
 /// ```swift
 /// provider.emulation = .auth0      // issuer with a trailing slash
 /// provider.emulation = .google     // scopes_supported without offline_access; refresh tokens need access_type=offline
+/// provider.emulation = .okta       // issuer …/oauth2/default; refresh tokens need offline_access
+/// provider.emulation = .keycloak   // issuer …/realms/demo; refresh tokens without offline_access
+/// provider.emulation = .entra(tenant: "9188040d-6c67-4c5b-b112-36a304b66dad")  // …/{tenant}/v2.0, tid, common
 /// ```
 public struct ProviderEmulation: Sendable, Equatable {
     /// Announce the issuer with a trailing slash, in the metadata, `iss` parameters and ID tokens (Auth0).
     public var issuerTrailingSlash = false
+    /// The issuer's path after ``LocalProvider/base`` (`/oauth2/default` for an Okta custom authorization server,
+    /// `/realms/{realm}` for Keycloak, `/{tenant}/v2.0` for Entra); discovery is served under it too.
+    public var issuerPath = ""
     /// Announce `scopes_supported` and answer a request for any other scope with `invalid_scope` (Google announces
     /// `openid email profile` and refuses `offline_access`). Nil: not announced, every scope accepted.
     public var scopesSupported: [String]?
     /// Return a refresh token only when the authorization request carried `access_type=offline` (Google).
     public var refreshTokensNeedAccessTypeOffline = false
-    /// The discovery document announces this issuer instead (Entra's multi-tenant `…/{tenantid}/v2.0`); tokens
-    /// still carry ``LocalProvider/issuer``.
-    public var announcedIssuer: String?
+    /// Return a refresh token only when `offline_access` was granted (Okta, Entra).
+    public var refreshTokensNeedOfflineAccess = false
+    /// Entra: the user's tenant (a GUID). ID tokens carry it as `tid`, and the multi-tenant discovery documents
+    /// (`/common/v2.0`, `/organizations/v2.0`, `/consumers/v2.0`) announce the `{tenantid}` template issuer.
+    public var tenant: String?
 
     public init(
-        issuerTrailingSlash: Bool = false, scopesSupported: [String]? = nil,
-        refreshTokensNeedAccessTypeOffline: Bool = false
+        issuerTrailingSlash: Bool = false, issuerPath: String = "", scopesSupported: [String]? = nil,
+        refreshTokensNeedAccessTypeOffline: Bool = false, refreshTokensNeedOfflineAccess: Bool = false,
+        tenant: String? = nil
     ) {
         self.issuerTrailingSlash = issuerTrailingSlash
+        self.issuerPath = issuerPath
         self.scopesSupported = scopesSupported
         self.refreshTokensNeedAccessTypeOffline = refreshTokensNeedAccessTypeOffline
+        self.refreshTokensNeedOfflineAccess = refreshTokensNeedOfflineAccess
+        self.tenant = tenant
     }
 
     /// Auth0: `https://{domain}/`.
@@ -281,4 +314,21 @@ public struct ProviderEmulation: Sendable, Equatable {
     /// Google: no `offline_access`; `access_type=offline` for a refresh token.
     public static let google = ProviderEmulation(
         scopesSupported: ["openid", "email", "profile"], refreshTokensNeedAccessTypeOffline: true)
+    /// Okta's default custom authorization server: `…/oauth2/default`; a refresh token only for `offline_access`.
+    public static let okta = ProviderEmulation(
+        issuerPath: "/oauth2/default",
+        scopesSupported: ["openid", "profile", "email", "address", "phone", "offline_access"],
+        refreshTokensNeedOfflineAccess: true)
+    /// Keycloak's realm `demo`: `…/realms/demo`; refresh tokens for every sign-in.
+    public static let keycloak = ProviderEmulation(
+        issuerPath: "/realms/demo",
+        scopesSupported: ["openid", "profile", "email", "roles", "web-origins", "offline_access"])
+
+    /// Microsoft Entra ID v2.0 for a user of `tenant`: issuer `…/{tenant}/v2.0`, `tid` in ID tokens, the `{tenantid}`
+    /// template on the multi-tenant discovery documents, a refresh token only for `offline_access`.
+    public static func entra(tenant: String) -> ProviderEmulation {
+        ProviderEmulation(
+            issuerPath: "/\(tenant)/v2.0", scopesSupported: ["openid", "profile", "email", "offline_access"],
+            refreshTokensNeedOfflineAccess: true, tenant: tenant)
+    }
 }

@@ -25,6 +25,8 @@ public struct IDTokenVerification: Sendable {
     public let keys: JWKSCache
     /// The largest device/provider clock difference that is corrected (``ProviderTime``).
     public let maximumClockOffset: TimeInterval
+    /// The multi-tenant template `iss` is checked against instead of ``issuer`` (``ProviderMetadata/issuerTemplate``).
+    public let issuerTemplate: TenantIssuerTemplate?
     let now: NowProvider
 
     /// A verification for `metadata`'s issuer and JWKS; throws ``OAuthError/Code/invalidMetadata`` without
@@ -38,15 +40,17 @@ public struct IDTokenVerification: Sendable {
         self.init(
             issuer: metadata.issuer, clientID: clientID, trustedAudiences: trustedAudiences,
             keys: JWKSCache(url: jwksURI, transport: transport, now: now), maximumClockOffset: maximumClockOffset,
-            now: now)
+            issuerTemplate: metadata.issuerTemplate, now: now)
     }
 
     /// A verification over an existing cache (a server verifying many clients' tokens shares one).
     public init(
         issuer: String, clientID: String, trustedAudiences: Set<String> = [], keys: JWKSCache,
-        maximumClockOffset: TimeInterval = ProviderTime.defaultMaximumOffset, now: @escaping NowProvider = systemNow
+        maximumClockOffset: TimeInterval = ProviderTime.defaultMaximumOffset,
+        issuerTemplate: TenantIssuerTemplate? = nil, now: @escaping NowProvider = systemNow
     ) {
         self.issuer = issuer
+        self.issuerTemplate = issuerTemplate
         self.clientID = clientID
         self.trustedAudiences = trustedAudiences
         self.keys = keys
@@ -120,10 +124,11 @@ public struct IDTokenVerification: Sendable {
 
     private func validator(for tokens: TokenResponse) -> @Sendable (JWKSet) -> IDTokenValidator {
         let providerNow = ProviderTime(tokens, maximumOffset: maximumClockOffset).now(now)
-        let (issuer, clientID, trusted) = (issuer, clientID, trustedAudiences)
+        let (issuer, clientID, trusted, template) = (issuer, clientID, trustedAudiences, issuerTemplate)
         return { keys in
             IDTokenValidator(
-                issuer: issuer, clientID: clientID, keys: keys, trustedAudiences: trusted, now: providerNow)
+                issuer: issuer, clientID: clientID, keys: keys, trustedAudiences: trusted, issuerTemplate: template,
+                now: providerNow)
         }
     }
 

@@ -77,6 +77,11 @@ public actor AuthClient {
         public var postLogoutRedirectURI: RedirectURI?
         /// The OpenID Connect RP-Initiated Logout endpoint when discovery omits it.
         public var endSessionEndpoint: URL?
+        /// Opt-in for a multi-tenant issuer (Microsoft Entra's `common`, `organizations`, `consumers`): discovery
+        /// may announce exactly this template instead of the configured issuer, and each ID token's `iss` must be
+        /// the template filled with its own `tid` (an allowed tenant, when the template names them); the session
+        /// is stored under that tenant's issuer, and refreshes must keep it. Nil (the default): issuers are equal.
+        public var issuerTemplate: TenantIssuerTemplate?
         public var now: NowProvider
 
         /// The scopes when none are configured: `openid offline_access`, less `offline_access` where discovery's
@@ -147,7 +152,8 @@ public actor AuthClient {
         switch configuration.provider {
         case .metadata(let given): metadata = given
         case .issuer(let issuer):
-            metadata = try await ProviderMetadata.discover(issuer: issuer, transport: configuration.transport)
+            metadata = try await ProviderMetadata.discover(
+                issuer: issuer, transport: configuration.transport, issuerTemplate: configuration.issuerTemplate)
         }
         if let revocation = configuration.revocationEndpoint {
             metadata = try metadata.withRevocationEndpoint(revocation)
@@ -213,8 +219,19 @@ public actor AuthClient {
                 response, nonce: code.pending.nonce?.unredacted(), maxAge: code.pending.maxAge,
                 acrValues: code.pending.acrValues)
         }
+        var issuer = metadata.issuer
+        if metadata.issuerTemplate != nil {
+            // The tenant's own issuer, which the ID token proved; an RFC 9207 iss must name the same tenant.
+            guard let tenantIssuer = try claims?.issuer else {
+                throw OAuthError(.invalidConfiguration, "a tenant issuer template needs the openid scope")
+            }
+            if let sent = code.issuer, Array(sent.utf8) != Array(tenantIssuer.utf8) {
+                throw OAuthError(.issuerMismatch, "the response's iss and the ID token's iss name different tenants")
+            }
+            issuer = tenantIssuer
+        }
         let tokens = TokenSet(
-            response: response, issuer: metadata.issuer, now: configuration.now(),
+            response: response, issuer: issuer, now: configuration.now(),
             dpopThumbprint: configuration.dpop?.thumbprint)
         let session = AuthSession(
             tokens: tokens, store: configuration.store, service: configuration.service,

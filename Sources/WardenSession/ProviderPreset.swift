@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenJOSE
 import WardenOAuth
 import WardenStorage
 
@@ -20,6 +21,7 @@ import WardenStorage
 /// | ``okta(issuer:)`` | the org or authorization-server URL, no slash | `offline_access` | `{bundle}:/callback` |
 /// | ``google(clientID:)`` | `https://accounts.google.com` | `access_type=offline` (no `offline_access`) | `com.googleusercontent.apps.{id}:/oauthredirect` |
 /// | ``entra(tenant:)`` | `https://login.microsoftonline.com/{tenant}/v2.0` | `offline_access` | `msauth.{bundle}://auth` |
+/// | ``entraMultiTenant(audience:allowedTenants:)`` | discovery at `…/common/v2.0`; each token's `…/{tid}/v2.0` | `offline_access` | `msauth.{bundle}://auth` |
 /// | ``keycloak(realmURL:)`` | `https://{host}/realms/{realm}` | issued by default (`offline_access` makes offline sessions) | `{bundle}:/callback` |
 public struct ProviderPreset: Sendable {
     /// The provider's name, for messages.
@@ -30,6 +32,8 @@ public struct ProviderPreset: Sendable {
     public var authorizationParameters: AuthorizationParameters
     /// Audiences an ID token may name besides the client ID.
     public var trustedAudiences: Set<String>
+    /// The multi-tenant issuer template the configuration opts in to (``entraMultiTenant(audience:allowedTenants:)``).
+    public var issuerTemplate: TenantIssuerTemplate?
     private let redirectTemplate: @Sendable (String) -> String
 
     /// The redirect URI this provider's console expects for an app with `bundleID`.
@@ -45,6 +49,7 @@ public struct ProviderPreset: Sendable {
             service: service, account: account, transport: transport)
         configuration.authorizationParameters = authorizationParameters
         configuration.trustedAudiences = trustedAudiences
+        configuration.issuerTemplate = issuerTemplate
         return configuration
     }
 
@@ -102,6 +107,27 @@ public struct ProviderPreset: Sendable {
             scopes: ["openid", "profile", "offline_access"], redirect: { "msauth.\($0)://auth" })
     }
 
+    /// Microsoft Entra ID for users of any tenant (or of `allowedTenants`): discovery at
+    /// `https://login.microsoftonline.com/{audience}/v2.0` (`common`, `organizations` or `consumers`), which
+    /// announces the `{tenantid}` template. Opting in accepts that template and checks each ID token's `iss` against
+    /// it filled with the token's own `tid` (``TenantIssuerTemplate``); the session is stored under the tenant's
+    /// issuer.
+    ///
+    /// - Throws: ``JOSEError/Code/invalidConfiguration`` when `audience` is not one of the three or an allowed tenant
+    ///   is not a tenant ID (a GUID).
+    public static func entraMultiTenant(audience: String = "common", allowedTenants: Set<String>? = nil)
+        throws(JOSEError) -> ProviderPreset
+    {
+        guard ["common", "organizations", "consumers"].contains(audience) else {
+            throw JOSEError(.invalidConfiguration, "the multi-tenant audiences are common, organizations, consumers")
+        }
+        var preset = ProviderPreset(
+            name: "Microsoft Entra", issuer: "https://login.microsoftonline.com/\(audience)/v2.0",
+            scopes: ["openid", "profile", "offline_access"], redirect: { "msauth.\($0)://auth" })
+        preset.issuerTemplate = try TenantIssuerTemplate.entra(allowedTenants: allowedTenants)
+        return preset
+    }
+
     /// Keycloak: the realm URL (`https://{host}/realms/{realm}`). Refresh tokens are issued without
     /// `offline_access`, which would make a Keycloak offline session instead.
     public static func keycloak(realmURL: String) -> ProviderPreset {
@@ -111,11 +137,17 @@ public struct ProviderPreset: Sendable {
     }
 
     /// The preset with another issuer: the same provider's rules at another address (a sovereign cloud, a local
-    /// emulation in tests).
+    /// emulation in tests). An issuer template moves to the new issuer's origin; one that cannot (an issuer that is
+    /// not an https or loopback URL) is dropped, so discovery then fails closed with `issuer_mismatch`.
     public func at(issuer: String) -> ProviderPreset {
         var moved = ProviderPreset(
             name: name, issuer: issuer, scopes: scopes, parameters: authorizationParameters, redirect: redirectTemplate)
         moved.trustedAudiences = trustedAudiences
+        if let issuerTemplate, let scheme = issuer.range(of: "://") {
+            let rest = issuer[scheme.upperBound...]
+            let origin = issuer[..<(rest.firstIndex(of: "/") ?? issuer.endIndex)]
+            moved.issuerTemplate = try? issuerTemplate.at(origin: String(origin))
+        }
         return moved
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenJOSE
 import WardenLocalProvider
 import WardenStorage
 
@@ -94,26 +95,161 @@ struct ProviderPresetTests {
         }
     }
 
-    @Test func entraOktaAndKeycloak() async throws {
-        for make in [
-            { (base: String) in ProviderPreset.entra(tenant: "contoso.onmicrosoft.com").at(issuer: base) },
-            { (base: String) in ProviderPreset.okta(issuer: base + "/") },
-            { (base: String) in ProviderPreset.keycloak(realmURL: base) },
-        ] {
-            let sample = make("http://127.0.0.1:1")
-            let redirect = sample.redirectURI(bundleID: Self.bundleID)
-            let provider = try LocalProvider(clientID: "app", redirectURIs: [redirect])
-            defer { provider.stop() }
-            let preset = make(provider.base)
-            #expect(preset.issuer == provider.issuer, "\(preset.name): the issuer form")
-            let (stored, _) = try await signIn(preset, provider: provider)
-            #expect(stored.refreshToken != nil, "\(preset.name)")
-        }
-        #expect(
-            ProviderPreset.entra(tenant: "t").redirectURI(bundleID: "com.example.app")
-                == "msauth.com.example.app://auth")
+    /// Okta's custom authorization server: issuer `…/oauth2/default` (a trailing slash given is dropped), refresh
+    /// tokens only for `offline_access`, which the preset asks for.
+    @Test func okta() async throws {
+        let preset = ProviderPreset.okta(issuer: "https://example.okta.com/oauth2/default/")
+        #expect(preset.issuer == "https://example.okta.com/oauth2/default")
+        let redirect = preset.redirectURI(bundleID: Self.bundleID)
+        #expect(redirect == "com.example.app:/callback")
+        let provider = try LocalProvider(clientID: "okta-app", redirectURIs: [redirect])
+        defer { provider.stop() }
+        provider.emulation = .okta
+        let local = ProviderPreset.okta(issuer: provider.issuer + "/")
+        #expect(local.issuer == provider.issuer)
+        let (stored, done) = try await signIn(local, provider: provider)
+        #expect(stored.refreshToken != nil && stored.issuer == provider.issuer)
+        #expect(try done.claims?.issuer == provider.issuer)
+        #expect(provider.observations.authorizationParameters["scope"] == "openid profile offline_access")
+
+        // Without offline_access (a configuration that dropped it) Okta issues no refresh token.
+        var plain = local
+        plain.scopes = ["openid", "profile"]
+        let (withoutOffline, _) = try await signIn(plain, provider: provider)
+        #expect(withoutOffline.refreshToken == nil)
+    }
+
+    /// Keycloak's realm: issuer `…/realms/{realm}`, refresh tokens without `offline_access` (which would make an
+    /// offline session), so the preset does not ask for it.
+    @Test func keycloak() async throws {
+        let redirect = ProviderPreset.keycloak(realmURL: "https://k/realms/r").redirectURI(bundleID: Self.bundleID)
+        let provider = try LocalProvider(clientID: "app", redirectURIs: [redirect])
+        defer { provider.stop() }
+        provider.emulation = .keycloak
+        let preset = ProviderPreset.keycloak(realmURL: provider.issuer)
+        #expect(preset.issuer == provider.issuer && provider.issuer.hasSuffix("/realms/demo"))
+        let (stored, _) = try await signIn(preset, provider: provider)
+        #expect(stored.refreshToken != nil)
+        #expect(provider.observations.authorizationParameters["scope"] == "openid profile")
+    }
+
+    static let tenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
+    static let otherTenant = "72f988bf-86f1-41af-91ab-2d7cd011db47"
+
+    /// One Entra tenant: the GUID issuer `…/{tenant}/v2.0`, `msauth.{bundle}://auth`, refresh tokens for
+    /// `offline_access`.
+    @Test func entraSingleTenant() async throws {
+        let redirect = ProviderPreset.entra(tenant: Self.tenant).redirectURI(bundleID: Self.bundleID)
+        #expect(redirect == "msauth.com.example.app://auth")
         #expect(ProviderPreset.entra(tenant: "t").issuer == "https://login.microsoftonline.com/t/v2.0")
+        let provider = try LocalProvider(clientID: "app", redirectURIs: [redirect])
+        defer { provider.stop() }
+        provider.emulation = .entra(tenant: Self.tenant)
+        let preset = ProviderPreset.entra(tenant: Self.tenant).at(issuer: provider.issuer)
+        let (stored, done) = try await signIn(preset, provider: provider)
+        #expect(stored.refreshToken != nil && stored.issuer == provider.base + "/\(Self.tenant)/v2.0")
+        #expect(try done.claims?.string("tid") == Self.tenant)
+
+        // The multi-tenant document without the opt-in: issuer_mismatch, naming the template and the fix.
+        let common = AuthClient(
+            .init(
+                issuer: provider.base + "/common/v2.0", clientID: "app", redirectURI: try RedirectURI(redirect),
+                store: InMemoryStore(), service: "svc"))
+        let error = await #expect(throws: OAuthError.self) { _ = try await common.metadata() }
+        #expect(error?.code == .issuerMismatch)
+        #expect(error?.reason.contains("{tenantid}") == true && error?.reason.contains("entraMultiTenant") == true)
+    }
+
+    /// Multi-tenant, opted in: discovery announces the `{tenantid}` template; the ID token's `iss` is its tenant's
+    /// issuer and its `tid` fills the template; the session is stored under the tenant's issuer and refreshes.
+    @Test func entraMultiTenant() async throws {
+        let preset = try ProviderPreset.entraMultiTenant()
+        #expect(preset.issuer == "https://login.microsoftonline.com/common/v2.0")
+        #expect(preset.issuerTemplate?.template == "https://login.microsoftonline.com/{tenantid}/v2.0")
+        let redirect = preset.redirectURI(bundleID: Self.bundleID)
+        let provider = try LocalProvider(clientID: "app", redirectURIs: [redirect])
+        defer { provider.stop() }
+        provider.emulation = .entra(tenant: Self.tenant)
+        let local = preset.at(issuer: provider.base + "/common/v2.0")
+        #expect(local.issuerTemplate?.template == provider.base + "/{tenantid}/v2.0")
+
+        let store = InMemoryStore()
+        let client = AuthClient(
+            local.configuration(
+                clientID: "app", redirectURI: try RedirectURI(redirect), store: store, service: "svc"))
+        #expect(try await client.metadata().issuer == provider.base + "/{tenantid}/v2.0")
+        let done = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        #expect(try done.claims?.issuer == provider.issuer)
+        #expect(provider.observations.issuerSent == provider.issuer, "the RFC 9207 iss named the tenant")
+        let stored = try TokenSet(encoded: try #require(await store.load(service: "svc", account: "default")))
+        #expect(stored.issuer == provider.issuer, "stored under the tenant's issuer, not the template")
+        let first = try await done.session.validAccessToken()
+        let refreshed = try await done.session.refresh(ifCurrent: first)
+        #expect(refreshed != first && provider.count("token.refresh_token") == 1)
+        #expect(await done.session.state == .signedIn)
+        let again = try TokenSet(encoded: try #require(await store.load(service: "svc", account: "default")))
+        #expect(again.issuer == provider.issuer, "the refresh kept the tenant's issuer")
+    }
+
+    /// The template admits only a token whose `iss` is filled with its own `tid`, from an allowed tenant; every
+    /// refusal stores nothing.
+    @Test func entraMultiTenantRefusals() async throws {
+        let redirect = "msauth.com.example.app://auth"
+        let provider = try LocalProvider(clientID: "app", redirectURIs: [redirect])
+        defer { provider.stop() }
+        provider.emulation = .entra(tenant: Self.tenant)
+        func attempt(_ preset: ProviderPreset) async throws -> (any Error, String?) {
+            let store = InMemoryStore()
+            let client = AuthClient(
+                preset.at(issuer: provider.base + "/common/v2.0").configuration(
+                    clientID: "app", redirectURI: try RedirectURI(redirect), store: store, service: "svc"))
+            do {
+                _ = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+                Issue.record("signed in")
+                return (CancellationError(), nil)
+            } catch {
+                #expect(try await store.load(service: "svc", account: "default") == nil)
+                return (error, (error as? OAuthError)?.claimCode)
+            }
+        }
+
+        // A tenant the app does not admit: already its RFC 9207 iss is refused, before the code is exchanged (the
+        // ID-token check of the same rule is TenantIssuerTests').
+        let (notAllowed, _) = try await attempt(try .entraMultiTenant(allowedTenants: [Self.otherTenant]))
+        #expect((notAllowed as? OAuthError)?.code == .issuerMismatch, "\(notAllowed)")
+        #expect(provider.count("token.authorization_code") == 0)
+
+        // A token whose tid names another tenant than its iss.
+        provider.idTokenQuirks.tenantClaim = Self.otherTenant
+        let (mismatch, mismatchCode) = try await attempt(try .entraMultiTenant())
+        #expect(mismatchCode == "issuer_mismatch", "\(mismatch)")
+
+        // A token without tid, or with one that is not a tenant ID.
+        provider.idTokenQuirks.tenantClaim = "contoso"
+        let (_, notGUID) = try await attempt(try .entraMultiTenant())
+        #expect(notGUID == "invalid_claim")
+        provider.idTokenQuirks.tenantClaim = nil
+        provider.idTokenQuirks.omitTenantClaim = true
+        let (withoutTid, withoutTidCode) = try await attempt(try .entraMultiTenant())
+        #expect(withoutTidCode == "missing_claim" && "\(withoutTid)".contains("no tid"))
+        provider.idTokenQuirks.omitTenantClaim = false
+        // And the same provider with the same tenant still signs in: the refusals were the tokens'.
+        _ = try await ProviderPresetTests().signIn(
+            try ProviderPreset.entraMultiTenant(allowedTenants: [Self.tenant.uppercased()]).at(
+                issuer: provider.base + "/common/v2.0"), provider: provider)
+
+        // Configuration: only the three audiences, only GUIDs as tenants, one placeholder in an https path.
+        #expect(throws: JOSEError.self) { try ProviderPreset.entraMultiTenant(audience: "contoso.com") }
+        #expect(throws: JOSEError.self) { try ProviderPreset.entraMultiTenant(allowedTenants: ["contoso"]) }
+        #expect(throws: JOSEError.self) { try ProviderPreset.entraMultiTenant(allowedTenants: []) }
+        #expect(throws: JOSEError.self) { try TenantIssuerTemplate("https://{tenantid}.example.com/") }
+        #expect(throws: JOSEError.self) { try TenantIssuerTemplate("https://e.com/{tenantid}/{tenantid}") }
+        #expect(throws: JOSEError.self) { try TenantIssuerTemplate("http://e.com/{tenantid}/v2.0") }
+    }
+
+    @Test func presetValues() {
         #expect(!ProviderPreset.keycloak(realmURL: "https://k/realms/r").scopes.contains("offline_access"))
         #expect(ProviderPreset.auth0(domain: "example.us.auth0.com").issuer == "https://example.us.auth0.com/")
+        #expect(ProviderPreset.okta(issuer: "https://example.okta.com").issuer == "https://example.okta.com")
     }
 }

@@ -138,7 +138,8 @@ public struct AuthorizationRequest: Sendable {
             pkce: pkce, state: Redacted(state), nonce: nonce.map(Redacted.init),
             requireIssuer: metadata.authorizationResponseIssParameterSupported, createdAt: now,
             maxAge: self.parameters.maxAge.map(TimeInterval.init),
-            acrValues: self.parameters.acrValues.isEmpty ? nil : self.parameters.acrValues)
+            acrValues: self.parameters.acrValues.isEmpty ? nil : self.parameters.acrValues,
+            issuerTemplate: metadata.issuerTemplate)
         return (parameters, pending)
     }
 }

@@ -1,5 +1,6 @@
 import WardenCore
 import WardenCrypto
+import WardenJOSE
 
 /// The checks on an authorization response (RFC 6749 §4.1.2, RFC 9207, RFC 9700 §4.7), without the one-time
 /// bookkeeping of ``PendingAuthorization``: `warden oauth callback` uses it for a request made elsewhere.
@@ -16,12 +17,19 @@ public struct AuthorizationResponseValidator: Sendable {
     /// The expected issuer; nil when none is known, in which case a response carrying `iss` is refused.
     public let issuer: String?
     public let requireIssuer: Bool
+    /// A multi-tenant provider's template (``ProviderMetadata/issuerTemplate``): `iss` may then be the template
+    /// filled with an allowed tenant ID; the ID token must then come from that same issuer.
+    public let issuerTemplate: TenantIssuerTemplate?
 
-    public init(redirectURI: RedirectURI, state: Redacted<String>, issuer: String?, requireIssuer: Bool) {
+    public init(
+        redirectURI: RedirectURI, state: Redacted<String>, issuer: String?, requireIssuer: Bool,
+        issuerTemplate: TenantIssuerTemplate? = nil
+    ) {
         self.redirectURI = redirectURI
         self.state = state
         self.issuer = issuer
         self.requireIssuer = requireIssuer
+        self.issuerTemplate = issuerTemplate
     }
 
     /// The response's parameters, once it is shown to answer this request.
@@ -63,7 +71,10 @@ public struct AuthorizationResponseValidator: Sendable {
             guard let issuer else {
                 throw OAuthError(.issuerMismatch, "the response has iss but no expected issuer is configured")
             }
-            guard iss == issuer else { throw OAuthError(.issuerMismatch, "iss is not the expected issuer (RFC 9207)") }
+            // Code points, byte for byte (RFC 9207 §2.4).
+            guard Array(iss.utf8) == Array(issuer.utf8) || issuerTemplate?.tenant(in: iss) != nil else {
+                throw OAuthError(.issuerMismatch, "iss is not the expected issuer (RFC 9207)")
+            }
         } else if requireIssuer {
             throw OAuthError(.missingIssuer, "the provider sends iss (RFC 9207) but this response has none")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import WardenCore
 import WardenCrypto
+import WardenJOSE
 
 /// The client-side state of one authorization request: PKCE verifier, `state`, `nonce` and the redirect. It
 /// validates exactly one authorization response (RFC 6749 §4.1.2, RFC 9207, RFC 9700 §4.7).
@@ -23,6 +24,8 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
     public let maxAge: TimeInterval?
     /// The `acr_values` the request sent: a returned `acr` must be one of them.
     public let acrValues: [String]?
+    /// The multi-tenant template of ``issuer`` (``ProviderMetadata/issuerTemplate``), nil for a single issuer.
+    public let issuerTemplate: TenantIssuerTemplate?
     private let used = Locked(false)
 
     /// The largest callback URL accepted.
@@ -33,8 +36,9 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
     init(
         issuer: String, clientID: String, redirectURI: RedirectURI, redirect: String, pkce: PKCE,
         state: Redacted<String>, nonce: Redacted<String>?, requireIssuer: Bool, createdAt: Date,
-        maxAge: TimeInterval? = nil, acrValues: [String]? = nil
+        maxAge: TimeInterval? = nil, acrValues: [String]? = nil, issuerTemplate: TenantIssuerTemplate? = nil
     ) {
+        self.issuerTemplate = issuerTemplate
         self.maxAge = maxAge
         self.acrValues = acrValues
         self.issuer = issuer
@@ -52,7 +56,8 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
     public func requiringIssuer() -> PendingAuthorization {
         PendingAuthorization(
             issuer: issuer, clientID: clientID, redirectURI: redirectURI, redirect: redirect, pkce: pkce, state: state,
-            nonce: nonce, requireIssuer: true, createdAt: createdAt, maxAge: maxAge, acrValues: acrValues)
+            nonce: nonce, requireIssuer: true, createdAt: createdAt, maxAge: maxAge, acrValues: acrValues,
+            issuerTemplate: issuerTemplate)
     }
 
     public var description: String { "PendingAuthorization(issuer: \(issuer), state: <redacted>)" }
@@ -66,11 +71,12 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
     /// is used once.
     public func validate(_ callback: String) throws(OAuthError) -> AuthorizationCode {
         let validator = AuthorizationResponseValidator(
-            redirectURI: redirectURI, state: state, issuer: issuer, requireIssuer: requireIssuer)
+            redirectURI: redirectURI, state: state, issuer: issuer, requireIssuer: requireIssuer,
+            issuerTemplate: issuerTemplate)
         let parameters = try validator.authenticate(callback)
         // Only an authentic response (right redirect, state and iss) uses up the pending request.
         try markUsed()
-        return AuthorizationCode(code: try validator.code(from: parameters), pending: self)
+        return AuthorizationCode(code: try validator.code(from: parameters), pending: self, issuer: parameters["iss"])
     }
 
     private func markUsed() throws(OAuthError) {
@@ -86,5 +92,13 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
 public struct AuthorizationCode: Sendable, CustomStringConvertible {
     public let code: Redacted<String>
     public let pending: PendingAuthorization
+    /// The response's RFC 9207 `iss`, when it carried one (already checked against the issuer or its template).
+    public var issuer: String?
+
+    public init(code: Redacted<String>, pending: PendingAuthorization, issuer: String? = nil) {
+        self.code = code
+        self.pending = pending
+        self.issuer = issuer
+    }
     public var description: String { "AuthorizationCode(<redacted>)" }
 }

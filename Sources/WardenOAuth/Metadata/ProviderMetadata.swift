@@ -27,6 +27,10 @@ public struct ProviderMetadata: Sendable {
     public private(set) var endSessionEndpoint: URL?
     /// `scopes_supported`, nil when not announced (RFC 8414 §2: a provider MAY leave some supported scopes out).
     public private(set) var scopesSupported: [String]?
+    /// The multi-tenant template this document announced as its issuer and the configuration opted in to (see
+    /// ``init(json:expectedIssuer:issuerTemplate:)``); nil for every single-issuer provider. ID tokens and `iss`
+    /// parameters are then checked against the template filled with the user's tenant.
+    public private(set) var issuerTemplate: TenantIssuerTemplate?
 
     /// `scopes` as a sign-in should request them: `offline_access` is dropped when the provider announces its scopes
     /// without it (Google answers it with `invalid_scope` and wants `access_type=offline` instead); every other scope
@@ -54,7 +58,10 @@ public struct ProviderMetadata: Sendable {
     }
 
     /// Parses a metadata document and checks it against the configured `issuer`.
-    public init(json: Data, expectedIssuer: String) throws(OAuthError) {
+    ///
+    /// - Parameter issuerTemplate: opt-in for a multi-tenant discovery document (Entra's `common`): its announced
+    ///   issuer may be exactly this template instead of `expectedIssuer`. Every other mismatch is still refused.
+    public init(json: Data, expectedIssuer: String, issuerTemplate: TenantIssuerTemplate? = nil) throws(OAuthError) {
         let object: JSONObject
         do { object = try JSONReader(maximumBytes: 256 * 1024).parseObject(Array(json)) } catch {
             throw OAuthError(.invalidMetadata, "metadata is not a JSON object: \(error.reason)")
@@ -69,7 +76,11 @@ public struct ProviderMetadata: Sendable {
             return try Self.secure(value, name)
         }
         guard let issuer = string("issuer") else { throw OAuthError(.invalidMetadata, "metadata without issuer") }
-        guard issuer == expectedIssuer else {
+        // Code points, byte for byte (RFC 8414 §3.3): Swift's == would take canonically equivalent spellings as equal.
+        let exact = Array(issuer.utf8) == Array(expectedIssuer.utf8)
+        if !exact, let issuerTemplate, Array(issuer.utf8) == Array(issuerTemplate.template.utf8) {
+            self.issuerTemplate = issuerTemplate
+        } else if !exact {
             throw OAuthError(
                 .issuerMismatch,
                 "metadata (RFC 8414 §3.3): "
@@ -152,11 +163,14 @@ public struct ProviderMetadata: Sendable {
     }
 
     /// Fetches metadata by discovery.
-    public static func discover(issuer: String, transport: any HTTPTransport) async throws(OAuthError)
-        -> ProviderMetadata
-    {
+    ///
+    /// - Parameter issuerTemplate: see ``init(json:expectedIssuer:issuerTemplate:)``.
+    public static func discover(
+        issuer: String, transport: any HTTPTransport, issuerTemplate: TenantIssuerTemplate? = nil
+    ) async throws(OAuthError) -> ProviderMetadata {
         try ProviderMetadata(
-            json: try await fetchDocument(issuer: issuer, transport: transport), expectedIssuer: issuer)
+            json: try await fetchDocument(issuer: issuer, transport: transport), expectedIssuer: issuer,
+            issuerTemplate: issuerTemplate)
     }
 
     /// The discovery document of `issuer`, unchecked (the first discovery URL that answers 200), for tools that

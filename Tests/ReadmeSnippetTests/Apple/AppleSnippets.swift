@@ -16,6 +16,13 @@
                 clientID: "Ab12cd34", redirectURI: try RedirectURI(redirect), store: KeychainStore(), service: "com.example.app.tokens"))
             _ = client
         }
+        static func entraMultiTenant() throws {
+            let preset = try ProviderPreset.entraMultiTenant(allowedTenants: ["9188040d-6c67-4c5b-b112-36a304b66dad"])
+            let client = AuthClient(preset.configuration(
+                clientID: "00001111-aaaa-2222-bbbb-3333cccc4444", redirectURI: try RedirectURI("msauth.com.example.app://auth"),
+                store: KeychainStore(), service: "com.example.app.tokens"))
+            _ = client
+        }
         @MainActor static func splitStorage() async throws {
             let store = SplitTokenStore(
                 tokens: KeychainStore(accessibility: .afterFirstUnlockThisDeviceOnly),
