@@ -212,3 +212,32 @@ public enum BiometricPromptReason {
         reason.unicodeScalars.contains { !$0.properties.isWhitespace && $0.properties.generalCategory != .control }
     }
 }
+
+/// Whether this device can hold a refresh token bound to biometry, decided from LocalAuthentication's answer for
+/// biometric authentication (`canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)`), portably.
+///
+/// A `.biometryCurrentSet` item in the `whenPasscodeSetThisDeviceOnly` class cannot even be written on a device
+/// without a passcode, and protects nothing on one without enrolled biometry: binding there would make every sign-in
+/// fail (`access_control_unavailable`). Such a device keeps the refresh token in the session's own item (this device
+/// only, no prompt) and the app says so. A locked-out biometry is still enrolled: the binding stays (the passcode
+/// unlocks it).
+///
+/// `SessionStores.forThisDevice(prompt:)` (WardenApple) builds the store from this decision.
+public enum RefreshTokenProtection: Sendable, Equatable {
+    /// A passcode and enrolled biometry: the refresh token is bound to the current biometric set.
+    case biometryBound
+    /// The refresh token stays with the access token, protected by the device only; `reason` says why.
+    case deviceOnly(reason: String)
+
+    /// The decision from `canEvaluatePolicy`'s result and, when it failed, its `LAError` (``BiometricFailure``).
+    public static func decide(canEvaluateBiometrics: Bool, failure: BiometricFailure?) -> RefreshTokenProtection {
+        if canEvaluateBiometrics { return .biometryBound }
+        switch failure {
+        case .passcodeNotSet: return .deviceOnly(reason: "the device has no passcode")
+        case .notEnrolled: return .deviceOnly(reason: "no Face ID or Touch ID is enrolled")
+        case .lockout: return .biometryBound
+        case .missingUsageDescription: return .deviceOnly(reason: "Info.plist has no NSFaceIDUsageDescription")
+        default: return .deviceOnly(reason: "biometry is not available on this device")
+        }
+    }
+}

@@ -10,7 +10,7 @@ import WardenLocalProvider
 /// A stand-in for a `.biometryCurrentSet` Keychain item: every read is a prompt, which the "user" releases,
 /// cancels, or which fails because the enrolled biometry changed (the item is gone).
 actor BiometricItemStore: CredentialStore {
-    enum Prompt { case release, cancel, fail, reenrolled }
+    enum Prompt { case release, cancel, fail, reenrolled, background }
     let inner = InMemoryStore()
     var prompt = Prompt.release
     var prompts = 0
@@ -29,6 +29,7 @@ actor BiometricItemStore: CredentialStore {
         case .cancel: throw StorageError(.userCancelled)
         case .fail: throw StorageError(.authenticationFailed)
         case .reenrolled: return nil  // errSecItemNotFound: the item was invalidated
+        case .background: throw StorageError(.interactionNotAllowed)  // no UI can be shown: errSecInteractionNotAllowed
         }
     }
     func delete(service: String, account: String) async throws(StorageError) {
@@ -173,5 +174,57 @@ struct BiometricRefreshTokenTests {
         #expect(await relaunched.state == .signedIn, "the rotated refresh token survived the relaunch")
         await relaunched.signOut()
         #expect(keychain.keys.isEmpty, "sign-out removes both items")
+    }
+
+    /// Background refresh with a Face ID-bound refresh token, through the public door: the app signs in and is
+    /// killed; the system relaunches it in the background (a background refresh task) after the access token expired.
+    /// A refresh there cannot prompt: the session stays (degraded, no request sent, nothing signed out) and the
+    /// access-token item is still readable; back in the foreground the next call prompts once and refreshes. (The
+    /// process that signed in still holds the refresh token it received, in memory, and refreshes without a prompt.)
+    @Test func aBackgroundRefreshCannotPromptAndKeepsTheSession() async throws {
+        let provider = try LocalProvider(clientID: "app", redirectURIs: ["com.example.app:/oauth/callback"])
+        defer { provider.stop() }
+        let tokens = InMemoryStore()
+        let protected = BiometricItemStore()
+        func launch() throws -> AuthClient {
+            AuthClient(
+                .init(
+                    issuer: provider.issuer, clientID: provider.clientID,
+                    redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+                    store: SplitTokenStore(tokens: tokens, refreshTokens: protected), service: "svc"))
+        }
+        _ = try await launch().signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        #expect(await protected.prompts == 0, "signing in writes the protected item without reading it")
+        let session = try #require(await launch().restoreSession())
+        #expect(await protected.prompts == 0, "restoring never prompts")
+
+        await protected.setPrompt(.background)
+        provider.expireAccessTokens()
+        await #expect(throws: SessionError(.degraded, "")) { _ = try await session.validAccessToken(minTTL: 1e9) }
+        #expect(await session.state == .degraded(reason: "interaction_not_allowed"))
+        #expect(provider.count("token.refresh_token") == 0)
+        #expect(try await tokens.load(service: "svc", account: "default") != nil, "the session is still stored")
+
+        await protected.setPrompt(.release)
+        _ = try await session.validAccessToken(minTTL: 1e9)
+        #expect(await session.state == .signedIn)
+        let prompts = await protected.prompts
+        #expect(provider.count("token.refresh_token") == 1 && prompts == 2, "the background read and this one")
+    }
+
+    /// Which devices can hold the biometric binding (SessionStores.forThisDevice): a passcode and enrolled
+    /// biometry; a lockout still can; without a passcode, biometry or the usage description the refresh token stays
+    /// with the session and sign-in still works.
+    @Test(
+        arguments: [
+            (true, nil, RefreshTokenProtection.biometryBound), (false, BiometricFailure.lockout, .biometryBound),
+            (false, .passcodeNotSet, .deviceOnly(reason: "the device has no passcode")),
+            (false, .notEnrolled, .deviceOnly(reason: "no Face ID or Touch ID is enrolled")),
+            (false, .unavailable, .deviceOnly(reason: "biometry is not available on this device")),
+            (false, .missingUsageDescription, .deviceOnly(reason: "Info.plist has no NSFaceIDUsageDescription")),
+            (false, nil, .deviceOnly(reason: "biometry is not available on this device")),
+        ] as [(Bool, BiometricFailure?, RefreshTokenProtection)])
+    func refreshTokenProtection(available: Bool, failure: BiometricFailure?, expected: RefreshTokenProtection) {
+        #expect(RefreshTokenProtection.decide(canEvaluateBiometrics: available, failure: failure) == expected)
     }
 }

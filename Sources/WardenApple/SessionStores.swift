@@ -1,0 +1,55 @@
+#if WARDEN_APPLE
+    import Foundation
+    import LocalAuthentication
+    import WardenSession
+    import WardenStorage
+
+    /// The Keychain store of a session, chosen for this device.
+    public enum SessionStores {
+        /// A ``SplitTokenStore`` whose refresh token is bound to the current Face ID / Touch ID set where the device
+        /// can (``RefreshTokenProtection/biometryBound``), otherwise one `KeychainStore` item (this device only, no
+        /// prompt) — so a device without a passcode or without biometry still signs in.
+        ///
+        /// The access and ID tokens are always readable without a prompt (`accessibility`, default after first
+        /// unlock: extensions and background work can use a valid access token); only a refresh prompts. A
+        /// background refresh cannot prompt: it leaves the session `degraded` and the next refresh in the foreground
+        /// asks. Decide again at each sign-in (not at each launch): an existing session keeps the store it was saved
+        /// with, and a change of the enrolled faces or fingers makes its refresh token unreadable — the user signs in
+        /// again, once.
+        ///
+        /// ```swift
+        /// let (store, protection) = SessionStores.forThisDevice(prompt: "Unlock your account")
+        /// if case .deviceOnly(let reason) = protection { showNotice("Face ID does not protect your session: \(reason)") }
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - prompt: the reason the system shows when a refresh asks for biometry.
+        ///   - accessibility: the class of the token item.
+        ///   - accessGroup: a shared keychain group, for app extensions.
+        ///   - grantLock: shared by every process holding the grant (``FileGrantLock`` in an app group).
+        ///   - context: the `LAContext` asked whether biometry is available (never evaluated: nothing is shown).
+        public static func forThisDevice(
+            prompt: String, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
+            accessGroup: String? = nil, grantLock: any GrantLock = ProcessGrantLock.shared,
+            // warden:ignore faceid-usage-description-missing a library: canEvaluatePolicy only, nothing is shown
+            context: LAContext = LAContext()
+        ) -> (store: any CredentialStore, protection: RefreshTokenProtection) {
+            var error: NSError?
+            let available = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
+            var protection = RefreshTokenProtection.decide(
+                canEvaluateBiometrics: available, failure: error.map { BiometricFailure(laErrorCode: $0.code) })
+            if protection == .biometryBound,
+                !UsageDescriptionCheck.allowsBiometricPrompt(
+                    infoDictionary: Bundle.main.infoDictionary ?? [:], on: ApplePlatform.current)
+            {
+                protection = .decide(canEvaluateBiometrics: false, failure: .missingUsageDescription)
+            }
+            let tokens = KeychainStore(accessibility: accessibility, accessGroup: accessGroup, grantLock: grantLock)
+            guard protection == .biometryBound else { return (tokens, protection) }
+            let refreshTokens = KeychainStore(
+                accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
+                accessGroup: accessGroup, prompt: prompt, grantLock: grantLock)
+            return (SplitTokenStore(tokens: tokens, refreshTokens: refreshTokens), protection)
+        }
+    }
+#endif
