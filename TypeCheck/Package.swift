@@ -82,6 +82,7 @@ let package = Package(
             name: "ReadmeAppleSnippets",
             dependencies: [
                 "WardenApple", "WardenOAuth", "WardenSession", "WardenStorage", "AuthenticationServices", windowing,
+                "SwiftUI",
             ],
             path: "Mirror/ReadmeAppleSnippets",
             // Examples bind values to show them (as in the root package's ReadmeSnippetTests).
@@ -93,4 +94,13 @@ let package = Package(
                 "WardenPasskeys",
             ]),
     ]
+        // The sample app (Examples/WardenSample.swiftpm/Sources), through the public API only, as its own module; a
+        // UIKit/SwiftUI app, so every platform but macOS (Mac Catalyst runs it).
+        + (appKit
+            ? []
+            : [
+                .target(
+                    name: "WardenSample", dependencies: ["Warden", "WardenApple", "UIKit", "SwiftUI"],
+                    path: "Mirror/WardenSample", swiftSettings: strict + defines)
+            ])
 )

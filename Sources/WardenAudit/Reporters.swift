@@ -9,7 +9,9 @@ public enum AuditFormat: String, Sendable, CaseIterable {
 /// writes baseline documents.
 public enum Reporter {
     /// `path:line:col: severity: message [RULE-ID]`, grouped by file; ANSI colours when `colour` is set.
-    public static func text(_ report: AuditReport, colour: Bool) -> String {
+    /// - Parameter pathPrefix: put before each file's path (the audited root, for tools that need absolute paths
+    ///   such as Xcode's issue navigator); empty: paths relative to the root.
+    public static func text(_ report: AuditReport, colour: Bool, pathPrefix: String = "") -> String {
         func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         var lines: [String] = []
         var current: String?
@@ -26,7 +28,7 @@ public enum Reporter {
                 case .note: paint("note", "1;36")
                 }
             lines.append(
-                "\(finding.file):\(finding.line):\(finding.column): \(severity): \(finding.message) [\(finding.rule.id)]"
+                "\(pathPrefix)\(finding.file):\(finding.line):\(finding.column): \(severity): \(finding.message) [\(finding.rule.id)]"
             )
             if colour { lines.append("    " + paint("fix: \(finding.rule.fix)", "2")) }
         }

@@ -15,7 +15,8 @@ struct AuditCommand: CLICommand {
             the line above; accept existing findings with --write-baseline once and --baseline afterwards.
             """,
         options: [
-            .value("format", "F", "text (default), json or sarif."),
+            .flag("json", "Print the report as JSON (as every command's --json; the same as --format json)."),
+            .value("format", "F", "text (default), json or sarif (SARIF 2.1.0 for code scanning)."),
             .value("output", "FILE", "Write the report to FILE instead of standard output."),
             .value("fail-on", "LEVEL", "note, warning (default) or error."),
             .value("baseline", "FILE", "Ignore findings recorded in this baseline."),
@@ -23,6 +24,9 @@ struct AuditCommand: CLICommand {
             .flag("include-vendored", "Also read Pods, Carthage, .build, DerivedData and vendor."),
             .flag("include-tests", "Also list findings in test code (counted apart by default)."),
             .flag("no-color", "No ANSI colours even on a terminal."),
+            .flag(
+                "absolute-paths",
+                "Text format: absolute file paths, as Xcode's issue navigator needs (a Run Script build phase)."),
             .flag("rules", "List the rules and exit."),
         ])
 
@@ -35,9 +39,15 @@ struct AuditCommand: CLICommand {
             }
             return ExitCode.success
         }
-        let formatName = arguments.value("format") ?? "text"
+        if arguments.has("json"), let other = arguments.value("format"), other != "json" {
+            throw CLIError.usage("--json and --format \(other) ask for two formats")
+        }
+        let formatName = arguments.has("json") ? "json" : arguments.value("format") ?? "text"
         guard let format = AuditFormat(rawValue: formatName) else {
             throw CLIError.usage("'--format' must be text, json or sarif")
+        }
+        if arguments.has("absolute-paths"), format != .text {
+            throw CLIError.usage("--absolute-paths applies to the text report (SARIF and JSON carry their own paths)")
         }
         let failOnName = arguments.value("fail-on") ?? "warning"
         guard let failOn = Severity(rawValue: failOnName) else {
@@ -88,7 +98,9 @@ struct AuditCommand: CLICommand {
             case .text:
                 Reporter.text(
                     report,
-                    colour: io.stdoutIsTerminal && !arguments.has("no-color") && io.environment["NO_COLOR"] == nil)
+                    colour: io.stdoutIsTerminal && !arguments.has("no-color") && io.environment["NO_COLOR"] == nil,
+                    pathPrefix: arguments.has("absolute-paths")
+                        ? URL(fileURLWithPath: root).standardizedFileURL.path + "/" : "")
             case .json: Reporter.json(report, version: WardenCLI.version)
             case .sarif:
                 Reporter.sarif(

@@ -46,11 +46,18 @@ enum TokenInput {
                 let response = try await URLSessionTransport().send(
                     HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: 15))
                 guard response.status == 200 else {
-                    throw CLIError.usage("the JWKS URL answered HTTP \(response.status)", code: "key_set_unavailable")
+                    // A server that is down or busy now is retried later (75); any other answer is a verdict (1).
+                    let transient = response.status >= 500 || response.status == 429 || response.status == 408
+                    throw CLIError(
+                        code: "key_set_unavailable", message: "the JWKS URL answered HTTP \(response.status)",
+                        exitCode: transient ? ExitCode.temporaryFailure : ExitCode.rejected)
                 }
                 bytes = Array(response.body)
             } catch let error as TransportError {
-                throw CLIError.usage("cannot fetch the JWKS: \(error.reason)", code: error.codeName)
+                // Offline, refused, timed out: nothing was decided about the token (75, EX_TEMPFAIL).
+                throw CLIError(
+                    code: error.codeName, message: "cannot fetch the JWKS: \(error.reason)",
+                    exitCode: error.failureKind == .transient ? ExitCode.temporaryFailure : ExitCode.usage)
             }
         } else {
             bytes = Array(try Input.file(source, io: io))

@@ -171,7 +171,7 @@ struct LoginCommand: CLICommand {
             account: account, io: io)
         let subject = (try? signIn.claims?.subject) ?? nil
         io.out(
-            "Signed in\(subject.map { " as \($0)" } ?? "") (account \(account)); tokens are in the \(arguments.value("store") ?? "secret-service") store."
+            "Signed in\(subject.map { " as \($0)" } ?? "") (account \(account)); tokens are in the \(arguments.value("store") ?? StoreChoice.defaultStore) store."
         )
         return ExitCode.success
     }

@@ -5,7 +5,10 @@ import WardenStorage
 /// `--store secret-service|memory|file` (file only with `--insecure-storage`).
 enum StoreChoice {
     static let options: [OptionSpec] = [
-        .value("store", "KIND", "secret-service (default), memory, or file (needs --insecure-storage)."),
+        .value(
+            "store", "KIND",
+            "keychain (macOS: the login keychain, the default there), secret-service (Linux, the default there), "
+                + "memory, or file (needs --insecure-storage)."),
         .flag("insecure-storage", "Allow the plaintext file store (tokens readable by anyone with your files)."),
         .value("account", "NAME", "The account name (default: default)."),
     ]
@@ -13,7 +16,16 @@ enum StoreChoice {
     static let service = "dev.warden.cli.tokens"
 
     static func store(_ arguments: ParsedArguments, io: CommandIO) throws -> any CredentialStore {
-        switch arguments.value("store") ?? "secret-service" {
+        switch arguments.value("store") ?? defaultStore {
+        case "keychain":
+            #if WARDEN_APPLE
+                let runtime = try io.directory(xdg: "XDG_RUNTIME_DIR", fallback: "Library/Caches")
+                return KeychainStore.loginKeychain(
+                    grantLock: FileGrantLock(
+                        directory: URL(fileURLWithPath: runtime).appendingPathComponent("warden/locks")))
+            #else
+                throw CLIError.usage("the Keychain store exists on Apple platforms only; use secret-service")
+            #endif
         case "secret-service":
             #if WARDEN_OPENSSL
                 // Several `warden` processes may refresh one grant: they share a lease under $XDG_RUNTIME_DIR.
@@ -37,8 +49,17 @@ enum StoreChoice {
                     directory: URL(fileURLWithPath: base).appendingPathComponent("warden/insecure-credentials"))
             } catch { throw CLIError.usage(error.reason, code: error.codeName) }
         case let other:
-            throw CLIError.usage("unknown --store '\(other)' (secret-service, memory, file)")
+            throw CLIError.usage("unknown --store '\(other)' (keychain, secret-service, memory, file)")
         }
+    }
+
+    /// The platform's secure store: the Keychain on Apple platforms, the Secret Service elsewhere.
+    static var defaultStore: String {
+        #if WARDEN_APPLE
+            "keychain"
+        #else
+            "secret-service"
+        #endif
     }
 
     static func account(_ arguments: ParsedArguments) throws -> String {
@@ -66,7 +87,7 @@ struct StoreCommand: CLICommand {
             "'get' prints the stored item: use it only when you want exactly that value on screen. 'set' reads the item from standard input.",
         options: [
             .value("service", "S", "The service name."),
-            .value("store", "KIND", "secret-service (default), memory, or file (needs --insecure-storage)."),
+            StoreChoice.options[0],
             .flag("insecure-storage", "Allow the plaintext file store."),
             .value("account", "NAME", "The account name."),
         ])

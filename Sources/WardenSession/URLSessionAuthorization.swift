@@ -58,22 +58,76 @@ extension URLSession {
     /// Sends `request` with `session`'s credentials through this URLSession — your configuration, caching, limits and
     /// redirects. A 401 whose challenge says the token is invalid refreshes once (single-flight with every other
     /// caller, and only if the request carried the current token) and sends the request again; a second 401 is
-    /// returned. Connectivity failures make the session offline (read-only); an HTTP response makes it reachable.
+    /// returned. Connectivity failures make the session offline (read-only); an HTTP response from the network makes
+    /// it reachable (one from the URL cache alone does not).
+    ///
+    /// Transient failures are retried as ``AuthorizedClient`` retries them (`retryPolicy`): connectivity errors and
+    /// 500/502/503/504 back off, a 429/503 `Retry-After` is waited exactly — or, beyond the policy's budget, thrown
+    /// at once as ``SessionError/Code/rateLimited`` with the time the server allows — and only idempotent methods
+    /// (GET, HEAD, OPTIONS, PUT, DELETE) are retried unless the policy says otherwise. `RetryPolicy(maximumAttempts:
+    /// 1)` sends once.
     ///
     /// ```swift
     /// let (data, response) = try await URLSession.shared.data(for: URLRequest(url: me), authorizedBy: session)
     /// ```
-    public func data(for request: URLRequest, authorizedBy session: AuthSession) async throws -> (Data, URLResponse) {
+    public func data(
+        for request: URLRequest, authorizedBy session: AuthSession, retryPolicy: RetryPolicy = RetryPolicy()
+    ) async throws -> (Data, URLResponse) {
         var token = try await session.validAccessToken(minTTL: 30)
-        var (data, response) = try await send(request, token: token, session: session)
+        var (data, response) = try await sendRetrying(request, token: token, session: session, policy: retryPolicy)
         // Only a 401 from the server the token was sent to (no redirect in between) says anything about the token.
         if let http = response as? HTTPURLResponse, http.statusCode == 401, http.url == request.url,
             AuthorizedClient.isInvalidToken(HTTPResponse(status: 401, headers: Self.headers(http)))
         {
             token = try await session.refresh(ifCurrent: token)
-            (data, response) = try await send(request, token: token, session: session)
+            (data, response) = try await sendRetrying(request, token: token, session: session, policy: retryPolicy)
         }
         return (data, response)
+    }
+
+    /// ``send(_:token:session:)`` under `policy`: the retry loop of ``AuthorizedClient``, over URLSession.
+    private func sendRetrying(_ request: URLRequest, token: String, session: AuthSession, policy: RetryPolicy)
+        async throws -> (Data, URLResponse)
+    {
+        let method = request.httpMethod ?? "GET"
+        var attempt = 1
+        var waited = Duration.zero
+        while true {
+            let outcome: RetryPolicy.Outcome
+            do {
+                let (data, response) = try await send(request, token: token, session: session)
+                guard let http = response as? HTTPURLResponse, [429, 500, 502, 503, 504].contains(http.statusCode)
+                else { return (data, response) }
+                outcome = .status(
+                    http.statusCode, retryAfter: RetryAfter.seconds(http.value(forHTTPHeaderField: "Retry-After")))
+                switch policy.decide(outcome, attempt: attempt, method: method, waitedSoFar: waited) {
+                case .retry(let delay):
+                    try await Task.sleep(for: delay)
+                    waited += delay
+                    attempt += 1
+                    continue
+                case .rateLimited(let delay):
+                    let components = delay.components
+                    let until = Date().addingTimeInterval(
+                        Double(components.seconds) + Double(components.attoseconds) / 1e18)
+                    throw SessionError(
+                        .rateLimited, "HTTP \(http.statusCode): the server allows the next try at \(until)",
+                        retryAt: until)
+                case .giveUp:
+                    return (data, response)
+                }
+            } catch let error as URLError {
+                let mapped = URLSessionTransport.map(error)
+                guard
+                    case .retry(let delay) = policy.decide(
+                        mapped.code == .cancelled ? .cancelled : .transport(mapped), attempt: attempt, method: method,
+                        waitedSoFar: waited)
+                else { throw error }
+                try await Task.sleep(for: delay)
+                waited += delay
+                attempt += 1
+            }
+        }
     }
 
     private func send(_ request: URLRequest, token: String, session: AuthSession) async throws -> (Data, URLResponse) {
@@ -94,7 +148,7 @@ extension URLSession {
                     }
                 }
             }
-            await session.requestSucceeded()
+            if guardian.reachedNetwork { await session.requestSucceeded() }
             return (data, response)
         } catch {
             await session.report(error)
@@ -114,10 +168,34 @@ extension URLSession {
 /// Keeps the credentials on the origin they were issued for when the app's URLSession follows a redirect: a redirect to
 /// another scheme, host or port loses `Authorization` and `DPoP` (as browsers drop `Authorization` across origins);
 /// a DPoP proof names one URL, so any redirect of a DPoP request loses them.
+///
+/// It also watches the task's metrics: a response served from the app's `URLCache` without the network says nothing
+/// about connectivity, so it does not bring an offline session back.
 final class CredentialRedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     let dpop: Bool
+    /// For each transaction of the task, whether it was served from the local cache (empty when the platform
+    /// reports no metrics).
+    private let fromLocalCache = Locked<[Bool]>([])
 
     init(dpop: Bool) { self.dpop = dpop }
+
+    /// Whether the request's response shows the network works: not when every transaction came from the local
+    /// cache. Without metrics (swift-corelibs-foundation reports none, and caches nothing either) it does.
+    static func reachedNetwork(fromLocalCache: [Bool]) -> Bool {
+        fromLocalCache.isEmpty || fromLocalCache.contains(false)
+    }
+
+    var reachedNetwork: Bool { Self.reachedNetwork(fromLocalCache: fromLocalCache.current) }
+
+    #if !canImport(FoundationNetworking)
+        /// `resourceFetchType` (iOS 10, macOS 10.12): `.localCache` for a response the URL cache served.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics
+        ) {
+            let cached = metrics.transactionMetrics.map { $0.resourceFetchType == .localCache }
+            fromLocalCache.withLock { $0 = cached }
+        }
+    #endif
 
     /// The redirected request, with the credentials removed unless it stays on the same origin (and is not DPoP).
     static func redirected(_ request: URLRequest, from original: URL?, dpop: Bool) -> URLRequest {

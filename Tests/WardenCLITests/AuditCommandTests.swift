@@ -37,6 +37,13 @@ struct AuditCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
         #expect((object["findings"] as! [[String: Any]]).count == 23)
         #expect(json.stderr.contains("skipped Sources/Generated/Blob.swift: binary"))
+        // --json is every command's JSON switch; for audit it is --format json.
+        let flag = await CLI.run(["audit", Self.sampleApp, "--json"])
+        #expect(flag.status == 1 && flag.stdout == json.stdout)
+        // Xcode's issue navigator needs absolute paths (a Run Script build phase).
+        let absolute = await CLI.run(["audit", Self.sampleApp, "--absolute-paths", "--no-color"])
+        let root = URL(fileURLWithPath: Self.sampleApp).standardizedFileURL.path
+        #expect(absolute.stdout.contains("\(root)/Resources/Info.plist:9:1: error: NSAllowsArbitraryLoads"))
 
         let output = NSTemporaryDirectory() + "warden-\(UUID().uuidString).sarif"
         let sarif = await CLI.run(["audit", Self.sampleApp, "--format", "sarif", "--output", output])
@@ -64,6 +71,11 @@ struct AuditCommandTests {
         (["audit", ".", "--fail-on", "fatal"], "warden: usage: '--fail-on' must be note, warning or error"),
         (["audit", ".", "--baseline", "/nonexistent/baseline.json"], "warden: unreadable_file:"),
         (["audit", "a", "b"], "warden: usage: give at most one PATH"),
+        (
+            ["audit", ".", "--json", "--format", "sarif"],
+            "warden: usage: --json and --format sarif ask for two formats"
+        ),
+        (["audit", ".", "--json", "--absolute-paths"], "warden: usage: --absolute-paths applies to the text report"),
     ])
     func errorsAreExitTwo(arguments: [String], message: String) async {
         let run = await CLI.run(arguments)

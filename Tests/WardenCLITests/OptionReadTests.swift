@@ -170,6 +170,8 @@ struct OptionReadTests {
         "audit": [
             Invocation(["--rules"]),
             Invocation(["{app}", "--write-baseline", "{dir}/baseline.json"]),
+            Invocation(["{app}", "--json"]),
+            Invocation(["{app}", "--absolute-paths"]),
             // --no-color is consulted only when standard output is a terminal.
             Invocation(
                 [

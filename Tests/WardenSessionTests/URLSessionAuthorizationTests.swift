@@ -67,7 +67,8 @@ struct URLSessionAuthorizationTests {
         provider.outage = .connectionRefused
         let request = URLRequest(url: URL(string: provider.base + "/api/resource")!)
         await #expect(throws: URLError.self) {
-            _ = try await URLSession.shared.data(for: request, authorizedBy: session)
+            _ = try await URLSession.shared.data(
+                for: request, authorizedBy: session, retryPolicy: RetryPolicy(baseDelay: .milliseconds(1)))
         }
         #expect(await !session.state.canMutate)
         provider.outage = .none
@@ -139,5 +140,57 @@ struct URLSessionAuthorizationTests {
         let token = try await session.validAccessToken()
         #expect(authorized.value(forHTTPHeaderField: "Authorization") == "Bearer " + token)
         #expect(authorized.url == URL(string: "https://api.example.com/me"), "never in the URL")
+    }
+
+    /// The same retry rules as `AuthorizedClient`: a 503 with `Retry-After` is waited exactly and retried; the
+    /// request then succeeds and the session never went offline.
+    @Test func a503WithRetryAfterIsWaitedAndRetried() async throws {
+        let (provider, _, session) = try await signedIn()
+        defer { provider.stop() }
+        provider.outage = .unavailable(retryAfter: 1)
+        let request = URLRequest(url: URL(string: provider.base + "/api/resource")!)
+        async let call = URLSession.shared.data(for: request, authorizedBy: session)
+        // The outage ends once the first 503 went out; the retry comes a second later.
+        while provider.count("unavailable") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        provider.outage = .none
+        let (_, response) = try await call
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(provider.count("unavailable") == 1, "one 503, then the retry")
+        #expect(await session.state == .signedIn)
+    }
+
+    /// A `Retry-After` beyond the policy's budget fails at once with the server's time, without a second request;
+    /// a POST is not retried either (it is not idempotent).
+    @Test func aRetryAfterBeyondTheBudgetIsRateLimitedAtOnce() async throws {
+        let (provider, _, session) = try await signedIn()
+        defer { provider.stop() }
+        provider.outage = .unavailable(retryAfter: 120)
+        let request = URLRequest(url: URL(string: provider.base + "/api/resource")!)
+        let error = await #expect(throws: SessionError.self) {
+            _ = try await URLSession.shared.data(
+                for: request, authorizedBy: session, retryPolicy: RetryPolicy(maximumTotalDelay: .seconds(5)))
+        }
+        #expect(error?.code == .rateLimited && error?.retryAt != nil)
+        #expect(provider.count("unavailable") == 1)
+
+        provider.outage = .unavailable(retryAfter: 1)
+        var post = URLRequest(url: URL(string: provider.base + "/api/resource")!)
+        post.httpMethod = "POST"
+        await #expect(throws: SessionError.self) {
+            _ = try await URLSession.shared.data(for: post, authorizedBy: session)
+        }
+        #expect(provider.count("unavailable") == 2, "the POST went out once")
+        #expect(await session.state == .signedIn, "an answering server is not an outage")
+    }
+
+    /// A response the app's URL cache served alone says nothing about the network: it does not bring an offline
+    /// session back. (swift-corelibs-foundation reports no task metrics and caches nothing: there every response
+    /// came from the network.)
+    @Test func aCachedResponseAloneDoesNotEndAnOutage() {
+        #expect(!CredentialRedirectGuard.reachedNetwork(fromLocalCache: [true]))
+        #expect(!CredentialRedirectGuard.reachedNetwork(fromLocalCache: [true, true]))
+        #expect(CredentialRedirectGuard.reachedNetwork(fromLocalCache: [true, false]), "a revalidation went out")
+        #expect(CredentialRedirectGuard.reachedNetwork(fromLocalCache: [false]))
+        #expect(CredentialRedirectGuard.reachedNetwork(fromLocalCache: []))
     }
 }

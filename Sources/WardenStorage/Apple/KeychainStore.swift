@@ -44,7 +44,7 @@
         ///   - prompt: the reason the system shows when a protected read asks for biometry.
         ///   - grantLock: shared by every process holding these grants (``FileGrantLock`` in the app group
         ///     container when extensions refresh too); default: this process only.
-        public init(
+        public convenience init(
             accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly,
             accessControl: KeychainAccessControl = .none,
             accessGroup: String? = nil, reuse: KeychainAuthenticationReuse = .none, prompt: String? = nil,
@@ -54,6 +54,23 @@
             configuration.accessibility = accessibility
             configuration.accessControl = accessControl
             configuration.accessGroup = accessGroup
+            self.init(configuration: configuration, reuse: reuse, prompt: prompt, grantLock: grantLock)
+        }
+
+        /// For macOS command-line tools (`warden login`): the user's login keychain (the file-based keychain). An
+        /// unsigned tool cannot use the data-protection keychain (no keychain-access-groups entitlement: `-34018`);
+        /// the login keychain is locked with the user's session and its items are this user's.
+        package static func loginKeychain(grantLock: any GrantLock) -> KeychainStore {
+            var configuration = KeychainQuery.Configuration()
+            configuration.useDataProtectionKeychain = false
+            configuration.accessibility = .whenUnlockedThisDeviceOnly  // honoured by the data-protection keychain only
+            return KeychainStore(configuration: configuration, reuse: .none, prompt: nil, grantLock: grantLock)
+        }
+
+        private init(
+            configuration: KeychainQuery.Configuration, reuse: KeychainAuthenticationReuse, prompt: String?,
+            grantLock: any GrantLock
+        ) {
             store = KeychainItemStore(
                 api: SecurityFrameworkKeychain(
                     contexts: AuthenticationContextCache(

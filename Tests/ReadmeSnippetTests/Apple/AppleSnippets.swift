@@ -66,4 +66,64 @@
         }
 
     }
+
+    // The iOS quickstart.
+    @MainActor enum QuickstartSnippets {
+        static func client() throws -> AuthClient {
+            let (store, protection) = SessionStores.forThisDevice(prompt: "Unlock your account")
+            let client = AuthClient(ProviderPreset.okta(issuer: "https://example.okta.com/oauth2/default").configuration(
+                clientID: "0oa1b2c3d4", redirectURI: try RedirectURI("com.example.app:/callback"), store: store,
+                service: "com.example.app.tokens"))
+            _ = protection
+            return client
+        }
+    }
+#endif
+
+#if WARDEN_APPLE && WARDEN_UIKIT
+    import SwiftUI
+    import UIKit
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking  // the Linux type-check (TypeCheck/Package.swift)
+    #endif
+
+    @MainActor func currentWindow() -> UIWindow {
+        let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+        return scenes.flatMap(\.windows).first(where: \.isKeyWindow) ?? UIWindow()
+    }
+
+    @MainActor struct AccountView: View {
+        let client: AuthClient
+        @State private var session: AuthSession?
+        @State private var message = ""
+
+        var body: some View {
+            VStack {
+                Text(message)
+                if let session {
+                    Button("Sign out") { Task { _ = await session.signOut(); self.session = nil } }
+                        .privacyMasked()
+                } else {
+                    Button("Sign in") {
+                        Task {
+                            do { session = try await client.signIn(with: WebAuthenticationAgent { currentWindow() }).session }
+                            catch { message = "\(error)" }
+                        }
+                    }
+                }
+            }
+            .task { session = try? await client.restoreSession() }  // no network needed
+        }
+    }
+
+    final class QuickstartViewController: UIViewController {
+        func signInTapped(client: AuthClient) async throws {
+            guard let window = view.window else { return }
+            let signIn = try await client.signIn(with: WebAuthenticationAgent { window })
+            let (data, _) = try await URLSession.shared.data(
+                for: URLRequest(url: URL(string: "https://api.example.com/me")!), authorizedBy: signIn.session)
+            _ = data
+        }
+    }
 #endif

@@ -162,3 +162,120 @@ public struct EnvironmentValues: Sendable {
     public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {}
     public var wrappedValue: Value { fatalError("stand-in") }
 }
+
+// MARK: The sample app's (Examples/WardenSample.swiftpm) app structure, controls and modifiers.
+// Apple docs: `App`, `Scene`, `SceneBuilder`, `WindowGroup`: iOS 14.0, macOS 11.0, Mac Catalyst 14.0, visionOS 1.0;
+// `App` and `Scene` are `@MainActor @preconcurrency` (Xcode 16 SDK). `VStack`, `HorizontalAlignment`, `Text`,
+// `Button`, `TupleView`, `State`, `disabled(_:)`, `padding(_:_:)`: iOS 13.0, macOS 10.15, Mac Catalyst 13.0,
+// visionOS 1.0. `task(priority:_:)`: iOS 15.0, macOS 12.0, Mac Catalyst 15.0, visionOS 1.0.
+
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+@MainActor @preconcurrency public protocol App {
+    associatedtype Body: Scene
+    @SceneBuilder var body: Body { get }
+    init()
+}
+
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+extension App {
+    @MainActor public static func main() {}
+}
+
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+@MainActor @preconcurrency public protocol Scene {
+    associatedtype Body: Scene
+    @SceneBuilder var body: Body { get }
+}
+
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+extension Never: Scene {}
+
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+@resultBuilder public enum SceneBuilder {
+    public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
+}
+
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+public struct WindowGroup<Content: View>: Scene {
+    nonisolated public init(@ViewBuilder content: () -> Content) {}
+    public var body: Never { fatalError() }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public struct TupleView<T>: View {
+    public var body: Never { fatalError() }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+extension ViewBuilder {
+    public static func buildBlock<C0: View, C1: View>(_ c0: C0, _ c1: C1) -> TupleView<(C0, C1)> { TupleView() }
+    public static func buildBlock<C0: View, C1: View, C2: View>(_ c0: C0, _ c1: C1, _ c2: C2)
+        -> TupleView<(C0, C1, C2)>
+    { TupleView() }
+    public static func buildBlock<C0: View, C1: View, C2: View, C3: View>(_ c0: C0, _ c1: C1, _ c2: C2, _ c3: C3)
+        -> TupleView<(C0, C1, C2, C3)>
+    { TupleView() }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public struct HorizontalAlignment: Equatable, Sendable {
+    public static let leading = HorizontalAlignment()
+    public static let center = HorizontalAlignment()
+    public static let trailing = HorizontalAlignment()
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public struct VStack<Content: View>: View {
+    nonisolated public init(
+        alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content
+    ) {}
+    public var body: Never { fatalError() }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public struct Text: View, Equatable {
+    nonisolated public init<S: StringProtocol>(_ content: S) {}
+    nonisolated public init(verbatim content: String) {}
+    public var body: Never { fatalError() }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public struct Button<Label: View>: View {
+    nonisolated public init(action: @escaping @MainActor () -> Void, @ViewBuilder label: () -> Label) {}
+    public var body: Never { fatalError() }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+extension Button where Label == Text {
+    nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+@propertyWrapper public struct State<Value>: DynamicProperty {
+    public init(wrappedValue value: Value) { self.value = value }
+    public init(initialValue value: Value) { self.value = value }
+    private var value: Value
+    public var wrappedValue: Value {
+        get { value }
+        nonmutating set {}
+    }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+extension State where Value: ExpressibleByNilLiteral {
+    public init() { self.value = nil }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public protocol DynamicProperty {}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+extension View {
+    nonisolated public func disabled(_ disabled: Bool) -> some View { self }
+    nonisolated public func padding(_ edges: Edge.Set = .all, _ length: CGFloat? = nil) -> some View { self }
+
+    @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+    nonisolated public func task(
+        priority: TaskPriority = .userInitiated, @_inheritActorContext _ action: @escaping @Sendable () async -> Void
+    ) -> some View { self }
+}

@@ -23,7 +23,10 @@
     }
 
     public init(frame: CGRect) {}
+    public override convenience init() { self.init(frame: .zero) }
     open var bounds: CGRect = .zero
+    /// Apple docs: `UIView.window`, iOS 2.0.
+    open var window: UIWindow? { nil }
     open var backgroundColor: UIColor?
     open var autoresizingMask: AutoresizingMask = []
     open func addSubview(_ view: UIView) {}
@@ -35,6 +38,14 @@
 @MainActor open class UIWindow: UIView {
     @available(iOS 13.0, macCatalyst 13.1, visionOS 1.0, *)
     open var windowScene: UIWindowScene?
+    /// Apple docs: `isKeyWindow`, iOS 2.0.
+    open var isKeyWindow: Bool { false }
+}
+
+/// Apple docs: `UIViewController` and its `view` (`UIView!`), iOS 2.0, Mac Catalyst 13.1, visionOS 1.0.
+@available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
+@MainActor open class UIViewController: UIResponder {
+    open var view: UIView!
 }
 
 /// Apple docs: `UIScene` (a `UIResponder`, `@MainActor`) and its `willDeactivateNotification`,
@@ -52,7 +63,11 @@
 
 /// Apple docs: `UIWindowScene`, iOS 13.0, Mac Catalyst 13.1, visionOS 1.0.
 @available(iOS 13.0, macCatalyst 13.1, visionOS 1.0, *)
-@MainActor open class UIWindowScene: UIScene {}
+@MainActor open class UIWindowScene: UIScene {
+    /// Apple docs: `windows`, iOS 13.0, Mac Catalyst 13.1, visionOS 1.0 (not `UIApplication.windows`, deprecated
+    /// in iOS 15).
+    open var windows: [UIWindow] { [] }
+}
 
 @available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
 open class UIColor: NSObject, @unchecked Sendable {
@@ -62,6 +77,12 @@ open class UIColor: NSObject, @unchecked Sendable {
 
 @available(iOS 2.0, macCatalyst 13.1, visionOS 1.0, *)
 @MainActor open class UIApplication: UIResponder {
+    /// Apple docs: `shared`, iOS 2.0 — unavailable in app extensions (`NS_EXTENSION_UNAVAILABLE_IOS`): library code
+    /// must not use it.
+    open class var shared: UIApplication { UIApplication() }
+    /// Apple docs: `connectedScenes`, iOS 13.0, Mac Catalyst 13.1, visionOS 1.0.
+    @available(iOS 13.0, macCatalyst 13.1, visionOS 1.0, *)
+    open var connectedScenes: Set<UIScene> { [] }
     public nonisolated static let willResignActiveNotification = NSNotification.Name(
         "UIApplicationWillResignActiveNotification")
     public nonisolated static let didBecomeActiveNotification = NSNotification.Name(

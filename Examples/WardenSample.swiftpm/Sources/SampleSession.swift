@@ -1,0 +1,88 @@
+import Foundation
+import UIKit
+import Warden
+import WardenApple
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking  // only where this file is type-checked on Linux (TypeCheck/Package.swift)
+#endif
+
+/// The app's one `AuthClient` and its session: restored at launch (no network needed), signed in through the
+/// system browser, used for API calls through `URLSession`, ended with a report.
+@MainActor
+final class SampleSession {
+    let client: AuthClient
+    /// Whether this device binds the refresh token to Face ID / Touch ID (a passcode and enrolled biometry).
+    let protection: RefreshTokenProtection
+    private(set) var session: AuthSession?
+    private var network: NetworkPathObserver?
+
+    init() throws {
+        let (store, protection) = SessionStores.forThisDevice(prompt: "Unlock your account")
+        self.protection = protection
+        client = AuthClient(
+            SampleConfiguration.preset.configuration(
+                clientID: SampleConfiguration.clientID,
+                redirectURI: try RedirectURI(SampleConfiguration.redirectURI), store: store,
+                service: SampleConfiguration.service))
+    }
+
+    /// The stored session, without a request: an app launched offline is signed in at once.
+    func restore() async throws -> SessionState? {
+        session = try await client.restoreSession()
+        watchNetwork()
+        return await session?.state
+    }
+
+    /// Signs in through `ASWebAuthenticationSession`, presented from the window in front.
+    func signIn() async throws -> SessionState {
+        let signIn = try await client.signIn(with: WebAuthenticationAgent { Self.currentWindow() })
+        session = signIn.session
+        watchNetwork()
+        return await signIn.session.state
+    }
+
+    /// Calls the API with the access token (refreshed once for any burst of 401s).
+    func callAPI() async throws -> String {
+        guard let session else { return "Not signed in." }
+        let (data, response) = try await URLSession.shared.data(
+            for: URLRequest(url: SampleConfiguration.api), authorizedBy: session)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return "HTTP \(status), \(data.count) bytes"
+    }
+
+    /// Signs out: the device forgets the session first, then the provider is told (retried later when offline).
+    func signOut() async -> String {
+        guard let session else { return "Not signed in." }
+        let report = await session.signOut()
+        self.session = nil
+        switch report.revocation {
+        case .revoked: return "Signed out here and at the provider."
+        case .failed(_, willRetry: true): return "Signed out here; the provider is told when you are online."
+        case .failed(let reason, willRetry: false): return "Signed out here; the provider refused: \(reason)"
+        case .noEndpoint: return "Signed out here; the provider has no revocation endpoint."
+        case .nothingToRevoke: return "Signed out."
+        }
+    }
+
+    var state: SessionState? {
+        get async { await session?.state }
+    }
+
+    /// When the network returns, a degraded session refreshes and failed revocations are sent.
+    private func watchNetwork() {
+        guard network == nil else { return }
+        let client = client
+        let session = session
+        network = NetworkPathObserver {
+            await session?.networkBecameAvailable()
+            _ = await client.retryPendingRevocations()
+        }
+    }
+
+    /// The key window of the scene in front: where the sign-in sheet is presented.
+    static func currentWindow() -> UIWindow {
+        let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+        return scenes.flatMap(\.windows).first(where: \.isKeyWindow) ?? UIWindow()
+    }
+}
