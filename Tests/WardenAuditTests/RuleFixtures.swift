@@ -464,9 +464,25 @@ let baseFixtures: [RuleFixture] = [
             objc(
                 "SecAccessControlRef a = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, kSecAccessControlBiometryCurrentSet, NULL);"
             ),
+            // .userPresence uses Face ID where it is enrolled; Warden's BiometricGate and SessionStores prompt too.
+            swift(
+                "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .userPresence, nil)"
+            ),
+            swift("func confirm() async throws { try await BiometricGate().authenticate(reason: \"Confirm\") }"),
+            swift("let (store, protection) = SessionStores.forThisDevice(prompt: \"Unlock\")"),
+            // A usage text that is empty in an app package's manifest is none.
+            swift("let (store, protection) = SessionStores.forThisDevice(prompt: \"Unlock\")").merging([
+                "Package.swift": "let capabilities = [.faceID(purposeString: \"\")]"
+            ]) { $1 },
         ],
         negatives: [
             swift("let context = LAContext()").merging(faceIDPlist) { $1 },
+            swift("func confirm() async throws { try await BiometricGate().authenticate(reason: \"Confirm\") }")
+                .merging(faceIDPlist) { $1 },
+            // An app package (Swift Playgrounds, Xcode) declares the usage text in Package.swift (AppleProductTypes).
+            swift("let (store, protection) = SessionStores.forThisDevice(prompt: \"Unlock\")").merging([
+                "Package.swift": "let capabilities = [.faceID(purposeString: \"Unlocks your session.\")]"
+            ]) { $1 },
             swift("let store = KeychainStore(accessControl: .biometryCurrentSet)").merging(faceIDPlist) { $1 },
             swift("let biometry = \"biometryCurrentSet\"  // a string, not the flag"),
             swift("// LAContext is not used here"),

@@ -16,13 +16,17 @@ struct BiometricRules: Rule {
 
     var reports: [RuleInfo] { [Self.eventGate, Self.faceIDUsageDescriptionMissing] }
     var triggers: Triggers {
-        Triggers(identifiers: Set(["evaluatePolicy", "LAContext"]).union(Self.biometricAccessControl))
+        Triggers(identifiers: Set(["evaluatePolicy", "LAContext", "faceID"]).union(Self.biometricAccessControl))
     }
 
-    /// Keychain access-control flags whose items Face ID unlocks: reading them prompts, which needs the usage text.
+    /// What makes Face ID prompt without an `LAContext` in the app's code, which needs the usage text too: Keychain
+    /// access-control flags whose items Face ID unlocks (`.userPresence` uses Face ID where it is enrolled), and
+    /// Warden's own prompting APIs (`BiometricGate`, `SessionStores.forThisDevice`, which binds the refresh token only
+    /// with the usage text and otherwise silently protects less).
     static let biometricAccessControl: Set<String> = [
         "biometryCurrentSet", "biometryAny", "touchIDCurrentSet", "touchIDAny", "kSecAccessControlBiometryCurrentSet",
         "kSecAccessControlBiometryAny", "kSecAccessControlTouchIDCurrentSet", "kSecAccessControlTouchIDAny",
+        "userPresence", "kSecAccessControlUserPresence", "BiometricGate", "SessionStores",
     ]
 
     /// Names that show the Keychain enforces the policy itself (the right design).
@@ -35,6 +39,18 @@ struct BiometricRules: Rule {
     func check(_ scan: FileScan, at index: Int) {
         if scan.tokens[index].text == "LAContext" {
             scan.mark("localAuthentication", at: index)
+            return
+        }
+        if scan.tokens[index].text == "faceID" {
+            // A Swift Playgrounds / Xcode app package declares the usage text in Package.swift (AppleProductTypes):
+            // `.faceID(purposeString: "...")` becomes NSFaceIDUsageDescription.
+            if scan.file.path.hasSuffix("Package.swift"), scan.isSymbol(index + 1, "("),
+                scan.tokens.indices.contains(index + 4), scan.tokens[index + 2].text == "purposeString",
+                scan.isSymbol(index + 3, ":"), scan.tokens[index + 4].kind == .string,
+                !scan.tokens[index + 4].text.trimmingCharacters(in: .whitespaces).isEmpty
+            {
+                scan.facts.flags.insert("faceIDUsageDescription")
+            }
             return
         }
         if Self.biometricAccessControl.contains(scan.tokens[index].text) {
