@@ -3,8 +3,8 @@ import Foundation
 /// A public key for signature verification: RSA (≥ 2048 bits), ECDSA P-256/P-384/P-521 or Ed25519.
 ///
 /// Every initialiser validates: EC points must lie on the curve, RSA moduli must have at least 2048 bits and a
-/// sane public exponent (odd, ≥ 3, at most 64 bits), Ed25519 keys must be 32 bytes. Inputs over 1 MiB are
-/// refused before parsing.
+/// sane public exponent (odd, ≥ 3, at most 64 bits), Ed25519 keys must be 32 bytes, canonical and not of small
+/// order (the eight small-order points make one signature verify for every message). Inputs over 1 MiB are refused before parsing.
 ///
 /// ```swift
 /// let key = try PublicKey(curve: .p256, x: xBytes, y: yBytes)
@@ -60,7 +60,7 @@ public struct PublicKey: Sendable {
 
     /// An Ed25519 key from its 32 raw bytes (JWK `x` of an `OKP` key).
     public init(ed25519 rawRepresentation: [UInt8]) throws {
-        guard rawRepresentation.count == 32 else { throw CryptoError(.invalidKey, "Ed25519 keys are 32 bytes") }
+        if let refusal = Ed25519KeyCheck.refusal(rawRepresentation) { throw CryptoError(.invalidKey, refusal) }
         self.init(kind: .ed25519, backing: try .ed25519(rawRepresentation))
     }
 
@@ -82,6 +82,9 @@ public struct PublicKey: Sendable {
             guard parsed.key.first == 0x04, parsed.key.count == 1 + 2 * curve.fieldByteCount else {
                 throw CryptoError(.unsupportedKey, "only uncompressed EC points are accepted")
             }
+        }
+        if parsed.algorithm == DER.ed25519, let refusal = Ed25519KeyCheck.refusal(parsed.key) {
+            throw CryptoError(.invalidKey, refusal)
         }
         let (kind, backing) = try PublicKeyBacking.fromSPKI(spkiDER)
         self.init(kind: kind, backing: backing)

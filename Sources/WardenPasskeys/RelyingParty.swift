@@ -30,7 +30,8 @@ public struct RelyingParty: Sendable {
     public let origins: Set<String>
     /// Accept `crossOrigin: true` (an iframe on another site). Off by default.
     public var allowsCrossOrigin = false
-    /// Top-level origins allowed for cross-origin calls (empty: any, when cross-origin is allowed).
+    /// Top-level origins allowed for cross-origin calls (empty: any, when cross-origin is allowed). With an allowlist,
+    /// a cross-origin response must name its `topOrigin`: one without it could come from any page.
     public var allowedTopOrigins: Set<String> = []
     /// Algorithms offered in `pubKeyCredParams`; registrations with other keys are refused.
     public var algorithms: [COSEAlgorithm] = COSEAlgorithm.supported
@@ -176,8 +177,14 @@ public struct RelyingParty: Sendable {
         }
         if clientData.crossOrigin {
             guard allowsCrossOrigin else { throw PasskeyError(.crossOriginNotAllowed, "crossOrigin is true") }
-            if let top = clientData.topOrigin, !allowedTopOrigins.isEmpty, !allowedTopOrigins.contains(top) {
-                throw PasskeyError(.topOriginNotAllowed, "topOrigin \(top.prefix(200)) is not allowed")
+            if !allowedTopOrigins.isEmpty {
+                guard let top = clientData.topOrigin else {
+                    throw PasskeyError(
+                        .topOriginNotAllowed, "crossOrigin without topOrigin, and only listed top origins are allowed")
+                }
+                guard allowedTopOrigins.contains(where: { Array($0.utf8) == Array(top.utf8) }) else {
+                    throw PasskeyError(.topOriginNotAllowed, "topOrigin \(top.prefix(200)) is not allowed")
+                }
             }
         } else if clientData.topOrigin != nil {
             throw PasskeyError(.topOriginNotAllowed, "topOrigin without crossOrigin")

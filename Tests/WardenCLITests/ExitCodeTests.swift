@@ -31,6 +31,13 @@ struct ExitCodeTests {
         #expect(rejected.status == 1, "a token no published key signed: \(rejected.stderr)")
     }
 
+    /// An IPv6 issuer used to crash discovery (a force-unwrapped URL built from `URL.host`, which drops the brackets):
+    /// now a closed port is a transient failure like any other.
+    @Test func anIPv6IssuerIsAnIssuerLikeAnyOther() async {
+        let run = await CLI.run(["discover", "https://[::1]:1/x"])
+        #expect(run.status == 75, "\(run.stderr)")
+    }
+
     /// The Keychain store exists on Apple platforms only; asking for it elsewhere is a wrong invocation.
     @Test func aStoreThePlatformLacksIsUsage() async {
         #if os(Linux)

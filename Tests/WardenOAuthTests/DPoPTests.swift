@@ -32,6 +32,22 @@ struct DPoPTests {
             Self.rfcProof, method: "post", url: URL(string: "HTTPS://Server.Example.COM:443/token?x=1#f")!)
     }
 
+    /// The attack of a small-order key: with the identity point as `jwk`, the signature (R = identity, S = 0) verifies
+    /// for every message, so a "proof" needs no private key at all. The key is refused before any signature check.
+    @Test func aSmallOrderEd25519KeyCannotForgeAProof() async {
+        let identity = [UInt8(1)] + [UInt8](repeating: 0, count: 31)
+        let header =
+            #"{"typ":"dpop+jwt","alg":"EdDSA","jwk":{"kty":"OKP","crv":"Ed25519","x":"\#(Base64URL.encode(identity))"}}"#
+        let payload = #"{"jti":"forged-1","htm":"POST","htu":"https://server.example.com/token","iat":1562262616}"#
+        let forged =
+            Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + "."
+            + Base64URL.encode(identity + [UInt8](repeating: 0, count: 32))
+        let error = await #expect(throws: DPoPError.self) {
+            _ = try await Self.verifier().verify(forged, method: "POST", url: Self.token)
+        }
+        #expect(error?.code == .badKey && error?.reason.contains("small order") == true, "\(String(describing: error))")
+    }
+
     @Test func theRFCAccessTokenHash() {
         #expect(
             DPoPProofFactory.ath("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU")

@@ -163,6 +163,12 @@ struct TokenClientTests {
                 "https://id.example.com/o/.well-known/openid-configuration",
                 "https://id.example.com/.well-known/oauth-authorization-server/o",
             ])
+        // An IPv6 literal keeps its brackets (URL.host drops them: the URL built from it was nil, and force-unwrapped).
+        #expect(
+            try ProviderMetadata.discoveryURLs(for: "https://[2001:db8::1]:8443/tenant").map(\.absoluteString) == [
+                "https://[2001:db8::1]:8443/tenant/.well-known/openid-configuration",
+                "https://[2001:db8::1]:8443/.well-known/oauth-authorization-server/tenant",
+            ])
         let transport = FakeTransport { request in
             request.url.path.hasSuffix("openid-configuration")
                 ? HTTPResponse(status: 200, body: Data(good.utf8)) : HTTPResponse(status: 404)

@@ -31,6 +31,12 @@ struct COSEKeyTests {
             (.negative(-2), .bytes(Self.ed)),
         ])
         #expect(try COSEKey(bytes: okp).publicKey.kind == .ed25519)
+        // The identity point: with it one constant signature verifies for every assertion.
+        let identity = Self.key([
+            (.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-8)), (.negative(-1), .unsigned(6)),
+            (.negative(-2), .bytes([1] + [UInt8](repeating: 0, count: 31))),
+        ])
+        #expect(throws: PasskeyError.self) { try COSEKey(bytes: identity) }
         // Unrelated labels (kid) are allowed.
         #expect(try COSEKey(bytes: Self.ec2(extra: [(.unsigned(2), .bytes([1]))])).algorithm == .es256)
     }

@@ -213,6 +213,15 @@ struct TamperingTests {
         Self.expect("top_origin_not_allowed") { _ = try rp.verifyRegistration(response, challenge: ceremony.challenge) }
         rp.allowedTopOrigins = ["https://shop.example"]
         #expect(try rp.verifyRegistration(response, challenge: ceremony.challenge).credential.algorithm == .es256)
+
+        // With an allowlist, a cross-origin response that does not say where it is embedded is refused (it could be
+        // any page); without one it passes, as the relying party allowed any top origin.
+        var anywhere = Ceremony(challenge: Array(repeating: 42, count: 32))
+        anywhere.crossOrigin = true
+        let unnamed = try authenticator.register(anywhere)
+        Self.expect("top_origin_not_allowed") { _ = try rp.verifyRegistration(unnamed, challenge: anywhere.challenge) }
+        rp.allowedTopOrigins = []
+        #expect(try rp.verifyRegistration(unnamed, challenge: anywhere.challenge).credential.algorithm == .es256)
     }
 
     @Test func algorithmsNotOfferedAreRefused() throws {

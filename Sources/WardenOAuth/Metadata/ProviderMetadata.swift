@@ -149,17 +149,23 @@ public struct ProviderMetadata: Sendable {
     /// The discovery URLs tried for `issuer`: OpenID (`/.well-known/openid-configuration` appended) then RFC 8414
     /// (`/.well-known/oauth-authorization-server` inserted before the path).
     public static func discoveryURLs(for issuer: String) throws(OAuthError) -> [URL] {
-        guard let base = URL(string: issuer), let scheme = base.scheme, let host = base.host else {
+        guard let base = URL(string: issuer), base.scheme != nil, base.host != nil,
+            let separator = issuer.range(of: "://")
+        else {
             throw OAuthError(.invalidConfiguration, "the issuer is not a URL")
         }
         _ = try secure(base, "issuer")
         let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        let port = base.port.map { ":\($0)" } ?? ""
+        // The origin as written (`URL.host` drops an IPv6 literal's brackets, which made an unparsable URL).
+        let afterScheme = issuer[separator.upperBound...]
+        let origin = issuer[..<(afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? issuer.endIndex)]
         let path = base.path == "/" ? "" : base.path
-        return [
-            URL(string: trimmed + "/.well-known/openid-configuration")!,
-            URL(string: "\(scheme)://\(host)\(port)/.well-known/oauth-authorization-server\(path)")!,
-        ]
+        guard let openID = URL(string: trimmed + "/.well-known/openid-configuration"),
+            let oauth = URL(string: origin + "/.well-known/oauth-authorization-server" + path)
+        else {
+            throw OAuthError(.invalidConfiguration, "no discovery URL can be built from the issuer")
+        }
+        return [openID, oauth]
     }
 
     /// Fetches metadata by discovery.
