@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// The Warden sample app, as an app package: open this folder in Xcode 15+ (or Swift Playgrounds 4.4+) and run it on
+// The Warden sample app, as an app package: open this folder in Xcode 16 or later and run it on
 // an iPhone or the simulator. Edit Sources/SampleConfiguration.swift first: your provider, client ID and API.
 // Its sources are type-checked for iOS on every `scripts/test` run (TypeCheck/Package.swift) and against the real
 // iOS SDK by `scripts/typecheck-apple` when IOS_SDK_MIRROR is set; see README.md beside this file.

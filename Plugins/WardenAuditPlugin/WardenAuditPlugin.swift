@@ -18,7 +18,17 @@ struct WardenAuditPlugin: CommandPlugin {
     }
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        try Self.audit(tool: try context.tool(named: "warden").url, root: context.package.directoryURL, arguments)
+        try Self.audit(
+            tool: try context.tool(named: "warden").url, root: context.package.directoryURL,
+            Self.withoutXcodeTargets(arguments))
+    }
+
+    /// Xcode passes `--target NAME` (one per selected target) to every command plugin it runs; the audit reads the
+    /// whole folder, so they are removed rather than handed to `warden audit`, which refuses unknown options.
+    static func withoutXcodeTargets(_ arguments: [String]) -> [String] {
+        var extractor = ArgumentExtractor(arguments)
+        _ = extractor.extractOption(named: "target")
+        return extractor.remainingArguments
     }
 
     /// Runs `warden audit` under `root` (or the folder the first argument names, relative to it).
@@ -50,6 +60,7 @@ struct WardenAuditPlugin: CommandPlugin {
     /// Xcode links each finding to its line.
     extension WardenAuditPlugin: XcodeCommandPlugin {
         func performCommand(context: XcodePluginContext, arguments: [String]) throws {
+            let arguments = Self.withoutXcodeTargets(arguments)
             // The text report with absolute paths, unless another format or the flag itself was asked for.
             let text = !arguments.contains { $0 == "--json" || $0 == "--absolute-paths" || $0.hasPrefix("--format") }
             let extra = text ? ["--absolute-paths"] : []

@@ -7,8 +7,12 @@
     /// The Keychain store of a session, chosen for this device.
     public enum SessionStores {
         /// A ``SplitTokenStore`` whose refresh token is bound to the current Face ID / Touch ID set where the device
-        /// can (``RefreshTokenProtection/biometryBound``), otherwise one `KeychainStore` item (this device only, no
-        /// prompt) — so a device without a passcode or without biometry still signs in.
+        /// can (``RefreshTokenProtection/biometryBound``), otherwise kept in the same class as the access token
+        /// (this device only, no prompt) — so a device without a passcode or without biometry still signs in.
+        ///
+        /// Always a split store, whatever the decision: the refresh token's item is always `<service>.refresh-token`,
+        /// so a decision that changes between launches (Face ID turned off for the app in Settings) still reads,
+        /// revokes and deletes the item an earlier launch wrote.
         ///
         /// The access and ID tokens are always readable without a prompt (`accessibility`, default after first
         /// unlock: extensions and background work can use a valid access token); only a refresh prompts. A
@@ -45,10 +49,13 @@
                 protection = .decide(canEvaluateBiometrics: false, failure: .missingUsageDescription)
             }
             let tokens = KeychainStore(accessibility: accessibility, accessGroup: accessGroup, grantLock: grantLock)
-            guard protection == .biometryBound else { return (tokens, protection) }
-            let refreshTokens = KeychainStore(
-                accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
-                accessGroup: accessGroup, prompt: prompt, grantLock: grantLock)
+            let refreshTokens =
+                protection == .biometryBound
+                ? KeychainStore(
+                    accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
+                    accessGroup: accessGroup, prompt: prompt, grantLock: grantLock)
+                : KeychainStore(
+                    accessibility: accessibility, accessGroup: accessGroup, prompt: prompt, grantLock: grantLock)
             return (SplitTokenStore(tokens: tokens, refreshTokens: refreshTokens), protection)
         }
     }

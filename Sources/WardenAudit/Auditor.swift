@@ -50,7 +50,7 @@ public struct Auditor: Sendable {
         "swift": .swift, "m": .objectiveC, "mm": .objectiveC, "h": .objectiveC,
     ]
 
-    static let resourceExtensions: Set<String> = ["plist", "entitlements", "json", "xcconfig"]
+    static let resourceExtensions: Set<String> = ["plist", "entitlements", "json", "xcconfig", "pbxproj"]
 
     private func collect(_ base: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }

@@ -7,7 +7,8 @@ struct AuditCommand: CLICommand {
         name: "audit", abstract: "Find authentication-chain anti-patterns in an app's source tree.",
         usage: "[PATH] [options]",
         discussion: """
-            Reads Swift, Objective-C, property lists, .entitlements, JSON and .xcconfig files under PATH (default: the
+            Reads Swift, Objective-C, property lists, .entitlements, JSON, .xcconfig files and project.pbxproj's \
+            INFOPLIST_KEY_ settings under PATH (default: the
             current directory); Pods, Carthage, .build, DerivedData and vendor are skipped. Findings in test code (test
             targets, *Tests/ folders, files importing XCTest, Testing, Quick or Nimble) are counted but only listed
             with --include-tests. Exit 0 when no finding reaches --fail-on,

@@ -50,7 +50,9 @@ struct DiscoverCommand: CLICommand {
         } else {
             for check in checks {
                 let mark = check.status == .ok ? "✔" : check.status == .warning ? "!" : "✘"
-                io.out("\(mark) \(check.name): \(check.detail)")
+                // Details quote values from the network: control and format characters (terminal escapes, bidi
+                // overrides) are shown escaped, never interpreted.
+                io.out("\(mark) \(check.name): \(IssuerMismatch.controlsEscaped(check.detail))")
             }
         }
         return checks.contains { $0.status == .blocking } ? ExitCode.rejected : ExitCode.success
@@ -63,7 +65,8 @@ struct DiscoverCommand: CLICommand {
         guard let announced else {
             return [Check(name: "issuer", status: .blocking, detail: "the document announces no issuer")]
         }
-        if announced == issuer {
+        // Code points, byte for byte, as sign-in compares them (Swift's == would equate canonically equivalent forms).
+        if CodePoints.equal(announced, issuer) {
             checks.append(Check(name: "issuer", status: .ok, detail: "announced exactly as configured"))
         } else {
             checks.append(

@@ -14,14 +14,31 @@ public enum IssuerMismatch {
             switch scalar {
             case "\"": text += "\\\""
             case "\\": text += "\\\\"
-            case _
-            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || [.format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory):
-                text += "\\u{\(String(scalar.value, radix: 16))}"
+            case _ where isHidden(scalar): text += "\\u{\(String(scalar.value, radix: 16))}"
             default: text.unicodeScalars.append(scalar)
             }
         }
         return "\"" + text + (value.unicodeScalars.count > 256 ? "…" : "") + "\""
+    }
+
+    /// `text` for a terminal: control, format and separator characters escaped as `\u{…}`, everything else as is
+    /// (a report line that quotes network values, which must not move the cursor or reorder what follows).
+    public static func controlsEscaped(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if isHidden(scalar) {
+                shown += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    /// Characters that are not shown as themselves: C0/C1 controls, DEL, format (bidi, zero-width), separators.
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+            || [.format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
     }
 
     /// The sentence for `configured` ≠ `announced`.

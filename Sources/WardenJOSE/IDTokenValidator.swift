@@ -142,7 +142,7 @@ public struct AuthorizedPartyPolicy: ClaimPolicy {
             if try context.claims.audience.count > 1, azp == nil {
                 throw JOSEError(.azpMismatch, "several audiences and no azp")
             }
-            if let azp, azp != clientID { throw JOSEError(.azpMismatch, "azp is not this client") }
+            if let azp, !CodePoints.equal(azp, clientID) { throw JOSEError(.azpMismatch, "azp is not this client") }
         }
     }
 }
@@ -176,10 +176,10 @@ public struct ClientAudiencePolicy: ClaimPolicy {
         evaluate {
             let audiences = try context.claims.audience
             guard !audiences.isEmpty else { throw JOSEError(.missingClaim, "the token has no aud") }
-            guard audiences.contains(clientID) else {
+            guard CodePoints.contains(audiences, clientID) else {
                 throw JOSEError(.audienceMismatch, "aud does not contain this client")
             }
-            let untrusted = audiences.filter { $0 != clientID && !trusted.contains($0) }
+            let untrusted = audiences.filter { !CodePoints.equal($0, clientID) && !CodePoints.contains(trusted, $0) }
             guard untrusted.isEmpty else {
                 throw JOSEError(
                     .audienceMismatch,
@@ -217,16 +217,23 @@ public struct RefreshContinuityPolicy: ClaimPolicy {
     public func check(_ context: ClaimContext) -> PolicyResult {
         evaluate {
             let claims = context.claims
-            guard try claims.issuer == original.issuer else {
+            func same(_ a: String?, _ b: String?) -> Bool {
+                switch (a, b) {
+                case (nil, nil): true
+                case (let a?, let b?): CodePoints.equal(a, b)
+                default: false
+                }
+            }
+            guard try same(claims.issuer, original.issuer) else {
                 throw JOSEError(.issuerMismatch, "the refreshed ID token's iss differs from the original's")
             }
-            guard try claims.subject == original.subject else {
+            guard try same(claims.subject, original.subject) else {
                 throw JOSEError(.subjectMismatch, "the refreshed ID token names another subject")
             }
-            guard Set(try claims.audience) == Set(try original.audience) else {
+            guard CodePoints.sameSet(try claims.audience, try original.audience) else {
                 throw JOSEError(.audienceMismatch, "the refreshed ID token has other audiences than the original")
             }
-            guard try claims.string("azp") == original.string("azp") else {
+            guard try same(claims.string("azp"), original.string("azp")) else {
                 throw JOSEError(.azpMismatch, "the refreshed ID token's azp differs from the original's")
             }
             if let before = try original.date("auth_time"), let after = try claims.date("auth_time"), after < before {

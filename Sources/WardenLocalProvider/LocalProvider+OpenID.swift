@@ -32,6 +32,9 @@ extension LocalProvider {
         public var tenantClaim: String?
         /// ID tokens without `tid`.
         public var omitTenantClaim = false
+        /// The `iss` ID tokens carry instead of ``LocalProvider/issuer`` (a token from another issuer than the
+        /// authorization response named).
+        public var issuer: String?
 
         public init() {}
     }
@@ -166,7 +169,7 @@ extension LocalProvider {
     ) throws -> String {
         let quirks = stateBox.current.quirks
         let t = Int(now().timeIntervalSince1970)
-        var claims: [String] = [#""iss":"\#(issuer)""#]
+        var claims: [String] = [#""iss":"\#(quirks.issuer ?? issuer)""#]
         if !quirks.omitSubject { claims.append(#""sub":"\#(refresh ? quirks.refreshSubject ?? subject : subject)""#) }
         if quirks.extraAudiences.isEmpty {
             claims.append(#""aud":"\#(clientID)""#)

@@ -1,4 +1,5 @@
 import Foundation
+import WardenCore
 import WardenCrypto
 
 /// A WebAuthn relying party: verifies registrations (WebAuthn Level 3 §7.1) and sign-ins (§7.2) on the server.
@@ -182,7 +183,7 @@ public struct RelyingParty: Sendable {
                     throw PasskeyError(
                         .topOriginNotAllowed, "crossOrigin without topOrigin, and only listed top origins are allowed")
                 }
-                guard allowedTopOrigins.contains(where: { Array($0.utf8) == Array(top.utf8) }) else {
+                guard CodePoints.contains(allowedTopOrigins, top) else {
                     throw PasskeyError(.topOriginNotAllowed, "topOrigin \(top.prefix(200)) is not allowed")
                 }
             }

@@ -185,6 +185,10 @@ public actor AuthClient {
         async throws -> SignIn
     {
         let metadata = try await metadata()
+        if metadata.issuerTemplate != nil, !configuration.scopes.contains("openid") {
+            // Only the ID token names the tenant; refused before the browser opens (no grant to throw away).
+            throw OAuthError(.invalidConfiguration, "a tenant issuer template needs the openid scope")
+        }
         let merged =
             parameters?.merged(over: configuration.authorizationParameters)
             ?? configuration.authorizationParameters
@@ -225,7 +229,7 @@ public actor AuthClient {
             guard let tenantIssuer = try claims?.issuer else {
                 throw OAuthError(.invalidConfiguration, "a tenant issuer template needs the openid scope")
             }
-            if let sent = code.issuer, Array(sent.utf8) != Array(tenantIssuer.utf8) {
+            if let sent = code.issuer, !CodePoints.equal(sent, tenantIssuer) {
                 throw OAuthError(.issuerMismatch, "the response's iss and the ID token's iss name different tenants")
             }
             issuer = tenantIssuer

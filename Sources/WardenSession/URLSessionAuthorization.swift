@@ -214,26 +214,52 @@ final class CredentialRedirectGuard: NSObject, URLSessionTaskDelegate, Sendable 
     }
 
     #if canImport(FoundationNetworking)
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-        ) {
-            completionHandler(Self.redirected(request, from: task.originalRequest?.url, dpop: dpop))
-        }
-    #else
+        /// The app session's delegate (swift-corelibs-foundation: the request runs on a guarded session of its own).
+        nonisolated(unsafe) private var appDelegate: (any URLSessionTaskDelegate)?
+
+        /// The app's delegate decides first (it may refuse or rewrite the redirect), then the credentials rule.
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            completionHandler(Self.redirected(request, from: task.originalRequest?.url, dpop: dpop))
+            let (original, dpop) = (task.originalRequest?.url, dpop)
+            let stripped = Self.redirected(request, from: original, dpop: dpop)
+            guard let appDelegate else { return completionHandler(stripped) }
+            appDelegate.urlSession(
+                session, task: task, willPerformHTTPRedirection: response, newRequest: stripped
+            ) { decided in
+                completionHandler(decided.map { Self.redirected($0, from: original, dpop: dpop) })
+            }
+        }
+    #else
+        /// The app session's delegate decides first (a task delegate would otherwise override its redirect policy:
+        /// it may refuse or rewrite the redirect), then the credentials rule, on whatever request it chose.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            let (original, dpop) = (task.originalRequest?.url, dpop)
+            let stripped = Self.redirected(request, from: original, dpop: dpop)
+            guard let appDelegate = session.delegate as? any URLSessionTaskDelegate, appDelegate !== self else {
+                return completionHandler(stripped)
+            }
+            let asked: Void? = appDelegate.urlSession?(
+                session, task: task, willPerformHTTPRedirection: response, newRequest: stripped
+            ) { decided in
+                completionHandler(decided.map { Self.redirected($0, from: original, dpop: dpop) })
+            }
+            if asked == nil { completionHandler(stripped) }
         }
     #endif
 
     /// Runs `request` on `session` with this guard watching its redirects. Apple's URLSession takes a per-task
-    /// delegate (iOS 15); swift-corelibs-foundation ignores it, so there the request runs on a session with the same
-    /// configuration and this guard as its delegate.
+    /// delegate (iOS 15), which asks the session's delegate about redirects first; swift-corelibs-foundation ignores
+    /// per-task delegates, so there the request runs on a session with the same configuration and this guard as its
+    /// delegate, which asks the app session's delegate about redirects (its other callbacks, such as authentication
+    /// challenges, get the default handling there).
     func data(for request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
         #if canImport(FoundationNetworking)
+            appDelegate = session.delegate as? any URLSessionTaskDelegate
             let guarded = URLSession(configuration: session.configuration, delegate: self, delegateQueue: nil)
             defer { guarded.finishTasksAndInvalidate() }
             return try await guarded.data(for: request)

@@ -470,6 +470,11 @@ let baseFixtures: [RuleFixture] = [
             ),
             swift("func confirm() async throws { try await BiometricGate().authenticate(reason: \"Confirm\") }"),
             swift("let (store, protection) = SessionStores.forThisDevice(prompt: \"Unlock\")"),
+            // An empty generated-Info.plist setting is no usage text either.
+            swift("let context = LAContext()").merging([
+                "App.xcodeproj/project.pbxproj":
+                    "\t\t\t\tINFOPLIST_KEY_NSFaceIDUsageDescription = \"\";\n\t\t\t\tINFOPLIST_KEY_CFBundleDisplayName = App;"
+            ]) { $1 },
             // A usage text that is empty in an app package's manifest is none.
             swift("let (store, protection) = SessionStores.forThisDevice(prompt: \"Unlock\")").merging([
                 "Package.swift": "let capabilities = [.faceID(purposeString: \"\")]"
@@ -479,6 +484,15 @@ let baseFixtures: [RuleFixture] = [
             swift("let context = LAContext()").merging(faceIDPlist) { $1 },
             swift("func confirm() async throws { try await BiometricGate().authenticate(reason: \"Confirm\") }")
                 .merging(faceIDPlist) { $1 },
+            // Xcode's generated Info.plist (the default since Xcode 13): the build setting in the project or an
+            // .xcconfig.
+            swift("let context = LAContext()").merging([
+                "App.xcodeproj/project.pbxproj":
+                    "\t\t\t\tINFOPLIST_KEY_NSFaceIDUsageDescription = \"Unlock your account\";"
+            ]) { $1 },
+            swift("let context = LAContext()").merging([
+                "Config/App.xcconfig": "INFOPLIST_KEY_NSFaceIDUsageDescription = Unlock your account"
+            ]) { $1 },
             // An app package (Swift Playgrounds, Xcode) declares the usage text in Package.swift (AppleProductTypes).
             swift("let (store, protection) = SessionStores.forThisDevice(prompt: \"Unlock\")").merging([
                 "Package.swift": "let capabilities = [.faceID(purposeString: \"Unlocks your session.\")]"

@@ -28,4 +28,12 @@ struct IssuerMismatchTests {
         let long = IssuerMismatch.quoted(String(repeating: "x", count: 10_000))
         #expect(long.count == 256 + 3)
     }
+
+    /// A report line (`warden discover`) shows network values without letting a terminal escape or a bidi override
+    /// act; quotes and backslashes, already quoted by `quoted`, are left as they are.
+    @Test func reportLinesEscapeControlsOnly() {
+        #expect(IssuerMismatch.controlsEscaped("ES256, \u{1B}[2J\u{1B}[31mok") == #"ES256, \u{1b}[2J\u{1b}[31mok"#)
+        #expect(IssuerMismatch.controlsEscaped("a \"b\" \u{202E}c") == #"a "b" \u{202e}c"#)
+        #expect(IssuerMismatch.controlsEscaped(String(repeating: "x", count: 5000)).count == 5000)
+    }
 }

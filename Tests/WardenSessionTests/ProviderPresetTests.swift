@@ -238,6 +238,25 @@ struct ProviderPresetTests {
             try ProviderPreset.entraMultiTenant(allowedTenants: [Self.tenant.uppercased()]).at(
                 issuer: provider.base + "/common/v2.0"), provider: provider)
 
+        // The authorization response names one tenant (RFC 9207 iss), the ID token another — each valid on its own:
+        // a mix-up, refused after the exchange, nothing stored.
+        provider.idTokenQuirks.issuer = provider.base + "/\(Self.otherTenant)/v2.0"
+        provider.idTokenQuirks.tenantClaim = Self.otherTenant
+        let (mixUp, _) = try await attempt(try .entraMultiTenant())
+        #expect((mixUp as? OAuthError)?.code == .issuerMismatch && "\(mixUp)".contains("different tenants"))
+        provider.idTokenQuirks = LocalProvider.IDTokenQuirks()
+
+        // A template without openid: refused before the browser opens (only the ID token names the tenant).
+        var noOpenID = try ProviderPreset.entraMultiTenant().at(issuer: provider.base + "/common/v2.0")
+        noOpenID.scopes = ["profile", "offline_access"]
+        let before = provider.count("authorize")
+        let (withoutOpenID, _) = try await attempt(noOpenID)
+        #expect((withoutOpenID as? OAuthError)?.code == .invalidConfiguration)
+        #expect(provider.count("authorize") == before, "the browser never opened")
+
+        // A template is moved to an https or loopback issuer only; otherwise it is dropped and discovery fails closed.
+        #expect(try ProviderPreset.entraMultiTenant().at(issuer: "ftp://x/common/v2.0").issuerTemplate == nil)
+
         // Configuration: only the three audiences, only GUIDs as tenants, one placeholder in an https path.
         #expect(throws: JOSEError.self) { try ProviderPreset.entraMultiTenant(audience: "contoso.com") }
         #expect(throws: JOSEError.self) { try ProviderPreset.entraMultiTenant(allowedTenants: ["contoso"]) }

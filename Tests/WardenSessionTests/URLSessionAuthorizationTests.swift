@@ -183,6 +183,38 @@ struct URLSessionAuthorizationTests {
         #expect(await session.state == .signedIn, "an answering server is not an outage")
     }
 
+    /// The app's own redirect policy stays the app's: a session delegate that refuses redirects gets the 3xx back,
+    /// and one that rewrites the target still has the credentials rule applied to what it chose.
+    @Test func theAppsRedirectPolicyStillDecides() async throws {
+        final class Refusing: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+            let rewrite: URL?
+            init(rewrite: URL?) { self.rewrite = rewrite }
+            func urlSession(
+                _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+            ) {
+                guard let rewrite else { return completionHandler(nil) }
+                var next = request
+                next.url = rewrite
+                completionHandler(next)
+            }
+        }
+        let (provider, _, session) = try await signedIn()
+        defer { provider.stop() }
+        let refusing = URLSession(configuration: .ephemeral, delegate: Refusing(rewrite: nil), delegateQueue: nil)
+        let moved = URLRequest(url: URL(string: provider.base + "/api/moved")!)
+        let (_, response) = try await refusing.data(for: moved, authorizedBy: session)
+        #expect((response as? HTTPURLResponse)?.statusCode == 302, "the app's delegate refused the redirect")
+
+        let other = try LocalProvider(clientID: "other")
+        defer { other.stop() }
+        let rewriting = URLSession(
+            configuration: .ephemeral,
+            delegate: Refusing(rewrite: URL(string: other.base + "/api/echo-authorization")!), delegateQueue: nil)
+        let (body, _) = try await rewriting.data(for: moved, authorizedBy: session)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"authorization":false}"#, "rewritten to another origin")
+    }
+
     /// A response the app's URL cache served alone says nothing about the network: it does not bring an offline
     /// session back. (swift-corelibs-foundation reports no task metrics and caches nothing: there every response
     /// came from the network.)

@@ -20,6 +20,21 @@ struct KeychainLogicTests {
         try logic.delete(service: "s", account: "a")  // not found is fine
     }
 
+    /// The macOS login keychain (`warden login` on a Mac): the file-based keychain takes kSecAttrAccessible only
+    /// with kSecUseDataProtectionKeychain, so neither is sent, on the add or on the update.
+    @Test func theFileKeychainGetsNoProtectionClass() throws {
+        var configuration = KeychainQuery.Configuration()
+        configuration.useDataProtectionKeychain = false
+        let add = KeychainQuery.add(configuration, service: "s", account: "a", data: Data("x".utf8))
+        #expect(add.attributes[.accessible] == nil && add.attributes[.dataProtectionKeychain] == nil)
+        #expect(KeychainQuery.updateAttributes(configuration, data: Data("y".utf8)).attributes[.accessible] == nil)
+        let fake = KeychainModel()
+        let logic = KeychainLogic(api: fake, configuration: configuration)
+        try logic.save(Data("1".utf8), service: "s", account: "a")
+        try logic.save(Data("2".utf8), service: "s", account: "a")
+        #expect(try logic.load(service: "s", account: "a") == Data("2".utf8))
+    }
+
     @Test func defaultQueryIsThisDeviceOnlyAndDataProtection() throws {
         let fake = KeychainModel()
         try KeychainLogic(api: fake, configuration: .init()).save(Data("x".utf8), service: "s", account: "a")

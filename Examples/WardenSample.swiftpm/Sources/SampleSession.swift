@@ -69,15 +69,16 @@ final class SampleSession {
         get async { await session?.state }
     }
 
-    /// When the network returns, a degraded session refreshes and failed revocations are sent.
+    /// When the network returns, the session of that moment (not of when the observer started: a later sign-in
+    /// replaces it) refreshes if it was degraded, and failed revocations are sent.
     private func watchNetwork() {
         guard network == nil else { return }
-        let client = client
-        let session = session
-        network = NetworkPathObserver {
-            await session?.networkBecameAvailable()
-            _ = await client.retryPendingRevocations()
-        }
+        network = NetworkPathObserver { [weak self] in await self?.networkReturned() }
+    }
+
+    private func networkReturned() async {
+        await session?.networkBecameAvailable()
+        _ = await client.retryPendingRevocations()
     }
 
     /// The key window of the scene in front: where the sign-in sheet is presented.

@@ -5,7 +5,7 @@ import WardenCore
 /// plists), a JSON file or an `.xcconfig` build setting file. Rules see its typed contents (``propertyList``) and
 /// every string value under its key with a line (``entries``), for hard-coded credentials.
 struct ResourceFile {
-    enum Kind: Sendable { case propertyList, json, xcconfig }
+    enum Kind: Sendable { case propertyList, json, xcconfig, xcodeProject }
 
     /// A string value and the key it is stored under.
     struct Entry: Sendable, Equatable {
@@ -42,6 +42,11 @@ struct ResourceFile {
             guard UTF8Validation.isValid(bytes) else { return .failure(Unreadable(reason: "not UTF-8")) }
             return .success(
                 ResourceFile(path: path, kind: .xcconfig, propertyList: nil, entries: XCConfigScanner.entries(bytes)))
+        case "pbxproj":
+            guard UTF8Validation.isValid(bytes) else { return .failure(Unreadable(reason: "not UTF-8")) }
+            return .success(
+                ResourceFile(
+                    path: path, kind: .xcodeProject, propertyList: nil, entries: XcodeProjectScanner.entries(bytes)))
         default:
             return .failure(Unreadable(reason: "not a resource file"))
         }
@@ -238,6 +243,27 @@ enum XCConfigScanner {
             let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, !value.isEmpty else { continue }
             entries.append(ResourceFile.Entry(key: name, value: value, line: number + 1))
+        }
+        return entries
+    }
+}
+
+/// The generated-Info.plist build settings of an Xcode project (`project.pbxproj`): `INFOPLIST_KEY_<key> = value;`,
+/// which Xcode (13 and later, the default for new projects) writes into the app's Info.plist at build time. Only
+/// those settings are read; the rest of the project file is not a resource.
+enum XcodeProjectScanner {
+    static func entries(_ bytes: [UInt8]) -> [ResourceFile.Entry] {
+        var entries: [ResourceFile.Entry] = []
+        let text = String(decoding: bytes, as: UTF8.self)
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard line.hasPrefix("INFOPLIST_KEY_"), line.hasSuffix(";"), let equals = line.range(of: " = ") else {
+                continue
+            }
+            let name = String(line[..<equals.lowerBound])
+            var value = Substring(line[equals.upperBound...].dropLast())
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
+            entries.append(ResourceFile.Entry(key: name, value: String(value), line: number + 1))
         }
         return entries
     }

@@ -79,6 +79,15 @@ struct BiometricRules: Rule {
         {
             report.facts.flags.insert("faceIDUsageDescription")
         }
+        // A generated Info.plist: the build setting in the project file or an .xcconfig.
+        if resource.kind == .xcodeProject || resource.kind == .xcconfig,
+            resource.entries.contains(where: {
+                $0.key == "INFOPLIST_KEY_NSFaceIDUsageDescription"
+                    && !$0.value.trimmingCharacters(in: .whitespaces).isEmpty
+            })
+        {
+            report.facts.flags.insert("faceIDUsageDescription")
+        }
     }
 
     func finish(project: ProjectFacts, _ report: ProjectReport) {

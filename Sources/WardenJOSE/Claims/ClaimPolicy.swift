@@ -147,7 +147,7 @@ public struct IssuerPolicy: ClaimPolicy {
     public func check(_ context: ClaimContext) -> PolicyResult {
         evaluate {
             guard let iss = try context.claims.issuer else { throw JOSEError(.missingClaim, "the token has no iss") }
-            guard iss == issuer else {
+            guard CodePoints.equal(iss, issuer) else {
                 throw JOSEError(
                     .issuerMismatch,
                     "the token's iss: " + IssuerMismatch.explain(configured: issuer, announced: iss))
@@ -166,7 +166,7 @@ public struct AudiencePolicy: ClaimPolicy {
         evaluate {
             let audiences = try context.claims.audience
             guard !audiences.isEmpty else { throw JOSEError(.missingClaim, "the token has no aud") }
-            guard audiences.contains(audience) else {
+            guard CodePoints.contains(audiences, audience) else {
                 throw JOSEError(.audienceMismatch, "aud does not contain the expected audience")
             }
         }

@@ -124,7 +124,7 @@ public struct TenantIssuerPolicy: ClaimPolicy {
             guard let expected = template.issuer(forTenant: tid) else {
                 throw JOSEError(.issuerMismatch, "the token's tenant (tid) is not one of the allowed tenants")
             }
-            guard Array(iss.utf8) == Array(expected.utf8) else {
+            guard CodePoints.equal(iss, expected) else {
                 throw JOSEError(
                     .issuerMismatch,
                     "the token's iss is not the issuer template filled with its own tid: "

@@ -72,7 +72,7 @@ public struct AuthorizationResponseValidator: Sendable {
                 throw OAuthError(.issuerMismatch, "the response has iss but no expected issuer is configured")
             }
             // Code points, byte for byte (RFC 9207 §2.4).
-            guard Array(iss.utf8) == Array(issuer.utf8) || issuerTemplate?.tenant(in: iss) != nil else {
+            guard CodePoints.equal(iss, issuer) || issuerTemplate?.tenant(in: iss) != nil else {
                 throw OAuthError(.issuerMismatch, "iss is not the expected issuer (RFC 9207)")
             }
         } else if requireIssuer {

@@ -77,8 +77,8 @@ public struct ProviderMetadata: Sendable {
         }
         guard let issuer = string("issuer") else { throw OAuthError(.invalidMetadata, "metadata without issuer") }
         // Code points, byte for byte (RFC 8414 §3.3): Swift's == would take canonically equivalent spellings as equal.
-        let exact = Array(issuer.utf8) == Array(expectedIssuer.utf8)
-        if !exact, let issuerTemplate, Array(issuer.utf8) == Array(issuerTemplate.template.utf8) {
+        let exact = CodePoints.equal(issuer, expectedIssuer)
+        if !exact, let issuerTemplate, CodePoints.equal(issuer, issuerTemplate.template) {
             self.issuerTemplate = issuerTemplate
         } else if !exact {
             throw OAuthError(

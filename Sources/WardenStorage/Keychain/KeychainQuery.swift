@@ -64,7 +64,11 @@ struct KeychainQuery: Equatable {
         var query = base(configuration, service: service, account: account)
         query.attributes[.valueData] = .data(data)
         if configuration.accessControl == .none {
-            query.attributes[.accessible] = .accessibility(configuration.accessibility)
+            // The file-based macOS keychain takes kSecAttrAccessible only with kSecUseDataProtectionKeychain (Apple's
+            // kSecAttrAccessible page): it is left out there.
+            if configuration.useDataProtectionKeychain {
+                query.attributes[.accessible] = .accessibility(configuration.accessibility)
+            }
         } else {
             query.attributes[.accessControl] = .accessControl(configuration.accessibility, configuration.accessControl)
         }
@@ -75,7 +79,9 @@ struct KeychainQuery: Equatable {
     static func updateAttributes(_ configuration: Configuration, data: Data) -> KeychainQuery {
         var attributes: [Key: Value] = [.valueData: .data(data)]
         if configuration.accessControl == .none {
-            attributes[.accessible] = .accessibility(configuration.accessibility)
+            if configuration.useDataProtectionKeychain {
+                attributes[.accessible] = .accessibility(configuration.accessibility)
+            }
         } else {
             attributes[.accessControl] = .accessControl(configuration.accessibility, configuration.accessControl)
         }
