@@ -102,12 +102,7 @@ public struct AuthorizedClient: Sendable {
                     attempt += 1
                     continue
                 case .rateLimited(let delay):
-                    let components = delay.components
-                    let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-                    let until = now().addingTimeInterval(seconds)
-                    throw SessionError(
-                        .rateLimited, "HTTP \(response.status): the server allows the next try at \(until)",
-                        retryAt: until)
+                    throw SessionError.rateLimited(status: response.status, after: delay, now: now())
                 case .giveUp:
                     return response
                 }

@@ -111,3 +111,14 @@ public struct RetryPolicy: Sendable {
         return .milliseconds(Int64(ceiling.seconds * share * 1000))
     }
 }
+
+extension SessionError {
+    /// The failure of a request whose server asked to wait `delay`, longer than the policy may (the policy's
+    /// `rateLimited` decision), with the time it allows the next try.
+    static func rateLimited(status: Int, after delay: Duration, now: Date) -> SessionError {
+        let components = delay.components
+        let until = now.addingTimeInterval(Double(components.seconds) + Double(components.attoseconds) / 1e18)
+        return SessionError(
+            .rateLimited, "HTTP \(status): the server allows the next try at \(until)", retryAt: until)
+    }
+}

@@ -107,12 +107,7 @@ extension URLSession {
                     attempt += 1
                     continue
                 case .rateLimited(let delay):
-                    let components = delay.components
-                    let until = Date().addingTimeInterval(
-                        Double(components.seconds) + Double(components.attoseconds) / 1e18)
-                    throw SessionError(
-                        .rateLimited, "HTTP \(http.statusCode): the server allows the next try at \(until)",
-                        retryAt: until)
+                    throw SessionError.rateLimited(status: http.statusCode, after: delay, now: Date())
                 case .giveUp:
                     return (data, response)
                 }
