@@ -1,5 +1,6 @@
 import Foundation
 import WardenCrypto
+import WardenJOSE
 import WardenOAuth
 
 /// `warden bench dpop`: DPoP proof creation and verification next to raw ES256 sign and verify, same run.
@@ -40,12 +41,30 @@ struct BenchDPoPCommand: CLICommand {
         let verifyMicroseconds =
             (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / Double(count)
         let ratio = verifyMicroseconds / rawVerify.microseconds
+        // The CPU-amplification attack: a proof whose jwk is a 16,384-bit RSA key with a 64-bit exponent. It is
+        // refused on the key's size, before any signature check: what refusing it costs, next to an ES256 verify.
+        let big = Base64URL.encode([0xC1] + [UInt8](repeating: 0xFF, count: 2047))
+        let exponent = Base64URL.encode([UInt8](repeating: 0xFF, count: 8))
+        let header = #"{"typ":"dpop+jwt","alg":"RS256","jwk":{"kty":"RSA","n":"\#(big)","e":"\#(exponent)"}}"#
+        let payload =
+            #"{"jti":"x","htm":"GET","htu":"https://api.example.com/resource","iat":\#(Int(Date().timeIntervalSince1970))}"#
+        let oversized =
+            Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + "."
+            + Base64URL.encode([UInt8](repeating: 7, count: 2048))
+        let refusals = max(100, count / 10)
+        let refuseStart = clock.now
+        for _ in 0..<refusals { _ = try? await verifier.verify(oversized, method: "GET", url: url) }
+        let refuseElapsed = clock.now - refuseStart
+        let refuseMicroseconds =
+            (Double(refuseElapsed.components.seconds) * 1e6 + Double(refuseElapsed.components.attoseconds) / 1e12)
+            / Double(refusals)
         if arguments.has("json") {
             io.out(
                 JSONOutput.string([
                     "us_raw_es256_sign": rawSign.microseconds, "us_proof_create": makeProof.microseconds,
                     "us_raw_es256_verify": rawVerify.microseconds, "us_proof_verify": verifyMicroseconds,
-                    "verify_ratio": ratio,
+                    "verify_ratio": ratio, "us_refuse_rsa16384_proof": refuseMicroseconds,
+                    "refuse_ratio": refuseMicroseconds / rawVerify.microseconds,
                 ]))
         } else {
             io.out("raw ES256 sign        \(Bench.format(rawSign.microseconds)) µs")
@@ -55,6 +74,9 @@ struct BenchDPoPCommand: CLICommand {
             io.out("raw ES256 verify      \(Bench.format(rawVerify.microseconds)) µs")
             io.out(
                 "DPoP proof verify     \(Bench.format(verifyMicroseconds)) µs  (\(Bench.format(ratio, decimals: 2))x raw verify; \(count) distinct proofs, replay cache on)"
+            )
+            io.out(
+                "refuse RSA-16384 jwk  \(Bench.format(refuseMicroseconds)) µs  (\(Bench.format(refuseMicroseconds / rawVerify.microseconds, decimals: 2))x raw ES256 verify; refused before the signature)"
             )
         }
         return ExitCode.success

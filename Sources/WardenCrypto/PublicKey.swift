@@ -190,4 +190,26 @@ public struct PublicKey: Sendable {
         }
         return bits
     }
+
+    /// The largest RSA modulus accepted from a key an unauthenticated party chooses (a DPoP proof's `jwk`, a passkey
+    /// being registered): verification cost grows with the cube of the size, so a 16,384-bit key with a 64-bit
+    /// exponent costs a verifier ~60 times an ES256 proof. 4096 bits is what authenticators and clients use.
+    public static let maximumUntrustedRSAModulusBits = 4096
+    /// The only RSA public exponent accepted from such keys (F4), what every key generator produces.
+    public static let untrustedRSAExponent: [UInt8] = [0x01, 0x00, 0x01]
+
+    /// Refuses a key an unauthenticated party chose when it is costlier to verify than any real one: RSA over
+    /// ``maximumUntrustedRSAModulusBits`` bits or with an exponent other than 65537 (``CryptoError/Code/unsupportedKey``).
+    /// EC and Ed25519 keys pass (their cost is fixed).
+    public func checkUntrustedCost() throws {
+        guard case .rsa(let bits) = kind else { return }
+        guard bits <= Self.maximumUntrustedRSAModulusBits else {
+            throw CryptoError(
+                .unsupportedKey,
+                "an RSA key of \(bits) bits is over the \(Self.maximumUntrustedRSAModulusBits) accepted here")
+        }
+        guard components.second == Self.untrustedRSAExponent else {
+            throw CryptoError(.unsupportedKey, "an RSA key's exponent must be 65537 here")
+        }
+    }
 }

@@ -161,6 +161,8 @@ public struct COSEKey: Sendable {
                 }
                 guard value[Label.y] == nil else { throw PasskeyError(.invalidKey, "COSE_Key holds a private key") }
                 key = try PublicKey(rsaModulus: try bytes(Label.crvOrN, "n"), exponent: try bytes(Label.xOrE, "e"))
+                // Registered by whoever signs up, and paid at every sign-in: no RSA key costlier than a real one.
+                try key.checkUntrustedCost()
             default:
                 throw PasskeyError(.unsupportedAlgorithm, "COSE key type \(kty) is not supported")
             }

@@ -48,6 +48,45 @@ struct DPoPTests {
         #expect(error?.code == .badKey && error?.reason.contains("small order") == true, "\(String(describing: error))")
     }
 
+    /// A proof whose `jwk` the sender sized to be expensive: RSA over 4096 bits, or an exponent other than 65537, is
+    /// refused before any signature check (the signature here is junk: it is never looked at).
+    @Test(arguments: [
+        (Base64URL.encode([0xC1] + [UInt8](repeating: 0xFF, count: 1023)), "AQAB", "8192 bits"),
+        (
+            Base64URL.encode([0xC1] + [UInt8](repeating: 0xFF, count: 255)),
+            Base64URL.encode([UInt8](repeating: 0xFF, count: 8)), "exponent"
+        ),
+        (Base64URL.encode([0xC1] + [UInt8](repeating: 0xFF, count: 255)), "Aw", "exponent"),
+    ])
+    func anExpensiveRSAKeyIsRefusedUnverified(n: String, e: String, reason: String) async {
+        let header = #"{"typ":"dpop+jwt","alg":"RS256","jwk":{"kty":"RSA","n":"\#(n)","e":"\#(e)"}}"#
+        let payload = #"{"jti":"big-1","htm":"POST","htu":"https://server.example.com/token","iat":1562262616}"#
+        let proof =
+            Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + "."
+            + Base64URL.encode([UInt8](repeating: 7, count: 256))
+        let error = await #expect(throws: DPoPError.self) {
+            _ = try await Self.verifier().verify(proof, method: "POST", url: Self.token)
+        }
+        #expect(error?.code == .badKey && error?.reason.contains(reason) == true, "\(String(describing: error))")
+    }
+
+    /// The claims that cost nothing are checked before the signature: a proof for another method or URL, or from
+    /// outside the time window, is refused as such even with a signature that would not verify.
+    @Test func freeClaimsAreCheckedBeforeTheSignature() async throws {
+        let parts = Self.rfcProof.split(separator: ".").map(String.init)
+        let junk = parts[0] + "." + parts[1] + "." + Base64URL.encode([UInt8](repeating: 1, count: 64))
+        await #expect(throws: DPoPError(.methodMismatch)) {
+            _ = try await Self.verifier().verify(junk, method: "GET", url: Self.token)
+        }
+        await #expect(throws: DPoPError(.iatOutOfWindow)) {
+            _ = try await Self.verifier(now: Self.rfcTime.addingTimeInterval(3600)).verify(
+                junk, method: "POST", url: Self.token)
+        }
+        await #expect(throws: DPoPError(.invalidSignature)) {
+            _ = try await Self.verifier().verify(junk, method: "POST", url: Self.token)
+        }
+    }
+
     @Test func theRFCAccessTokenHash() {
         #expect(
             DPoPProofFactory.ath("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU")

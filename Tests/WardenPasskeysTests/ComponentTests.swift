@@ -109,6 +109,23 @@ struct COSEKeyTests {
                     (.negative(-2), .bytes([1, 0, 1])),
                 ]), "invalid_key"
             ),
+            // Registered by anyone and paid at every sign-in: RSA over 4096 bits or with another exponent than 65537.
+            (
+                "RSA 8192-bit",
+                key([
+                    (.unsigned(1), .unsigned(3)), (.unsigned(3), CBOREncoder.int(-257)),
+                    (.negative(-1), .bytes([0xC1] + Array(repeating: 0x11, count: 1023))),
+                    (.negative(-2), .bytes([1, 0, 1])),
+                ]), "invalid_key"
+            ),
+            (
+                "RSA 64-bit exponent",
+                key([
+                    (.unsigned(1), .unsigned(3)), (.unsigned(3), CBOREncoder.int(-257)),
+                    (.negative(-1), .bytes([0xC1] + Array(repeating: 0x11, count: 255))),
+                    (.negative(-2), .bytes(Array(repeating: 0xFF, count: 8))),
+                ]), "invalid_key"
+            ),
             (
                 "symmetric kty", key([(.unsigned(1), .unsigned(4)), (.unsigned(3), .negative(-7))]),
                 "unsupported_algorithm"

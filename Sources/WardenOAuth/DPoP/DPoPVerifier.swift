@@ -71,13 +71,12 @@ public struct DPoPVerifier: Sendable {
             throw DPoPError(.privateKey, "the jwk carries the private member '\(member)'")
         }
         let jwk = try keys.key(for: jwkObject)
-        let valid: Bool
-        do { valid = try JWSVerifier.signatureIsValid(jws, algorithm: jws.header.algorithm, key: jwk) } catch {
-            throw error.code == .invalidSignature
-                ? DPoPError(.invalidSignature, "the proof's signature does not verify")
-                : DPoPError(.badKey, "\(jws.header.algorithm) cannot be verified with the jwk (\(error.codeName))")
+        // The key is the sender's choice: an RSA key far costlier to verify than a real one is refused unverified.
+        do { try jwk.publicKey?.checkUntrustedCost() } catch {
+            throw DPoPError(.badKey, "\((error as? CryptoError)?.reason ?? "the jwk is not accepted")")
         }
-        guard valid else { throw DPoPError(.invalidSignature, "the proof's signature does not verify") }
+        // The claims that cost nothing are checked before the signature (RFC 9449 §4.3 sets no order): a proof for
+        // another request, or from outside the time window, costs the verifier no public-key operation.
         let claims: JSONObject
         do { claims = try JSONReader(maximumBytes: 4096, maximumDepth: 4).parseObject(jws.payload) } catch {
             throw DPoPError(.malformed, "the claims are not a JSON object")
@@ -93,7 +92,9 @@ public struct DPoPVerifier: Sendable {
         guard let iatNumber = claims["iat"]?.numberValue, let iat = iatNumber.int64 else {
             throw DPoPError(.missingClaim, "iat is required (an integer)")
         }
-        guard htm == method.uppercased() else { throw DPoPError(.methodMismatch, "htm \(htm) is not \(method)") }
+        guard CodePoints.equal(htm, method.uppercased()) else {
+            throw DPoPError(.methodMismatch, "htm \(htm) is not \(method)")
+        }
         guard let expected = DPoPURL.normalize(url), DPoPURL.normalize(htu) == expected else {
             throw DPoPError(.urlMismatch, "htu does not name this request's URL")
         }
@@ -102,6 +103,13 @@ public struct DPoPVerifier: Sendable {
         guard issued.timeIntervalSince(current) <= leeway, current.timeIntervalSince(issued) <= maxAge else {
             throw DPoPError(.iatOutOfWindow, "iat is outside the accepted window")
         }
+        let valid: Bool
+        do { valid = try JWSVerifier.signatureIsValid(jws, algorithm: jws.header.algorithm, key: jwk) } catch {
+            throw error.code == .invalidSignature
+                ? DPoPError(.invalidSignature, "the proof's signature does not verify")
+                : DPoPError(.badKey, "\(jws.header.algorithm) cannot be verified with the jwk (\(error.codeName))")
+        }
+        guard valid else { throw DPoPError(.invalidSignature, "the proof's signature does not verify") }
         let nonce = try string("nonce")
         if let expectedNonce {
             guard let nonce else { throw DPoPError(.nonceRequired, "a server-issued nonce is required") }
