@@ -215,6 +215,31 @@ struct LoopbackListenerTests {
         #expect(!body.contains("forged"), "nothing of the response is echoed")
     }
 
+    /// Any local process can reach the listener. With the pending request's state set, a request without it (a
+    /// forged `error=access_denied`, a guess) gets an error page and is ignored: the sign-in goes on until the real
+    /// callback, which alone is returned.
+    @Test func aRequestWithoutThePendingStateCannotEndTheSignIn() async throws {
+        let listener = try LoopbackRedirectListener(path: "/callback")
+        listener.expect(state: Redacted("the-real-state"))
+        let port = listener.port
+        async let callback = listener.waitForCallback(timeout: .seconds(10))
+        let transport = URLSessionTransport()
+        for forged in [
+            "/callback?error=access_denied", "/callback?code=x&state=guess", "/callback?code=x",
+            "/callback?state=the-real-state&state=the-real-state", "/callback?code=x&state=the-real-stat",
+        ] {
+            let page = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)\(forged)")!))
+            #expect(
+                page.status == 400 && String(decoding: page.body, as: UTF8.self).contains("state_mismatch"), "\(forged)"
+            )
+        }
+        async let real = transport.send(
+            HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/callback?code=a&state=the-real-state")!))
+        #expect(try await callback == "http://127.0.0.1:\(port)/callback?code=a&state=the-real-state")
+        listener.respond(.signedIn)
+        #expect(try await real.status == 200)
+    }
+
     @Test func aListenerStoppedWithoutAVerdictSaysTheSignInDidNotComplete() async throws {
         let listener = try LoopbackRedirectListener(path: "/callback")
         async let callback = listener.waitForCallback(timeout: .seconds(10))

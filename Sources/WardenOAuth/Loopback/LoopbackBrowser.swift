@@ -31,6 +31,7 @@
             let listener = try LoopbackRedirectListener(path: path)
             var (url, pending) = try await request.prepare(redirectOverride: listener.redirectURI)
             if requireIssuer { pending = pending.requiringIssuer() }
+            listener.expect(state: pending.state)
             try launcher.open(url)
             let callback = try await listener.waitForCallback(timeout: timeout)
             do {
@@ -71,6 +72,7 @@
             }
             let listener = try LoopbackRedirectListener(path: redirect.path)
             defer { listener.stop() }
+            listener.expect(state: request.state)
             try launcher.open(try request.url(redirectOverride: listener.redirectURI))
             let callback = try await listener.waitForCallback(timeout: timeout)
             do {

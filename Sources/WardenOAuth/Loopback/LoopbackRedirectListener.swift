@@ -3,6 +3,7 @@
     import Dispatch
     import Foundation
     import WardenCore
+    import WardenCrypto
 
     /// The RFC 8252 §7.3 redirect listener: binds 127.0.0.1 on an ephemeral port only while a request is pending,
     /// takes exactly one request to the expected path, ignores other paths (404), rejects malformed or oversized
@@ -27,6 +28,8 @@
         private let server: LoopbackHTTPServer
         private let received: Locked<(callback: String?, waiters: [CheckedContinuation<String, Never>])>
         private let verdict: Verdict
+        /// The `state` the callback must carry (``expect(state:)``); nil: the first request to the path is taken.
+        private let expectedState: Locked<Redacted<String>?>
 
         /// Starts listening on 127.0.0.1 with an ephemeral port.
         public init(path: String = "/callback") throws(OAuthError) {
@@ -39,6 +42,8 @@
             self.received = received
             let verdict = Verdict()
             self.verdict = verdict
+            let expectedState = Locked<Redacted<String>?>(nil)
+            self.expectedState = expectedState
             let expectedPath = path
             let portBox = Locked<UInt16>(0)
             do {
@@ -47,6 +52,11 @@
                         return .text(404, "Not found")
                     }
                     let url = "http://127.0.0.1:\(portBox.current)\(request.target)"
+                    // Any local process can send a request here: one without the pending request's state is answered
+                    // and ignored, so it cannot end (or cancel) the sign-in; the listener waits for the real one.
+                    if let state = expectedState.current, !Self.carries(state, request.target) {
+                        return LoopbackPage.refused(code: "state_mismatch").response
+                    }
                     let waiters = received.withLock { state -> [CheckedContinuation<String, Never>]? in
                         guard state.callback == nil else { return nil }
                         state.callback = url
@@ -67,6 +77,19 @@
 
         /// The redirect URI to send in the authorization request.
         public var redirectURI: String { "http://127.0.0.1:\(port)\(path)" }
+
+        /// From now on only a request carrying `state` (compared in constant time) is taken as the callback; others
+        /// get an error page and the listener keeps waiting until the real one or the timeout.
+        public func expect(state: Redacted<String>) { expectedState.withLock { $0 = state } }
+
+        /// Whether the request target's query has exactly one `state`, equal to `expected`.
+        static func carries(_ expected: Redacted<String>, _ target: String) -> Bool {
+            guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first,
+                let pairs = try? FormEncoding.decode(String(query.split(separator: "#", maxSplits: 1)[0]))
+            else { return false }
+            let states = pairs.filter { $0.0 == "state" }
+            return states.count == 1 && ConstantTime.equals(states[0].1, expected.unredacted())
+        }
 
         /// Waits for the one callback, or throws ``OAuthError/Code/timedOut``. The listener stops either way.
         public func waitForCallback(timeout: Duration, clock: any Clock<Duration> = ContinuousClock())
