@@ -116,12 +116,14 @@ struct JWTVerifyCommand: CLICommand {
         usage: "--jwks FILE|URL [options] TOKEN",
         discussion: """
             exp is required; exp/nbf get --leeway (default 60 s, 0-300); iat in the future is rejected with no
-            leeway. Prints the claims as JSON on success (exit 0); a rejected token is exit 1 with its reason code.
+            leeway. --aud is required (a token minted for another service must not pass) unless --any-audience says
+            so. Prints the claims as JSON on success (exit 0); a rejected token is exit 1 with its reason code.
             """,
         options: [
             .value("jwks", "FILE|URL", "The key set (a file, or an http(s) URL)."),
             .value("iss", "S", "Required issuer (exact match)."),
-            .value("aud", "S", "Required audience."),
+            .value("aud", "S", "Required audience (required, unless --any-audience)."),
+            .flag("any-audience", "Accept a token whatever its aud (only for tokens meant for any service)."),
             .value("leeway", "SEC", "Clock skew allowance for exp/nbf (default 60)."),
             .value("now", "UNIX", "Verify as of this time (seconds since 1970)."),
             .value("nonce", "S", "Required nonce."),
@@ -131,6 +133,13 @@ struct JWTVerifyCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let jwksSource = try arguments.required("jwks")
+        let anyAudience = arguments.has("any-audience")
+        switch (arguments.value("aud"), anyAudience) {
+        case (nil, false):
+            throw CLIError.usage("give --aud (the audience this service accepts), or --any-audience to accept any")
+        case (_?, true): throw CLIError.usage("--aud and --any-audience contradict each other")
+        default: break
+        }
         let algorithms = try TokenInput.algorithms(arguments)
         let leewaySeconds = try arguments.integer("leeway", range: 0...300) ?? 60
         guard let leeway = try? Leeway(seconds: TimeInterval(leewaySeconds)) else {
@@ -144,7 +153,9 @@ struct JWTVerifyCommand: CLICommand {
         let audience = arguments.value("aud")
         let nonce = arguments.value("nonce")
         let policy = AllOf {
-            JWTVerifier.standardPolicy(issuer: issuer, audience: audience, leeway: leeway, maximumAge: maxAge)
+            JWTVerifier.standardPolicy(
+                issuer: issuer, audience: audience, acceptingAnyAudience: anyAudience, leeway: leeway,
+                maximumAge: maxAge)
             if let nonce { NoncePolicy(nonce) }
         }
         do {

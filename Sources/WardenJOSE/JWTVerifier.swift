@@ -32,17 +32,24 @@ public struct JWTVerifier: Sendable {
         self.now = now
     }
 
-    /// The default policy of DESIGN.md: `exp` required with the leeway, `nbf`, `iat` never in the future, and
-    /// `iss`/`aud` when given.
+    /// The default policy of DESIGN.md: `exp` required with the leeway, `nbf`, `iat` never in the future, `iss` when
+    /// given, and `aud` **always**: a token minted for another service must not pass here (RFC 7519 §4.1.3). Without
+    /// an `audience` every token is refused (``JOSEError/Code/invalidConfiguration``) unless the caller opts out
+    /// with `acceptingAnyAudience: true`, e.g. for tokens that carry none by design.
     public static func standardPolicy(
-        issuer: String? = nil, audience: String? = nil, leeway: Leeway = .standard, maximumAge: TimeInterval? = nil
+        issuer: String? = nil, audience: String? = nil, acceptingAnyAudience: Bool = false,
+        leeway: Leeway = .standard, maximumAge: TimeInterval? = nil
     ) -> AllOf {
         AllOf {
             ExpirationPolicy(leeway: leeway)
             NotBeforePolicy(leeway: leeway)
             IssuedAtPolicy(maximumAge: maximumAge)
             if let issuer { IssuerPolicy(issuer) }
-            if let audience { AudiencePolicy(audience) }
+            if let audience {
+                AudiencePolicy(audience)
+            } else if !acceptingAnyAudience {
+                AudienceConfiguredPolicy()
+            }
         }
     }
 

@@ -18,16 +18,20 @@ struct ExitCodeTests {
     @Test func aKeySetOutOfReachIsTransient() async throws {
         let provider = try LocalProvider(clientID: "app")
         defer { provider.stop() }
-        let notFound = await CLI.run(["jwt", "verify", "--jwks", provider.base + "/missing", Self.token])
+        let notFound = await CLI.run([
+            "jwt", "verify", "--aud", "app", "--jwks", provider.base + "/missing", Self.token,
+        ])
         #expect(notFound.status == 1 && notFound.stderr.contains("key_set_unavailable"), "\(notFound.stderr)")
         provider.outage = .unavailable(retryAfter: 5)
-        let unavailable = await CLI.run(["jwt", "verify", "--jwks", provider.base + "/jwks", Self.token])
+        let unavailable = await CLI.run([
+            "jwt", "verify", "--aud", "app", "--jwks", provider.base + "/jwks", Self.token,
+        ])
         #expect(unavailable.status == 75, "\(unavailable.stderr)")
         provider.outage = .connectionRefused
-        let offline = await CLI.run(["jwt", "verify", "--jwks", provider.base + "/jwks", Self.token])
+        let offline = await CLI.run(["jwt", "verify", "--aud", "app", "--jwks", provider.base + "/jwks", Self.token])
         #expect(offline.status == 75 && offline.stderr.contains("cannot fetch the JWKS"), "\(offline.stderr)")
         provider.outage = .none
-        let rejected = await CLI.run(["jwt", "verify", "--jwks", provider.base + "/jwks", Self.token])
+        let rejected = await CLI.run(["jwt", "verify", "--aud", "app", "--jwks", provider.base + "/jwks", Self.token])
         #expect(rejected.status == 1, "a token no published key signed: \(rejected.stderr)")
     }
 

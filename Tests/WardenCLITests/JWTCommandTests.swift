@@ -38,7 +38,8 @@ struct JWTCommandTests {
 
     @Test func verifyReadsStandardInput() async {
         let run = await CLI.run(
-            ["jwt", "verify", "--jwks", Self.jwksFile, "--now", "\(Self.t)", "-"], stdin: Self.good + "\n")
+            ["jwt", "verify", "--jwks", Self.jwksFile, "--aud", "app", "--now", "\(Self.t)", "-"],
+            stdin: Self.good + "\n")
         #expect(run.status == 0, "\(run.stderr)")
     }
 
@@ -52,7 +53,8 @@ struct JWTCommandTests {
         (["--now", "\(t - 1)"], "warden: issued_in_future:"),
     ])
     func rejectedTokensExitOne(extra: [String], message: String) async {
-        let run = await CLI.run(["jwt", "verify", "--jwks", Self.jwksFile] + extra + [Self.good])
+        let audience = extra.contains("--aud") ? [] : ["--aud", "app"]
+        let run = await CLI.run(["jwt", "verify", "--jwks", Self.jwksFile] + audience + extra + [Self.good])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
@@ -60,23 +62,26 @@ struct JWTCommandTests {
 
     @Test(arguments: ["not-a-token", "a.b.c", "eyJhbGciOiJub25lIn0.e30.", String(repeating: "A", count: 70_000)])
     func malformedTokensExitOne(token: String) async {
-        let run = await CLI.run(["jwt", "verify", "--jwks", Self.jwksFile, token])
+        let run = await CLI.run(["jwt", "verify", "--jwks", Self.jwksFile, "--any-audience", token])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("warden: "))
     }
 
     @Test(arguments: [
         ["jwt", "verify", good],  // missing --jwks
-        ["jwt", "verify", "--jwks", "/nonexistent", good],
-        ["jwt", "verify", "--jwks", temp("bad.json", "{"), good],
+        ["jwt", "verify", "--aud", "app", "--jwks", "/nonexistent", good],
+        ["jwt", "verify", "--aud", "app", "--jwks", temp("bad.json", "{"), good],
         [
-            "jwt", "verify", "--jwks",
+            "jwt", "verify", "--aud", "app", "--jwks",
             temp("priv.json", #"{"keys":[{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"c"}]}"#), good,
         ],
-        ["jwt", "verify", "--jwks", jwksFile, "--leeway", "301", good],
-        ["jwt", "verify", "--jwks", jwksFile, "--alg", "none", good],
-        ["jwt", "verify", "--jwks", jwksFile, "--now", "yesterday", good],
-        ["jwt", "verify", "--jwks", jwksFile],
+        ["jwt", "verify", "--aud", "app", "--jwks", jwksFile, "--leeway", "301", good],
+        ["jwt", "verify", "--aud", "app", "--jwks", jwksFile, "--alg", "none", good],
+        ["jwt", "verify", "--aud", "app", "--jwks", jwksFile, "--now", "yesterday", good],
+        ["jwt", "verify", "--aud", "app", "--jwks", jwksFile],
+        // RFC 7519 §4.1.3: without an audience a token for any other service would pass; say which, or opt out.
+        ["jwt", "verify", "--jwks", jwksFile, good],
+        ["jwt", "verify", "--jwks", jwksFile, "--aud", "app", "--any-audience", good],
         ["jws", "verify", good],
         ["jws", "verify", "--jwk", jwkFile, "--jwks", jwksFile, good],
         ["jws", "verify", "--jwk", temp("weak.json", #"{"kty":"RSA","n":"AQAB","e":"AQAB"}"#), good],
@@ -85,6 +90,21 @@ struct JWTCommandTests {
         let run = await CLI.run(arguments)
         #expect(run.status == 2, "\(arguments): \(run.stderr)")
         #expect(run.stderr.hasPrefix("warden: "))
+    }
+
+    /// `--any-audience` is the explicit opt-out: a token for any audience passes; without it and without `--aud`
+    /// nothing is verified at all (exit 2 above).
+    @Test func anyAudienceIsAnExplicitChoice() async {
+        let other = Self.token(
+            #"{"iss":"https://id.example.com","aud":"other-service","exp":\#(Self.t + 300),"iat":\#(Self.t)}"#)
+        let accepted = await CLI.run([
+            "jwt", "verify", "--jwks", Self.jwksFile, "--any-audience", "--now", "\(Self.t)", other,
+        ])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        let refused = await CLI.run([
+            "jwt", "verify", "--jwks", Self.jwksFile, "--aud", "app", "--now", "\(Self.t)", other,
+        ])
+        #expect(refused.status == 1 && refused.stderr.hasPrefix("warden: audience_mismatch:"))
     }
 
     @Test func decodeIsMarkedUnverified() async throws {

@@ -89,7 +89,8 @@ struct OptionReadTests {
             Invocation([
                 "--jwks", "{jwks}", "--iss", "https://id.example.com", "--aud", "app", "--leeway", "30", "--now",
                 "\(now)", "--nonce", "n-1", "--max-age", "600", "--alg", "ES256", "{token}",
-            ])
+            ]),
+            Invocation(["--jwks", "{jwks}", "--any-audience", "--now", "\(now)", "{token}"]),
         ],
         "jws verify": [
             Invocation(["--jwk", "{jwk}", "--alg", "ES256", "{token}"]),

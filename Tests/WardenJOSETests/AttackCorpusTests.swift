@@ -326,12 +326,12 @@ struct AttackCorpusTests {
 
     @Test func leewayBoundaries() throws {
         let token = Mint.token(header: #"{"alg":"ES256"}"#, payload: #"{"exp":\#(Self.t - 60)}"#, signer: .ec(Keys.ec))
-        let policy = JWTVerifier.standardPolicy()
+        let policy = JWTVerifier.standardPolicy(acceptingAnyAudience: true)
         #expect(throws: Never.self) {
             try JWTVerifier(keys: Keys.ecSet, allowedAlgorithms: [.es256], policy: policy, now: { Self.now }).verify(
                 token)
         }
-        let strict = JWTVerifier.standardPolicy(leeway: try Leeway(seconds: 0))
+        let strict = JWTVerifier.standardPolicy(acceptingAnyAudience: true, leeway: try Leeway(seconds: 0))
         #expect(throws: JOSEError(.expired)) {
             try JWTVerifier(keys: Keys.ecSet, allowedAlgorithms: [.es256], policy: strict, now: { Self.now }).verify(
                 token)

@@ -144,4 +144,27 @@ struct CodePointIdentifierTests {
         }
         #expect(CodePoints.sameSet(["a", "b"], ["b", "a", "a"]) && !CodePoints.sameSet(["Kiosk"], ["\u{212A}iosk"]))
     }
+
+    /// RFC 7519 §4.1.3: the standard policy without an audience refuses every token (a token minted for any other
+    /// service would pass), unless the caller opts out explicitly.
+    @Test func theStandardPolicyRequiresAnAudience() {
+        let token = Self.token(aud: "another-service")
+        #expect(throws: JOSEError(.invalidConfiguration)) {
+            try JWTVerifier(
+                keys: Keys.ecSet, allowedAlgorithms: [.es256], policy: JWTVerifier.standardPolicy(), now: { .fixed }
+            ).verify(token)
+        }
+        #expect(throws: Never.self) {
+            try JWTVerifier(
+                keys: Keys.ecSet, allowedAlgorithms: [.es256],
+                policy: JWTVerifier.standardPolicy(acceptingAnyAudience: true), now: { .fixed }
+            ).verify(token)
+        }
+        #expect(throws: JOSEError(.audienceMismatch)) {
+            try JWTVerifier(
+                keys: Keys.ecSet, allowedAlgorithms: [.es256], policy: JWTVerifier.standardPolicy(audience: "app"),
+                now: { .fixed }
+            ).verify(token)
+        }
+    }
 }

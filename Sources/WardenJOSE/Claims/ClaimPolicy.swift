@@ -156,6 +156,21 @@ public struct IssuerPolicy: ClaimPolicy {
     }
 }
 
+/// The refusal of a policy built without an audience: no token passes until the caller names the audience it
+/// accepts, or opts out explicitly (``JWTVerifier/standardPolicy(issuer:audience:acceptingAnyAudience:leeway:maximumAge:)``).
+public struct AudienceConfiguredPolicy: ClaimPolicy {
+    public init() {}
+
+    public func check(_ context: ClaimContext) -> PolicyResult {
+        evaluate {
+            throw JOSEError(
+                .invalidConfiguration,
+                "no audience is configured: give the audience this service accepts, or opt out explicitly "
+                    + "(acceptingAnyAudience)")
+        }
+    }
+}
+
 /// `aud` (RFC 7519 §4.1.3): a string or array that contains the expected value.
 public struct AudiencePolicy: ClaimPolicy {
     public let audience: String
