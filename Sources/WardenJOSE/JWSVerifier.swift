@@ -56,6 +56,9 @@ public struct JWSVerifier: Sendable {
     package static func signatureIsValid(_ jws: JWSCompact, algorithm: JWSAlgorithm, key: JWK) throws(JOSEError)
         -> Bool
     {
+        // The key decides (RFC 8725 §3.1), also when it comes with the token (a DPoP proof's jwk): its own alg, use
+        // and key_ops must allow verifying this algorithm.
+        if let reason = key.incompatibility(with: algorithm) { throw reason }
         switch key.material {
         case .symmetric(let secret):
             guard let hash = algorithm.hmacHash else { return false }

@@ -66,6 +66,8 @@ public struct CredentialRecord: Sendable, Equatable {
         var copy = self
         copy.signCount = assertion.newSignCount
         copy.backedUp = assertion.backedUp
+        // WebAuthn L3 §7.2 step 25: the first user-verified assertion initialises UV for the credential.
+        copy.uvInitialized = uvInitialized || assertion.userVerified
         return copy
     }
 

@@ -87,6 +87,28 @@ struct DPoPTests {
         }
     }
 
+    /// A proof's `jwk` that says it is not for signing (`use`, `key_ops`) or names another `alg` than the proof is
+    /// refused, though the signature itself verifies.
+    @Test(arguments: [#","use":"enc""#, #","key_ops":["encrypt"]"#, #","alg":"ES384""#])
+    func aJWKThatContradictsSigningIsRefused(member: String) async throws {
+        let key = try ECPrivateKey()
+        let json = try #require(try JWK(publicKey: key.publicKey, keyID: nil, algorithm: nil).publicJSON)
+            .replacingOccurrences(of: #","use":"sig""#, with: "")
+        let jwk = String(json.dropLast()) + member + "}"
+        let header = #"{"typ":"dpop+jwt","alg":"ES256","jwk":\#(jwk)}"#
+        let payload = #"{"jti":"c-1","htm":"POST","htu":"https://server.example.com/token","iat":1562262616}"#
+        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
+        let proof = input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
+        await #expect(throws: DPoPError(.badKey)) {
+            _ = try await Self.verifier().verify(proof, method: "POST", url: Self.token)
+        }
+        // The same key without the member verifies: the refusal is the member's.
+        let plainHeader = #"{"typ":"dpop+jwt","alg":"ES256","jwk":\#(json)}"#
+        let plainInput = Base64URL.encode(Array(plainHeader.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
+        let plain = plainInput + "." + Base64URL.encode(try key.signature(for: Array(plainInput.utf8)))
+        _ = try await Self.verifier().verify(plain, method: "POST", url: Self.token)
+    }
+
     @Test func theRFCAccessTokenHash() {
         #expect(
             DPoPProofFactory.ath("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU")

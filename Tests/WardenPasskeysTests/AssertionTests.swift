@@ -37,6 +37,22 @@ struct AssertionTests {
         #expect(record.signCount == 3)
     }
 
+    /// WebAuthn L3 §7.2 step 25: a credential registered without user verification records it at the first
+    /// user-verified sign-in, and keeps it after one without.
+    @Test func theFirstVerifiedSignInInitialisesUserVerification() throws {
+        var (_, record) = try Self.registered()
+        record.uvInitialized = false
+        func result(verified: Bool) -> AssertionResult {
+            AssertionResult(
+                credentialID: record.id, newSignCount: record.signCount + 1, userVerified: verified, backedUp: true,
+                signCountRegressed: false, extensions: nil)
+        }
+        #expect(!record.updated(by: result(verified: false)).uvInitialized)
+        record = record.updated(by: result(verified: true))
+        #expect(record.uvInitialized)
+        #expect(record.updated(by: result(verified: false)).uvInitialized)
+    }
+
     @Test func discoverableSignInNeedsTheRightUserHandle() throws {
         var (authenticator, record) = try Self.registered(handle: [1, 2, 3])
         var ceremony = Ceremony(challenge: PasskeyFixtures.challenge())
