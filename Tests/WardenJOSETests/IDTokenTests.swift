@@ -379,6 +379,50 @@ struct JWKSCacheTests {
         }
     }
 
+    /// An endpoint that is down is not asked again at every token: with no set at all, a failure is answered from
+    /// memory for 1 s, then 2 s, doubling up to the refetch interval; the first success ends it.
+    @Test func aFailingEndpointIsNotHammered() async throws {
+        let clock = Locked(Date.fixed)
+        let good = Self.jwks([Keys.jwk(Keys.ec.publicKey, kid: "ec1")])
+        let transport = ScriptedTransport([
+            .failure(TransportError(.cannotConnect)), .failure(TransportError(.cannotConnect)), .success(good),
+        ])
+        let cache = JWKSCache(
+            url: URL(string: "https://id.example.com/jwks")!, transport: transport, now: { clock.current })
+        for _ in 0..<5 { await #expect(throws: JOSEError(.keySetUnavailable)) { try await cache.keySet() } }
+        #expect(transport.count == 1, "one request, then the failure from memory")
+        clock.withLock { $0 += 1 }
+        await #expect(throws: JOSEError(.keySetUnavailable)) { try await cache.keySet() }
+        #expect(transport.count == 2)
+        clock.withLock { $0 += 1 }
+        await #expect(throws: JOSEError(.keySetUnavailable)) { try await cache.keySet() }
+        #expect(transport.count == 2, "the backoff doubled to 2 s")
+        clock.withLock { $0 += 1 }
+        #expect(try await cache.keySet().keys.count == 1)
+        #expect(transport.count == 3)
+    }
+
+    /// `max-age` is delta-seconds: "nan", "inf", "-1" or "1e9" are not, and keep the default (NaN would never compare,
+    /// so every call would refetch).
+    @Test(arguments: ["max-age=nan", "max-age=inf", "max-age=-1", "max-age=1e9", "max-age="])
+    func aMalformedMaxAgeKeepsTheDefault(_ header: String) async throws {
+        let clock = Locked(Date.fixed)
+        let body = Self.jwks([Keys.jwk(Keys.ec.publicKey, kid: "ec1")]).body
+        let transport = ScriptedTransport([
+            .success(HTTPResponse(status: 200, headers: ["Cache-Control": header], body: body)),
+            .success(HTTPResponse(status: 200, body: body)),
+        ])
+        let cache = JWKSCache(
+            url: URL(string: "https://id.example.com/jwks")!, transport: transport, now: { clock.current })
+        _ = try await cache.keySet()
+        clock.withLock { $0 += 3599 }
+        _ = try await cache.keySet()
+        #expect(transport.count == 1, "cached for the default hour")
+        clock.withLock { $0 += 2 }
+        _ = try await cache.keySet()
+        #expect(transport.count == 2)
+    }
+
     @Test func jwksSetRules() throws {
         #expect(throws: JOSEError(.privateKeyInSet)) {
             try JWKSet(

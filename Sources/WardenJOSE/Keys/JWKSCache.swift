@@ -31,6 +31,9 @@ public actor JWKSCache {
     private var lastForcedRefetch: Date = .distantPast
     private var inflight: Task<Result<JWKSet, JOSEError>, Never>?
     private(set) var fetchCount = 0
+    /// With no set at all, a failed fetch is not repeated before this time (1 s, doubling to the refetch interval):
+    /// callers get the failure at once instead of one request each to an endpoint that is down.
+    private var failure: (error: JOSEError, retryAt: Date, backoff: TimeInterval)?
 
     public init(
         url: URL, transport: any HTTPTransport, minimumRefetchInterval: TimeInterval = 60,
@@ -71,6 +74,7 @@ public actor JWKSCache {
     /// One fetch at a time: callers that find the set missing or stale while a fetch is running wait for it.
     private func refresh(force: Bool) async throws(JOSEError) -> JWKSet {
         if let inflight { return try await inflight.value.get() }
+        if current == nil, let failure, now() < failure.retryAt { throw failure.error }
         let fetch = Task { await self.fetch() }
         inflight = fetch
         let result = await fetch.value
@@ -93,6 +97,7 @@ public actor JWKSCache {
             guard response.body.count <= 1 << 20 else { throw JOSEError(.keySetUnavailable, "JWKS over 1 MiB") }
             let set = try JWKSet(bytes: Array(response.body))
             current = set
+            failure = nil
             expiresAt = now().addingTimeInterval(maxAge(response.header("Cache-Control")))
             return set
         } catch {
@@ -101,12 +106,17 @@ public actor JWKSCache {
                 expiresAt = now().addingTimeInterval(minimumRefetchInterval)
                 return current
             }
+            let reported: JOSEError
             if let error = error as? JOSEError, error.code != .keySetUnavailable {
-                throw JOSEError(.keySetUnavailable, "the JWKS is unusable: \(error.reason)")
+                reported = JOSEError(.keySetUnavailable, "the JWKS is unusable: \(error.reason)")
+            } else {
+                reported = JOSEError(
+                    .keySetUnavailable,
+                    "the JWKS could not be fetched: \((error as? any WardenError)?.reason ?? "transport error")")
             }
-            throw JOSEError(
-                .keySetUnavailable,
-                "the JWKS could not be fetched: \((error as? any WardenError)?.reason ?? "transport error")")
+            let backoff = min(max(1, (failure?.backoff ?? 0.5) * 2), max(1, minimumRefetchInterval))
+            failure = (reported, now().addingTimeInterval(backoff), backoff)
+            throw reported
         }
     }
 
@@ -115,8 +125,12 @@ public actor JWKSCache {
         if let cacheControl {
             for directive in cacheControl.split(separator: ",") {
                 let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = TimeInterval(parts[1]) {
-                    age = seconds
+                // delta-seconds (RFC 9111 §1.2.2): digits only — "nan", "-1", "1e9" or "inf" would make the expiry
+                // undefined (NaN never compares, so every call would refetch).
+                if parts.count == 2, parts[0].lowercased() == "max-age", !parts[1].isEmpty,
+                    parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) })
+                {
+                    age = TimeInterval(parts[1].prefix(9)) ?? age
                 }
                 if parts.first?.lowercased() == "no-store" || parts.first?.lowercased() == "no-cache" {
                     age = 0
