@@ -46,13 +46,14 @@ struct SIWAClientSecretCommand: CLICommand {
 struct SIWAVerifyCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify", abstract: "Validate a Sign in with Apple identity token; print what it says about the user.",
-        usage: "--jwks FILE|URL --client-id C [--nonce RAW] [--issuer ISS] [--now UNIX] TOKEN",
+        usage: "--jwks FILE|URL --client-id C (--nonce RAW | --no-nonce) [--issuer ISS] [--now UNIX] TOKEN",
         discussion:
-            "--nonce is the raw nonce the app kept (its SHA-256 must be in the token). Exit 1 rejected, 2 usage.",
+            "--nonce is the raw nonce the app kept (its SHA-256 must be in the token); --no-nonce says the flow has none. Exit 1 rejected, 2 usage.",
         options: [
             .value("jwks", "FILE|URL", "Apple's keys (https://appleid.apple.com/auth/keys, or a file)."),
             .value("client-id", "C", "An allowed audience (repeatable).", repeatable: true),
             .value("nonce", "RAW", "The raw nonce the app generated."),
+            .flag("no-nonce", "The token comes from a flow without a nonce (it is then not checked)."),
             .value("issuer", "ISS", "The expected iss (default https://appleid.apple.com)."),
             .value("now", "UNIX", "Validate as of this time (seconds since 1970)."),
         ])
@@ -60,6 +61,11 @@ struct SIWAVerifyCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let clients = arguments.all("client-id")
         guard !clients.isEmpty else { throw CLIError.usage("missing '--client-id'") }
+        switch (arguments.value("nonce"), arguments.has("no-nonce")) {
+        case (nil, false): throw CLIError.usage("give --nonce (the raw nonce the app kept), or --no-nonce")
+        case (_?, true): throw CLIError.usage("--nonce and --no-nonce contradict each other")
+        default: break
+        }
         let keys = try await TokenInput.keySet(try arguments.required("jwks"), io: io)
         let token = try TokenInput.token(arguments, io: io)
         let validator = AppleIdentityTokenValidator(
@@ -67,7 +73,8 @@ struct SIWAVerifyCommand: CLICommand {
             issuer: arguments.value("issuer") ?? AppleIdentityTokenValidator.issuer,
             now: try TokenInput.now(arguments))
         do {
-            let identity = try validator.validate(token, rawNonce: arguments.value("nonce"))
+            let identity = try validator.validate(
+                token, rawNonce: arguments.value("nonce"), withoutNonce: arguments.has("no-nonce"))
             var output: [String: Any] = ["sub": identity.subject, "aud": identity.audience]
             if let email = identity.email { output["email"] = email }
             if let verified = identity.emailVerified { output["email_verified"] = verified }

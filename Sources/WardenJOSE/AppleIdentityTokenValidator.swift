@@ -59,11 +59,24 @@ public struct AppleIdentityTokenValidator: Sendable {
     }
 
     /// Validates `identityToken`; `rawNonce` is the nonce before hashing, as kept by the app.
-    public func validate(_ identityToken: String, rawNonce: String?) throws(JOSEError) -> Identity {
+    ///
+    /// The nonce is what makes a stolen identity token useless for another sign-in: without `rawNonce` every token is
+    /// refused (``JOSEError/Code/invalidConfiguration``) unless `withoutNonce: true` says the flow sends none (a web
+    /// flow configured without one). A token naming several audiences must say which one it was issued to (`azp`,
+    /// one of ``clientIDs``).
+    public func validate(_ identityToken: String, rawNonce: String?, withoutNonce: Bool = false) throws(JOSEError)
+        -> Identity
+    {
+        guard rawNonce != nil || withoutNonce else {
+            throw JOSEError(
+                .invalidConfiguration,
+                "no raw nonce given: pass the nonce the app kept, or withoutNonce: true for a flow without one")
+        }
         let clientIDs = self.clientIDs
         let policy = AllOf {
             IssuerPolicy(expectedIssuer)
             AudienceSetPolicy(allowed: clientIDs)
+            AuthorizedPartyAmongPolicy(allowed: clientIDs)
             ExpirationPolicy(leeway: leeway)
             IssuedAtPolicy(required: true)
             if let rawNonce { NoncePolicy(Self.hashedNonce(rawNonce)) }
@@ -111,6 +124,23 @@ public struct AudienceSetPolicy: ClaimPolicy {
             let audiences = try context.claims.audience
             guard audiences.contains(where: allowed.contains) else {
                 throw JOSEError(.audienceMismatch, "aud is not one of the configured client IDs")
+            }
+        }
+    }
+}
+
+/// `azp` among the allowed clients: required when `aud` names several audiences, checked whenever present.
+struct AuthorizedPartyAmongPolicy: ClaimPolicy {
+    let allowed: Set<String>
+
+    func check(_ context: ClaimContext) -> PolicyResult {
+        evaluate {
+            let azp = try context.claims.string("azp")
+            if try context.claims.audience.count > 1, azp == nil {
+                throw JOSEError(.azpMismatch, "several audiences and no azp")
+            }
+            if let azp, !CodePoints.contains(allowed, azp) {
+                throw JOSEError(.azpMismatch, "azp is not one of the allowed clients")
             }
         }
     }

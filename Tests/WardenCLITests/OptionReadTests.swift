@@ -127,7 +127,11 @@ struct OptionReadTests {
             Invocation([
                 "--jwks", "{apple-jwks}", "--client-id", "com.example.app", "--nonce", "raw-nonce", "--issuer",
                 "https://appleid.apple.com", "--now", "{dpop-now}", "{apple-token}",
-            ])
+            ]),
+            Invocation([
+                "--jwks", "{apple-jwks}", "--client-id", "com.example.app", "--no-nonce", "--now", "{dpop-now}",
+                "{apple-token}",
+            ]),
         ],
         "dpop proof": [
             Invocation([

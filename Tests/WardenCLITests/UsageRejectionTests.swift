@@ -190,16 +190,21 @@ struct SIWACommandTests {
                 + Base64URL.encode(Array(claims.utf8))
             return input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
         }
-        let base = ["siwa", "verify", "--jwks", dir + "/jwks.json", "--client-id", "com.example.app"]
+        let base = ["siwa", "verify", "--jwks", dir + "/jwks.json", "--client-id", "com.example.app", "--no-nonce"]
         let good = await CLI.run(base + [try token(published)])
         #expect(good.status == 0, "\(good.stderr)")
         let forged = await CLI.run(base + [try token(try ECPrivateKey(curve: .p256))])
         #expect(forged.status == 1 && forged.stderr.hasPrefix("warden: invalid_signature:"), "\(forged.stderr)")
         let otherApp = await CLI.run([
-            "siwa", "verify", "--jwks", dir + "/jwks.json", "--client-id", "x", try token(published),
+            "siwa", "verify", "--jwks", dir + "/jwks.json", "--client-id", "x", "--no-nonce", try token(published),
         ])
         #expect(otherApp.status == 1 && otherApp.stderr.hasPrefix("warden: audience_mismatch:"), "\(otherApp.stderr)")
         let missing = await CLI.run(["siwa", "verify", "--client-id", "c", "x.y.z"])
         #expect(missing.status == 2 && missing.stderr.hasPrefix("warden: usage:"))
+        // Without the nonce, a stolen identity token would sign in again: say it, or say the flow has none.
+        let noNonce = await CLI.run(Array(base.dropLast()) + [try token(published)])
+        #expect(noNonce.status == 2 && noNonce.stderr.contains("--no-nonce"), "\(noNonce.stderr)")
+        let both = await CLI.run(base + ["--nonce", "n", try token(published)])
+        #expect(both.status == 2, "\(both.stderr)")
     }
 }

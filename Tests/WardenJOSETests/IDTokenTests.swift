@@ -271,6 +271,31 @@ struct AppleTokenTests {
             try Self.validator.validate(Self.token(#","real_user_status":"2""#), rawNonce: Self.rawNonce)
         }
     }
+
+    /// Without the raw nonce a stolen identity token would sign in again: it is refused unless the caller says the
+    /// flow has none.
+    @Test func theNonceIsSkippedOnlyByChoice() throws {
+        #expect(throws: JOSEError(.invalidConfiguration)) { try Self.validator.validate(Self.token(""), rawNonce: nil) }
+        #expect(try Self.validator.validate(Self.token(""), rawNonce: nil, withoutNonce: true).subject == "001234.abc")
+    }
+
+    /// A token for several audiences must name, in `azp`, the client it was issued to — one of ours.
+    @Test func severalAudiencesNeedAnAuthorizedParty() throws {
+        let validator = AppleIdentityTokenValidator(
+            clientIDs: ["com.example.app", "com.example.web"], keys: Keys.rsaSet, now: { .fixed })
+        func token(_ azp: String?) -> String {
+            let azpMember = azp.map { #","azp":"\#($0)""# } ?? ""
+            let claims =
+                #"{"iss":"https://appleid.apple.com","aud":["com.example.app","com.example.web"],"sub":"001234.abc","exp":\#(Self.t + 600),"iat":\#(Self.t),"nonce":"\#(AppleIdentityTokenValidator.hashedNonce(Self.rawNonce))"\#(azpMember)}"#
+            return Mint.token(
+                header: #"{"alg":"RS256","kid":"rsa1"}"#, payload: claims, signer: .rsa(Keys.rsa, pss: false, .sha256))
+        }
+        #expect(throws: JOSEError(.azpMismatch)) { try validator.validate(token(nil), rawNonce: Self.rawNonce) }
+        #expect(throws: JOSEError(.azpMismatch)) {
+            try validator.validate(token("com.evil.app"), rawNonce: Self.rawNonce)
+        }
+        #expect(try validator.validate(token("com.example.web"), rawNonce: Self.rawNonce).subject == "001234.abc")
+    }
 }
 
 /// A fake transport answering from a script, counting requests.
