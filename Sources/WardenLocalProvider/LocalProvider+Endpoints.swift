@@ -84,7 +84,8 @@ extension LocalProvider {
                 authTime: user.authTime, dpopJKT: parameters["dpop_jkt"],
                 offline: (!emulation.refreshTokensNeedAccessTypeOffline || parameters["access_type"] == "offline")
                     && (!emulation.refreshTokensNeedOfflineAccess
-                        || (parameters["scope"] ?? "").split(separator: " ").contains("offline_access"))
+                        || (parameters["scope"] ?? "").split(separator: " ").contains("offline_access")),
+                issuedAt: now()
             )
         }
         let location = redirect + "?" + FormEncoding.encode([("code", code), ("state", state), ("iss", issuer)])
@@ -166,17 +167,22 @@ extension LocalProvider {
             guard let code = form["code"], let verifier = form["code_verifier"] else {
                 return .json(400, #"{"error":"invalid_request"}"#)
             }
-            let pending: PendingCode? = stateBox.withLock { state in
-                guard var entry = state.codes[code], !entry.used else { return nil }
+            // The code is spent only by a request that proves it is the client's (same redirect_uri, the PKCE
+            // verifier): whoever merely saw the code cannot burn it. It lives 60 s (RFC 6749 §4.1.2: short-lived).
+            let challenge = Base64URL.encode(HashFunction.sha256.hash(Array(verifier.utf8)))
+            let current = now()
+            let (pending, matched): (PendingCode?, Bool?) = stateBox.withLock { state in
+                guard var entry = state.codes[code], !entry.used,
+                    current.timeIntervalSince(entry.issuedAt) <= Self.codeLifetime
+                else { return (nil, nil) }
+                let matched = entry.challenge == challenge
+                guard matched, entry.redirectURI == form["redirect_uri"] else { return (nil, matched) }
                 entry.used = true  // one time: a replayed code is invalid_grant
                 state.codes[code] = entry
-                return entry
-            }
-            let matched = pending.map {
-                Base64URL.encode(HashFunction.sha256.hash(Array(verifier.utf8))) == $0.challenge
+                return (entry, true)
             }
             observeToken(verifierMatched: matched, form: form)
-            guard let pending, pending.redirectURI == form["redirect_uri"], matched == true else {
+            guard let pending else {
                 return .json(400, #"{"error":"invalid_grant","error_description":"bad, replayed or expired code"}"#)
             }
             if let bound = pending.dpopJKT, bound != proven {  // RFC 9449 §10: the code is bound to that key

@@ -57,7 +57,12 @@ public final class LocalProvider: Sendable {
         var dpopJKT: String?
         /// Whether the exchange returns a refresh token (Google's emulation: only with `access_type=offline`).
         var offline = true
+        /// When the code was issued (it lives ``LocalProvider/codeLifetime``).
+        var issuedAt = Date()
     }
+
+    /// How long an authorization code can be exchanged.
+    static let codeLifetime: TimeInterval = 60
 
     struct PushedRequest {
         let parameters: [String: String]
