@@ -104,6 +104,26 @@ struct OAuth1Tests {
         #expect(throws: OAuthError(.malformedResponse)) {
             try signer.authorizationHeader(method: "POST", url: "https://x.example/", body: "a=%zz")
         }
+        // Protocol parameters travel in the header only (RFC 5849 §3.5): in the query or a form body they would be
+        // signed and sent twice, and could override the header's at a lenient server.
+        for (url, body) in [
+            ("https://x.example/?oauth_consumer_key=other", nil), ("https://x.example/?a=1&oauth_nonce=x", nil),
+            ("https://x.example/", "oauth_signature_method=PLAINTEXT&b=2"),
+            ("https://x.example/?oauth_signature=forged", nil),
+        ] as [(String, String?)] {
+            let error = #expect(throws: OAuthError.self) {
+                try signer.authorizationHeader(method: "POST", url: url, body: body)
+            }
+            #expect(error?.code == .invalidConfiguration && error?.reason.contains("Authorization header only") == true)
+        }
+        // In a JSON body an oauth_ text is data; a parameter the header does not carry is the request's own.
+        #expect(throws: Never.self) {
+            try signer.authorizationHeader(
+                method: "POST", url: "https://x.example/", body: "oauth_nonce=x", contentType: "application/json")
+        }
+        #expect(throws: Never.self) {
+            try signer.authorizationHeader(method: "GET", url: "https://x.example/?oauth_extra=1")
+        }
         // A JSON body is sent but not signed: not an error.
         #expect(throws: Never.self) {
             try signer.authorizationHeader(

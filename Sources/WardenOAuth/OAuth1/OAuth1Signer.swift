@@ -172,6 +172,17 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible, CustomReflectable
         let timestamp = timestamp ?? String(Int(Date().timeIntervalSince1970))
         var parameters = protocolParameters(nonce: nonce, timestamp: timestamp)
         let isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+        // RFC 5849 §3.5: protocol parameters travel in one place. This signer sends them in the header, so one in
+        // the query or the form body would be signed and sent twice — and could override the header's at a lenient
+        // server. Refused, naming none of the values. (Other `oauth_`-named parameters are the request's own.)
+        let query = URLComponents(string: url)?.percentEncodedQuery ?? ""
+        let sources = try FormEncoding.decode(query) + (isForm ? try FormEncoding.decode(body ?? "") : [])
+        let protocolNames = Set(parameters.map(\.0) + ["oauth_signature"])
+        if let name = sources.first(where: { protocolNames.contains($0.0) })?.0 {
+            throw OAuthError(
+                .invalidConfiguration,
+                "\(name) is in the query or body: protocol parameters go in the Authorization header only")
+        }
         let base = try Self.baseString(
             method: httpMethod, url: url, body: isForm ? body : nil, protocolParameters: parameters)
         parameters.append(("oauth_signature", try signature(base)))
