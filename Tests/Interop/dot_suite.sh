@@ -112,13 +112,16 @@ check "warden logout --end-session" $?
 grep -q "browser session was ended" "$WORK/logout.out"; check "the provider came back to the post-logout redirect with the request's state" $?
 [[ $(sql "select count(*) from django_session where session_key='$BROWSER_SESSION'") == 0 ]]
 check "the provider deleted the browser's session (django_session)" $?
-# A forged return from the logout (a page faking the provider's redirect) is not taken for an ended session.
+# A forged return from the logout (a page faking the provider's redirect) is not taken for an ended session: the
+# listener answers it with a state_mismatch page and keeps waiting for the real return, which never comes here.
 timeout 60 "$WARDEN" login --issuer "$ISSUER" --client-id warden-cli --scope "openid profile" \
     --browser "$PY $HERE/dot/user_agent.py" --store file --insecure-storage --account forged > /dev/null 2>&1
-UA_FORGE_STATE=1 timeout 60 "$WARDEN" logout --end-session --browser "$PY $HERE/dot/user_agent.py" \
-    --store file --insecure-storage --account forged > "$WORK/forged.out" 2> "$WORK/forged.err"
-[[ $? == 1 ]] && grep -q state_mismatch "$WORK/forged.err" && grep -q "local tokens deleted" "$WORK/forged.out"
-check "a logout return with a forged state is refused (exit 1, state_mismatch) after the local sign-out" $?
+UA_FORGE_STATE=1 UA_PAGE=$WORK/forged.page timeout 60 "$WARDEN" logout --end-session \
+    --browser "$PY $HERE/dot/user_agent.py" --timeout 5 --store file --insecure-storage --account forged \
+    > "$WORK/forged.out" 2> "$WORK/forged.err"
+[[ $? == 1 ]] && grep -q end_session_failed "$WORK/forged.err" && grep -q state_mismatch "$WORK/forged.page" &&
+    grep -q "local tokens deleted" "$WORK/forged.out" && ! grep -q "browser session was ended" "$WORK/forged.out"
+check "a logout return with a forged state is ignored (state_mismatch page; exit 1, not ended) after the local sign-out" $?
 if [[ $FAIL != 0 ]]; then cat "$WORK/demo.json" "$WORK/demo.err" "$WORK"/stale.* "$WORK"/fresh.* "$WORK"/rp.* "$WORK"/logout.* 2>/dev/null; echo "--- burst stderr"; cat "$WORK/burst.err" 2>/dev/null; echo "--- login stderr"; cat "$WORK/login.err"; echo "--- token stderr"; cat "$WORK/token.err"; tail -20 "$WORK/server.log"; fi
 echo "dot suite: $PASS passed, $FAIL failed (django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)'))"
 [[ $FAIL == 0 ]]

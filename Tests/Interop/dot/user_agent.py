@@ -31,7 +31,9 @@ for _ in range(5):
     if urllib.parse.urlsplit(location).netloc != parts.netloc:  # warden's loopback listener
         if os.environ.get("UA_FORGE_STATE"):  # a page that fakes the provider's return
             location = re.sub(r"state=[^&]*", "state=forged", location)
-        session.get(location, timeout=10)
+        page = session.get(location, timeout=10)
+        if os.environ.get("UA_PAGE"):  # what the listener answered, for the suite to check
+            open(os.environ["UA_PAGE"], "w").write(page.text)
         break
     url = location
 if jar:
