@@ -17,9 +17,9 @@
         /// The access and ID tokens are always readable without a prompt (`accessibility`, default after first
         /// unlock: extensions and background work can use a valid access token); only a refresh prompts. A
         /// background refresh cannot prompt: it leaves the session `degraded` and the next refresh in the foreground
-        /// asks. Decide again at each sign-in (not at each launch): an existing session keeps the store it was saved
-        /// with, and a change of the enrolled faces or fingers makes its refresh token unreadable — the user signs in
-        /// again, once.
+        /// asks. Call it at each launch: the items keep the protection they were written with until the next sign-in
+        /// or rotation rewrites them, and a change of the enrolled faces or fingers makes a bound refresh token
+        /// unreadable — the user signs in again, once.
         ///
         /// ```swift
         /// let (store, protection) = SessionStores.forThisDevice(prompt: "Unlock your account")

@@ -79,11 +79,10 @@ public struct AuthorizedClient: Sendable {
     }
 
     private func sendWithRetry(_ request: HTTPRequest, token: String) async throws -> HTTPResponse {
-        var attempt = 1
-        var waited = Duration.zero
         var nonceRetried = false
-        while true {
-            do {
+        return try await retryPolicy.run(
+            method: request.method, now: now, sleep: { try await clock.sleep(for: $0) },
+            send: {
                 var response = try await transport.send(try await authorize(request, token: token))
                 if let dpop = session.dpop, dpop.record(response, from: request.url), !nonceRetried,
                     DPoPBinding.asksForNonce(response)
@@ -92,30 +91,8 @@ public struct AuthorizedClient: Sendable {
                     response = try await transport.send(try await authorize(request, token: token))
                     dpop.record(response, from: request.url)
                 }
-                guard [429, 500, 502, 503, 504].contains(response.status) else { return response }
-                let outcome = RetryPolicy.Outcome.status(
-                    response.status, retryAfter: RetryAfter.seconds(response.header("Retry-After"), now: now()))
-                switch retryPolicy.decide(outcome, attempt: attempt, method: request.method, waitedSoFar: waited) {
-                case .retry(let delay):
-                    try await clock.sleep(for: delay)
-                    waited += delay
-                    attempt += 1
-                    continue
-                case .rateLimited(let delay):
-                    throw SessionError.rateLimited(status: response.status, after: delay, now: now())
-                case .giveUp:
-                    return response
-                }
-            } catch let error as TransportError {
-                let outcome: RetryPolicy.Outcome = error.code == .cancelled ? .cancelled : .transport(error)
-                guard
-                    case .retry(let delay) = retryPolicy.decide(
-                        outcome, attempt: attempt, method: request.method, waitedSoFar: waited)
-                else { throw error }
-                try await clock.sleep(for: delay)
-                waited += delay
-                attempt += 1
-            }
-        }
+                return response
+            },
+            status: { ($0.status, $0.header("Retry-After")) }, transportError: { $0 as? TransportError })
     }
 }

@@ -122,3 +122,49 @@ extension SessionError {
             .rateLimited, "HTTP \(status): the server allows the next try at \(until)", retryAt: until)
     }
 }
+
+extension RetryPolicy {
+    /// The retry loop the session's HTTP clients share (``AuthorizedClient`` and
+    /// `URLSession.data(for:authorizedBy:retryPolicy:)`): `send` runs until it answers with a status other than
+    /// 429/500/502/503/504, or fails otherwise than transiently, or the policy gives up; a `Retry-After` the policy
+    /// may not wait is thrown as ``SessionError/Code/rateLimited``.
+    ///
+    /// - Parameters:
+    ///   - status: the response's status and `Retry-After` header (nil: not an HTTP response, returned as is).
+    ///   - transportError: the transport failure an error is, or nil for one that is never retried.
+    func run<Response>(
+        method: String, now: () -> Date, sleep: (Duration) async throws -> Void, send: () async throws -> Response,
+        status: (Response) -> (code: Int, retryAfter: String?)?, transportError: (any Error) -> TransportError?
+    ) async throws -> Response {
+        var attempt = 1
+        var waited = Duration.zero
+        while true {
+            let response: Response
+            do {
+                response = try await send()
+            } catch {
+                guard let failure = transportError(error),
+                    case .retry(let delay) = decide(
+                        failure.code == .cancelled ? .cancelled : .transport(failure), attempt: attempt, method: method,
+                        waitedSoFar: waited)
+                else { throw error }
+                try await sleep(delay)
+                waited += delay
+                attempt += 1
+                continue
+            }
+            guard let (code, retryAfter) = status(response), [429, 500, 502, 503, 504].contains(code) else {
+                return response
+            }
+            let outcome = Outcome.status(code, retryAfter: RetryAfter.seconds(retryAfter, now: now()))
+            switch decide(outcome, attempt: attempt, method: method, waitedSoFar: waited) {
+            case .retry(let delay):
+                try await sleep(delay)
+                waited += delay
+                attempt += 1
+            case .rateLimited(let delay): throw SessionError.rateLimited(status: code, after: delay, now: now())
+            case .giveUp: return response
+            }
+        }
+    }
+}

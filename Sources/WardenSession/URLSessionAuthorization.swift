@@ -85,44 +85,17 @@ extension URLSession {
         return (data, response)
     }
 
-    /// ``send(_:token:session:)`` under `policy`: the retry loop of ``AuthorizedClient``, over URLSession.
+    /// ``send(_:token:session:)`` under `policy`: the retry loop ``AuthorizedClient`` runs too.
     private func sendRetrying(_ request: URLRequest, token: String, session: AuthSession, policy: RetryPolicy)
         async throws -> (Data, URLResponse)
     {
-        let method = request.httpMethod ?? "GET"
-        var attempt = 1
-        var waited = Duration.zero
-        while true {
-            let outcome: RetryPolicy.Outcome
-            do {
-                let (data, response) = try await send(request, token: token, session: session)
-                guard let http = response as? HTTPURLResponse, [429, 500, 502, 503, 504].contains(http.statusCode)
-                else { return (data, response) }
-                outcome = .status(
-                    http.statusCode, retryAfter: RetryAfter.seconds(http.value(forHTTPHeaderField: "Retry-After")))
-                switch policy.decide(outcome, attempt: attempt, method: method, waitedSoFar: waited) {
-                case .retry(let delay):
-                    try await Task.sleep(for: delay)
-                    waited += delay
-                    attempt += 1
-                    continue
-                case .rateLimited(let delay):
-                    throw SessionError.rateLimited(status: http.statusCode, after: delay, now: Date())
-                case .giveUp:
-                    return (data, response)
-                }
-            } catch let error as URLError {
-                let mapped = URLSessionTransport.map(error)
-                guard
-                    case .retry(let delay) = policy.decide(
-                        mapped.code == .cancelled ? .cancelled : .transport(mapped), attempt: attempt, method: method,
-                        waitedSoFar: waited)
-                else { throw error }
-                try await Task.sleep(for: delay)
-                waited += delay
-                attempt += 1
-            }
-        }
+        try await policy.run(
+            method: request.httpMethod ?? "GET", now: { Date() }, sleep: { try await Task.sleep(for: $0) },
+            send: { try await send(request, token: token, session: session) },
+            status: { answer in
+                (answer.1 as? HTTPURLResponse).map { ($0.statusCode, $0.value(forHTTPHeaderField: "Retry-After")) }
+            },
+            transportError: { ($0 as? URLError).map(URLSessionTransport.map) })
     }
 
     private func send(_ request: URLRequest, token: String, session: AuthSession) async throws -> (Data, URLResponse) {
