@@ -36,7 +36,9 @@ struct AuthorizationRequestSlotTests {
     /// The user dismisses the QuickType suggestion and taps "Sign in with a passkey": the AutoFill request is cancelled,
     /// the sheet starts once the AutoFill controller reported its end, and that late report does not end the sheet.
     @Test func anAutoFillRequestYieldsToTheSheetAndItsLateReportIsDropped() async throws {
-        let slot = Slot()
+        // A drain bound far beyond the test, so "the sheet waits" never depends on how fast this machine schedules
+        // (the bound itself is the next test's subject).
+        let slot = Slot(drainTimeout: 600)
         let controllers = Controllers()
         let autoFill = Task { try await perform(slot, .autoFill, controllers) }
         await controllers.waitForStart(count: 1)
