@@ -32,7 +32,8 @@ struct BenchPasskeyCommand: CLICommand {
         let message = response.authenticatorData + HashFunction.sha256.hash(response.clientDataJSON)
         let raw = try ECDSASignature.raw(fromDER: response.signature, curve: .p256)
         let json = Array(response.json().utf8)
-        let record = CredentialRecord(id: credentialID, publicKey: cose.encoded, algorithm: .es256, signCount: 7)
+        let record = CredentialRecord(
+            id: credentialID, publicKey: cose.encoded, algorithm: .es256, signCount: 7, userHandle: [0x75, 0x31])
 
         func full() throws {
             _ = try rp.verifyAssertion(

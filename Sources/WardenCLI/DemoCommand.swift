@@ -501,7 +501,7 @@ struct DemoCommand: CLICommand {
             let redeemed = try await challenges.redeem(
                 clientDataJSON: registration.clientDataJSON, binding: session, ceremony: .registration)
             let record = try rp.verifyRegistration(
-                registration, challenge: redeemed.value, requireUserVerification: true, userHandle: userHandle
+                registration, challenge: redeemed.value, userHandle: userHandle, requireUserVerification: true
             ).credential
 
             func signIn(_ origin: String, count: UInt32? = nil) async throws -> (AssertionResponse, [UInt8]) {

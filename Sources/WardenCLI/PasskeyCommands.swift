@@ -19,7 +19,6 @@ enum PasskeyInput {
         .flag("require-uv", "Require user verification (UV flag)."),
         .flag("allow-cross-origin", "Accept crossOrigin: true (iframes on other sites)."),
         .value("top-origin", "URL", "An allowed topOrigin for cross-origin calls (repeatable).", repeatable: true),
-        .value("user-handle", "B64URL", "The user handle the credential must belong to."),
     ]
 
     static func relyingParty(_ arguments: ParsedArguments) throws -> RelyingParty {
@@ -53,14 +52,16 @@ enum PasskeyInput {
 struct PasskeyVerifyRegistrationCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify-registration", abstract: "Verify a registration response; print the credential record.",
-        usage: "--rp-id ID --origin URL --challenge B64URL [options] FILE",
+        usage: "--rp-id ID --origin URL --challenge B64URL --user-handle B64URL [options] FILE",
         discussion: """
             FILE holds PublicKeyCredential.toJSON() of navigator.credentials.create() ('-' reads stdin). Accepted:
-            exit 0 and the credential record JSON (what --credential of verify-assertion reads). Rejected: exit 1
+            exit 0 and the credential record JSON (what --credential of verify-assertion reads); the record names
+            the account (--user-handle) every sign-in with the credential belongs to. Rejected: exit 1
             and the reason code. Attestation: none, packed (self or x5c) and apple are verified; x5c chains are
             checked against --attestation-roots (packed) or Apple's WebAuthn root (apple).
             """,
         options: PasskeyInput.common + [
+            .value("user-handle", "B64URL", "The user.id of the creation options (required; stored in the record)."),
             .value(
                 "attestation-roots", "PEM", "Trusted roots for packed certificates (and, besides Apple's, for apple)."),
             .flag("require-trusted-attestation", "Accept only attestation chains that reach a configured root."),
@@ -84,13 +85,16 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
         }
         rp.attestation.requireTrustedAttestation = arguments.has("require-trusted-attestation")
         rp.attestation.acceptsUnknownFormatsAsNone = arguments.has("accept-unknown-attestation")
+        guard let userHandle = try PasskeyInput.bytes(arguments, "user-handle") else {
+            throw CLIError.usage("missing '--user-handle' (the account the credential belongs to)")
+        }
         let now = try TokenInput.now(arguments)()
         let file = Array(try Input.file(try arguments.singlePositional("FILE"), io: io))
         do {
             let response = try RegistrationResponse(json: file)
             let result = try rp.verifyRegistration(
-                response, challenge: challenge, requireUserVerification: arguments.has("require-uv"),
-                userHandle: try PasskeyInput.bytes(arguments, "user-handle"), now: now)
+                response, challenge: challenge, userHandle: userHandle,
+                requireUserVerification: arguments.has("require-uv"), now: now)
             io.out(result.credential.json())
             return ExitCode.success
         } catch let error as PasskeyError {
@@ -106,11 +110,14 @@ struct PasskeyVerifyAssertionCommand: CLICommand {
         discussion: """
             FILE holds PublicKeyCredential.toJSON() of navigator.credentials.get() ('-' reads stdin); RECORD is the
             JSON printed by verify-registration. Accepted: exit 0 and the new sign count. Rejected: exit 1 and the
-            reason code (a counter that did not increase is sign_count_regression).
+            reason code (a counter that did not increase is sign_count_regression; a response userHandle other than
+            the record's is user_handle_mismatch). The account signed in is the record's userHandle.
             """,
         options: PasskeyInput.common + [
+            .value("user-handle", "B64URL", "The account expected to sign in: the record must belong to it."),
             .value("credential", "RECORD", "The stored credential record (JSON)."),
-            .flag("json", #"Print {"signCount":N,"userVerified":B,"backedUp":B,"record":{...}} instead."#),
+            .flag(
+                "json", #"Print {"signCount":N,"userHandle":B64URL,"userVerified":B,"backedUp":B,"record":{...}}."#),
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
@@ -138,7 +145,8 @@ struct PasskeyVerifyAssertionCommand: CLICommand {
                 let recordObject = (try? JSONSerialization.jsonObject(with: Data(updated.json().utf8))) ?? [:]
                 io.out(
                     JSONOutput.string([
-                        "signCount": result.newSignCount, "userVerified": result.userVerified,
+                        "signCount": result.newSignCount, "userHandle": Base64URL.encode(result.userHandle),
+                        "userVerified": result.userVerified,
                         "backedUp": result.backedUp, "record": recordObject,
                     ]))
             } else {

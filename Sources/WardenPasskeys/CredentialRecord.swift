@@ -7,7 +7,7 @@ import WardenJOSE
 /// ```json
 /// {"id":"…","publicKey":"…","algorithm":-7,"signCount":0,"transports":["internal","hybrid"],
 ///  "backupEligible":true,"backedUp":true,"uvInitialized":true,"aaguid":"fbfc3007-154e-4ecc-8c0b-6e020557d7bd",
-///  "attestation":{"format":"none","type":"none"}}
+///  "userHandle":"…","attestation":{"format":"none","type":"none"}}
 /// ```
 ///
 /// The record holds no secret: the public key, counters and flags only.
@@ -29,16 +29,17 @@ public struct CredentialRecord: Sendable, Equatable {
     public var uvInitialized: Bool
     /// The authenticator model (16 bytes).
     public var aaguid: [UInt8]
-    /// The user handle (`user.id` of the creation options) the credential belongs to, when the server set it.
-    public var userHandle: [UInt8]?
+    /// The user handle (`user.id` of the creation options) the credential belongs to: the account every sign-in
+    /// with it names.
+    public var userHandle: [UInt8]
     public var attestationFormat: AttestationFormat
     public var attestationType: AttestationType
 
-    /// A record from its parts (normally made by ``RelyingParty/verifyRegistration(_:challenge:requireUserVerification:userHandle:now:)``).
+    /// A record from its parts (normally made by ``RelyingParty/verifyRegistration(_:challenge:userHandle:requireUserVerification:now:)``).
     public init(
         id: [UInt8], publicKey: [UInt8], algorithm: COSEAlgorithm, signCount: UInt32, transports: [String] = [],
         backupEligible: Bool = false, backedUp: Bool = false, uvInitialized: Bool = false,
-        aaguid: [UInt8] = Array(repeating: 0, count: 16), userHandle: [UInt8]? = nil,
+        aaguid: [UInt8] = Array(repeating: 0, count: 16), userHandle: [UInt8],
         attestationFormat: AttestationFormat = .none, attestationType: AttestationType = .none
     ) {
         self.id = id
@@ -79,7 +80,7 @@ public struct CredentialRecord: Sendable, Equatable {
             "uvInitialized": uvInitialized, "aaguid": aaguidString,
             "attestation": ["format": attestationFormat.rawValue, "type": attestationType.rawValue],
         ]
-        if let userHandle { object["userHandle"] = Base64URL.encode(userHandle) }
+        object["userHandle"] = Base64URL.encode(userHandle)
         return PasskeyJSON.encode(object)
     }
 
@@ -114,8 +115,11 @@ public struct CredentialRecord: Sendable, Equatable {
             }
             aaguid = withUnsafeBytes(of: uuid.uuid) { Array($0) }
         }
-        var userHandle: [UInt8]?
-        if object["userHandle"] != nil { userHandle = try ResponseDocument.bytes(object["userHandle"], "userHandle") }
+        // The account the credential belongs to: a record without it could sign in as anyone.
+        let userHandle = try ResponseDocument.bytes(object["userHandle"], "userHandle")
+        guard (1...PasskeyCreationOptions.maximumUserIDBytes).contains(userHandle.count) else {
+            throw PasskeyError(.malformed, "credential record userHandle is not 1 to 64 bytes")
+        }
         let attestation = object["attestation"]?.objectValue
         self.init(
             id: id, publicKey: publicKey, algorithm: key.algorithm, signCount: UInt32(count),

@@ -39,6 +39,8 @@ public struct PasskeyCreationOptions: Sendable {
     public var rpName: String
     /// The user handle: random bytes, at most 64, never an e-mail address or other PII.
     public var userID: [UInt8]
+    /// The largest user handle WebAuthn allows (`user.id`, 64 bytes).
+    public static let maximumUserIDBytes = 64
     public var userName: String
     public var userDisplayName: String
     public var challenge: [UInt8]

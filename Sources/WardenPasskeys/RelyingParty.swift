@@ -6,12 +6,13 @@ import WardenCrypto
 ///
 /// ```swift
 /// let rp = try RelyingParty(id: "example.com", origins: ["https://example.com"])
-/// let registration = try rp.verifyRegistration(try RegistrationResponse(json: body), challenge: issued.value)
+/// let registration = try rp.verifyRegistration(try RegistrationResponse(json: body), challenge: issued.value,
+///                                              userHandle: user.handle)
 /// save(registration.credential)
 ///
 /// let assertion = try rp.verifyAssertion(try AssertionResponse(json: body), challenge: issued.value,
 ///                                        credential: stored)
-/// save(stored.updated(by: assertion))
+/// save(stored.updated(by: assertion))                 // assertion.userHandle: the account, from the record
 /// ```
 ///
 /// Thread-safety: an immutable value, `Sendable`.
@@ -61,12 +62,18 @@ public struct RelyingParty: Sendable {
     ///
     /// - Parameters:
     ///   - challenge: the challenge the server issued for this ceremony.
+    ///   - userHandle: the `user.id` of the creation options (1 to 64 bytes): the account the credential belongs
+    ///     to, stored in the record. Every sign-in with the credential names this account, whatever the
+    ///     authenticator returns.
     ///   - requireUserVerification: refuse unless UV is set (`userVerification: "required"`).
-    ///   - userHandle: the `user.id` of the creation options, stored in the record.
+    /// - Throws: ``PasskeyError/Code/invalidConfiguration`` for an empty or over-long `userHandle`.
     public func verifyRegistration(
-        _ response: RegistrationResponse, challenge: [UInt8], requireUserVerification: Bool = false,
-        userHandle: [UInt8]? = nil, now: Date = Date()
+        _ response: RegistrationResponse, challenge: [UInt8], userHandle: [UInt8], requireUserVerification: Bool = false,
+        now: Date = Date()
     ) throws(PasskeyError) -> RegistrationResult {
+        guard (1...PasskeyCreationOptions.maximumUserIDBytes).contains(userHandle.count) else {
+            throw PasskeyError(.invalidConfiguration, "the user handle is 1 to 64 bytes (WebAuthn user.id)")
+        }
         let clientData = try CollectedClientData(bytes: response.clientDataJSON)
         try check(clientData, type: "webauthn.create", challenge: challenge)
         let object: CBORValue
@@ -111,7 +118,12 @@ public struct RelyingParty: Sendable {
     /// - Parameters:
     ///   - allowCredentials: the IDs offered in `allowCredentials`, or `nil`/empty for a discoverable
     ///     (username-less) sign-in, where `userHandle` is then required.
-    ///   - expectedUserHandle: the user the server expects, when known.
+    ///   - expectedUserHandle: the account the server expects (a sign-in for a known user): the record must
+    ///     belong to it.
+    ///
+    /// The account is the record's ``CredentialRecord/userHandle``, reported as ``AssertionResult/userHandle``:
+    /// a `userHandle` in the response must equal it (it is not covered by the signature, so it is never trusted on
+    /// its own).
     public func verifyAssertion(
         _ response: AssertionResponse, challenge: [UInt8], credential: CredentialRecord,
         allowCredentials: [[UInt8]]? = nil, expectedUserHandle: [UInt8]? = nil,
@@ -127,11 +139,14 @@ public struct RelyingParty: Sendable {
         guard ConstantTime.equals(response.credentialID, credential.id) else {
             throw PasskeyError(.credentialIDMismatch, "the response is for a different credential")
         }
-        if let handle = response.userHandle {
-            for expected in [credential.userHandle, expectedUserHandle].compactMap({ $0 })
-            where !ConstantTime.equals(handle, expected) {
-                throw PasskeyError(.userHandleMismatch, "userHandle names a different user")
-            }
+        guard !credential.userHandle.isEmpty else {
+            throw PasskeyError(.invalidConfiguration, "the credential record has no user handle")
+        }
+        if let handle = response.userHandle, !ConstantTime.equals(handle, credential.userHandle) {
+            throw PasskeyError(.userHandleMismatch, "userHandle names a different user than the credential's")
+        }
+        if let expectedUserHandle, !ConstantTime.equals(expectedUserHandle, credential.userHandle) {
+            throw PasskeyError(.userHandleMismatch, "the credential belongs to a different user than the expected one")
         }
         let clientData = try CollectedClientData(bytes: response.clientDataJSON)
         try check(clientData, type: "webauthn.get", challenge: challenge)
@@ -159,7 +174,7 @@ public struct RelyingParty: Sendable {
             regressed = true
         }
         return AssertionResult(
-            credentialID: credential.id, newSignCount: regressed ? credential.signCount : newCount,
+            credentialID: credential.id, userHandle: credential.userHandle, newSignCount: regressed ? credential.signCount : newCount,
             userVerified: flags.contains(.userVerified), backedUp: flags.contains(.backedUp),
             signCountRegressed: regressed, extensions: authenticatorData.extensions)
     }
@@ -214,6 +229,9 @@ public struct RegistrationResult: Sendable {
 /// A verified sign-in.
 public struct AssertionResult: Sendable, Equatable {
     public let credentialID: [UInt8]
+    /// The account signed in: the user handle stored in the credential record at registration (never the
+    /// response's).
+    public let userHandle: [UInt8]
     /// The counter to store (unchanged when a regression was reported).
     public let newSignCount: UInt32
     public let userVerified: Bool

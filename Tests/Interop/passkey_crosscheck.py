@@ -48,7 +48,7 @@ def py_verdict(case):
 def warden_verdict(case):
     response = write(case["response"])
     if case["ceremony"] == "registration":
-        command = [WARDEN, "passkey", "verify-registration"]
+        command = [WARDEN, "passkey", "verify-registration", "--user-handle", "d2FyZGVu"]
         if case.get("roots"):
             command += ["--attestation-roots", write("".join(case["roots"].values()))]
     else:

@@ -202,7 +202,7 @@ enum ReadmeSnippets {
         let issued = try await challenges.redeem(clientDataJSON: response.clientDataJSON,
                                                  binding: session.id, ceremony: .registration)   // one-time, bound, expiring
         let registration = try rp.verifyRegistration(response, challenge: issued.value,
-                                                     requireUserVerification: true, userHandle: user.handle)
+                                                     userHandle: user.handle, requireUserVerification: true)
         save(registration.credential)                       // CredentialRecord: id, COSE key, counter, flags, AAGUID
 
         // 3. Sign-in (username-less: empty allowCredentials, the authenticator returns userHandle).

@@ -22,7 +22,11 @@ struct PasskeyCommandTests {
     /// A credential record file for a recorded assertion's credential, with the given stored counter.
     static func credentialRecord(_ item: [String: Any], signCount: Int) throws -> String {
         let id = (item["response"] as! [String: Any])["id"]!
-        return try write(#"{"id":"\#(id)","publicKey":"\#(item["publicKey"]!)","signCount":\#(signCount)}"#)
+        let response = item["response"] as! [String: Any]
+        let handle = ((response["response"] as? [String: Any])?["userHandle"] as? String) ?? "d2FyZGVu"
+        return try write(
+            #"{"id":"\#(id)","publicKey":"\#(item["publicKey"]!)","signCount":\#(signCount),"userHandle":"\#(handle)"}"#
+        )
     }
 
     static func write(_ text: String) throws -> String {
@@ -36,7 +40,7 @@ struct PasskeyCommandTests {
         let run = await CLI.run([
             "passkey", "verify-registration", "--rp-id", "localhost", "--origin", "http://localhost:5000",
             "--challenge", item["challenge"] as! String, "--attestation-roots", Self.fixturePath("yubico-u2f-root.pem"),
-            "--require-trusted-attestation", file,
+            "--require-trusted-attestation", "--user-handle", "d2FyZGVu", file,
         ])
         #expect(run.status == 0, "\(run.stderr)")
         let record = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
@@ -46,11 +50,13 @@ struct PasskeyCommandTests {
         #expect(record["aaguid"] as? String == "6d44ba9b-f6ec-2e49-b930-0c8fe920cb73")
         #expect((record["attestation"] as? [String: String])?["type"] == "trusted")
         #expect(record["transports"] as? [String] == ["nfc", "usb"])
+        #expect(record["userHandle"] as? String == "d2FyZGVu")
 
         // Without the root, trust cannot be shown.
         let untrusted = await CLI.run([
             "passkey", "verify-registration", "--rp-id", "localhost", "--origin", "http://localhost:5000",
-            "--challenge", item["challenge"] as! String, "--require-trusted-attestation", file,
+            "--challenge", item["challenge"] as! String, "--require-trusted-attestation", "--user-handle", "d2FyZGVu",
+            file,
         ])
         #expect(untrusted.status == 1)
         #expect(untrusted.stderr.hasPrefix("warden: untrusted_attestation:"))
@@ -61,7 +67,7 @@ struct PasskeyCommandTests {
         let base = [
             "passkey", "verify-registration", "--rp-id", "dev2.dontneeda.pw", "--origin",
             "https://dev2.dontneeda.pw:5000", "--challenge", item["challenge"] as! String,
-            "--require-trusted-attestation",
+            "--require-trusted-attestation", "--user-handle", "d2FyZGVu",
         ]
         let then = await CLI.run(base + ["--now", "1630497600", file])  // 2021-09-01
         #expect(then.status == 0, "\(then.stderr)")
@@ -140,6 +146,12 @@ struct PasskeyCommandTests {
             [
                 "passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example",
                 "--challenge", "AA", "/nonexistent",
+            ], "warden: usage: missing '--user-handle'"
+        ),
+        (
+            [
+                "passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example",
+                "--challenge", "AA", "--user-handle", "AA", "/nonexistent",
             ], "warden: unreadable_file:"
         ),
         (
@@ -168,7 +180,7 @@ struct PasskeyCommandTests {
         ] {
             let run = await CLI.run([
                 "passkey", "verify-registration", "--rp-id", "localhost", "--origin", "http://localhost:5000",
-                "--challenge", "AA", "--attestation-roots", roots, response,
+                "--challenge", "AA", "--attestation-roots", roots, "--user-handle", "AA", response,
             ])
             #expect(run.status == 2, "\(roots): \(run.stderr)")
             #expect(run.stderr.hasPrefix(message), "\(roots): \(run.stderr)")
@@ -179,7 +191,7 @@ struct PasskeyCommandTests {
         let file = try Self.write(#"{"id":"AA","rawId":"AA","type":"public-key","response":{}}"#)
         let run = await CLI.run([
             "passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example", "--challenge",
-            "AA", file,
+            "AA", "--user-handle", "AA", file,
         ])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("warden: malformed:"))

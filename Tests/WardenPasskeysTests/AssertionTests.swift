@@ -44,7 +44,7 @@ struct AssertionTests {
         record.uvInitialized = false
         func result(verified: Bool) -> AssertionResult {
             AssertionResult(
-                credentialID: record.id, newSignCount: record.signCount + 1, userVerified: verified, backedUp: true,
+                credentialID: record.id, userHandle: record.userHandle, newSignCount: record.signCount + 1, userVerified: verified, backedUp: true,
                 signCountRegressed: false, extensions: nil)
         }
         #expect(!record.updated(by: result(verified: false)).uvInitialized)
@@ -74,11 +74,74 @@ struct AssertionTests {
             try PasskeyFixtures.rp.verifyAssertion(
                 other, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id])
         }
-        record.userHandle = nil
+        // The server expects another account than the one the credential was registered for.
+        ceremony.userHandle = [1, 2, 3]
+        let genuine = try authenticator.assert(ceremony)
         #expect(throws: PasskeyError(.userHandleMismatch)) {
             try PasskeyFixtures.rp.verifyAssertion(
-                other, challenge: ceremony.challenge, credential: record, expectedUserHandle: [1, 2, 3])
+                genuine, challenge: ceremony.challenge, credential: record, expectedUserHandle: [1, 2, 4])
         }
+        // A record without an account is refused rather than trusting the response.
+        record.userHandle = []
+        #expect(throws: PasskeyError(.invalidConfiguration)) {
+            try PasskeyFixtures.rp.verifyAssertion(genuine, challenge: ceremony.challenge, credential: record)
+        }
+    }
+
+    /// Issue 32 item 5: the user handle is not signed, so a sign-in names the account the credential was
+    /// registered for — never the one the response claims.
+    @Test func theAccountComesFromTheRecordNotTheResponse() throws {
+        var (authenticator, record) = try Self.registered(handle: Array("alice".utf8))
+        // With allowCredentials (a known user) and no userHandle in the response: the record's account.
+        var ceremony = Ceremony(challenge: PasskeyFixtures.challenge())
+        let plain = try authenticator.assert(ceremony)
+        let result = try PasskeyFixtures.rp.verifyAssertion(
+            plain, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id])
+        #expect(result.userHandle == Array("alice".utf8))
+        record = record.updated(by: result)
+        // A response naming another account (an unsigned field anyone on the path can set) is refused.
+        ceremony = Ceremony(challenge: PasskeyFixtures.challenge())
+        ceremony.userHandle = Array("mallory".utf8)
+        let claimed = try authenticator.assert(ceremony)
+        #expect(throws: PasskeyError(.userHandleMismatch)) {
+            try PasskeyFixtures.rp.verifyAssertion(
+                claimed, challenge: ceremony.challenge, credential: record, allowCredentials: [record.id])
+        }
+        // The forged field rewritten into a genuine response (the signature does not cover it): still refused.
+        ceremony = Ceremony(challenge: PasskeyFixtures.challenge())
+        ceremony.userHandle = Array("alice".utf8)
+        let genuine = try authenticator.assert(ceremony)
+        let forged = AssertionResponse(
+            credentialID: genuine.credentialID, clientDataJSON: genuine.clientDataJSON,
+            authenticatorData: genuine.authenticatorData, signature: genuine.signature,
+            userHandle: Array("mallory".utf8))
+        #expect(throws: PasskeyError(.userHandleMismatch)) {
+            try PasskeyFixtures.rp.verifyAssertion(forged, challenge: ceremony.challenge, credential: record)
+        }
+        #expect(
+            try PasskeyFixtures.rp.verifyAssertion(genuine, challenge: ceremony.challenge, credential: record)
+                .userHandle == Array("alice".utf8))
+    }
+
+    @Test func registrationRequiresAnAccount() throws {
+        let authenticator = try SoftwareAuthenticator(.es256)
+        let challenge = PasskeyFixtures.challenge()
+        let response = try authenticator.register(Ceremony(challenge: challenge))
+        for handle in [[], [UInt8](repeating: 1, count: 65)] {
+            #expect(throws: PasskeyError(.invalidConfiguration)) {
+                try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: handle)
+            }
+        }
+        let record = try PasskeyFixtures.rp.verifyRegistration(
+            response, challenge: challenge, userHandle: [UInt8](repeating: 1, count: 64)
+        ).credential
+        #expect(record.userHandle.count == 64)
+        // The stored JSON carries it, and a stored record without it does not load.
+        #expect(try CredentialRecord(json: Array(record.json().utf8)) == record)
+        let json = record.json().replacingOccurrences(
+            of: #""userHandle":"\#(Base64URL.encode(record.userHandle))","#, with: "")
+        #expect(!json.contains("userHandle"))
+        #expect(throws: PasskeyError(.malformed)) { try CredentialRecord(json: Array(json.utf8)) }
     }
 
     @Test func allowCredentialsIsRespected() throws {
@@ -159,7 +222,8 @@ struct AssertionTests {
         let key = try COSEKey(bytes: try Base64URL.decode(item["publicKey"]!.stringValue!))
         let record = CredentialRecord(
             id: response.credentialID, publicKey: key.encoded, algorithm: key.algorithm,
-            signCount: UInt32(item["signCount"]!.numberValue!.int64!))
+            signCount: UInt32(item["signCount"]!.numberValue!.int64!),
+            userHandle: response.userHandle ?? PasskeyFixtures.userHandle)
         let verify = {
             try rp.verifyAssertion(
                 response, challenge: try Base64URL.decode(item["challenge"]!.stringValue!), credential: record,

@@ -22,6 +22,9 @@ enum PasskeyFixtures {
 
     static func challenge() -> [UInt8] { try! SecureRandom().bytes(count: 32) }
 
+    /// The account the tests register credentials for.
+    static let userHandle: [UInt8] = Array("warden-test-user".utf8)
+
     /// A test PKI: root → intermediate → leaf, all P-256.
     struct PKI {
         let rootKey: ECPrivateKey

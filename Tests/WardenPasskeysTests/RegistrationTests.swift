@@ -15,7 +15,7 @@ struct RegistrationTests {
         let challenge = PasskeyFixtures.challenge()
         let response = try authenticator.register(Ceremony(challenge: challenge))
         let result = try PasskeyFixtures.rp.verifyRegistration(
-            response, challenge: challenge, requireUserVerification: true, userHandle: [1, 2, 3])
+            response, challenge: challenge, userHandle: [1, 2, 3], requireUserVerification: true)
         let record = result.credential
         #expect(record.id == authenticator.credentialID)
         #expect(record.algorithm == algorithm)
@@ -33,7 +33,7 @@ struct RegistrationTests {
         let authenticator = try SoftwareAuthenticator(.es256)
         let challenge = PasskeyFixtures.challenge()
         let response = try authenticator.register(Ceremony(challenge: challenge), attestation: .packedSelf)
-        let record = try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge).credential
+        let record = try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
         #expect(record.attestationFormat == .packed && record.attestationType == .selfAttestation)
     }
 
@@ -50,26 +50,26 @@ struct RegistrationTests {
 
         // No roots for packed: the signature is checked, the chain is not.
         #expect(
-            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge).credential.attestationType
+            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential.attestationType
                 == .unverified)
 
         var rp = PasskeyFixtures.rp
         rp.attestation.trustAnchors[.packed] = pki.roots
         rp.attestation.requireTrustedAttestation = true
-        #expect(try rp.verifyRegistration(response, challenge: challenge).credential.attestationType == .trusted)
+        #expect(try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential.attestationType == .trusted)
 
         // Another vendor's root.
         rp.attestation.trustAnchors[.packed] = try PasskeyFixtures.PKI(name: "Other Vendor").roots
         #expect(throws: PasskeyError(.untrustedAttestation)) {
-            try rp.verifyRegistration(response, challenge: challenge)
+            try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
 
         // Trust required: none and self attestation are refused.
         let plain = try authenticator.register(Ceremony(challenge: challenge))
-        #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(plain, challenge: challenge) }
+        #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(plain, challenge: challenge, userHandle: PasskeyFixtures.userHandle) }
         let selfSigned = try authenticator.register(Ceremony(challenge: challenge), attestation: .packedSelf)
         #expect(throws: PasskeyError(.untrustedAttestation)) {
-            try rp.verifyRegistration(selfSigned, challenge: challenge)
+            try rp.verifyRegistration(selfSigned, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
     }
 
@@ -83,18 +83,18 @@ struct RegistrationTests {
         let noIntermediate = try authenticator.register(
             Ceremony(challenge: challenge), attestation: .packedX5C(leafKey: leafKey, chain: [leaf]))
         #expect(throws: PasskeyError(.untrustedAttestation)) {
-            try rp.verifyRegistration(noIntermediate, challenge: challenge)
+            try rp.verifyRegistration(noIntermediate, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
 
         let (oldKey, old) = try pki.leaf { $0.notAfter = Date(timeIntervalSince1970: 1_700_000_000) }
         let expired = try authenticator.register(
             Ceremony(challenge: challenge), attestation: .packedX5C(leafKey: oldKey, chain: [old, pki.intermediateDER]))
         #expect(throws: PasskeyError(.untrustedAttestation)) {
-            try rp.verifyRegistration(expired, challenge: challenge)
+            try rp.verifyRegistration(expired, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
         // ...and accepted when judged at a date inside its validity.
         rp.attestation.certificateValidationDate = Date(timeIntervalSince1970: 1_650_000_000)
-        #expect(try rp.verifyRegistration(expired, challenge: challenge).credential.attestationType == .trusted)
+        #expect(try rp.verifyRegistration(expired, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential.attestationType == .trusted)
     }
 
     /// §8.2.1: each certificate requirement, fed a certificate that breaks it.
@@ -125,7 +125,7 @@ struct RegistrationTests {
             Ceremony(challenge: challenge),
             attestation: .packedX5C(leafKey: leafKey, chain: [leaf, pki.intermediateDER]))
         #expect(throws: PasskeyError(.invalidAttestation)) {
-            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge)
+            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
     }
 
@@ -138,12 +138,12 @@ struct RegistrationTests {
         let attestation = SoftwareAuthenticator.Attestation.apple(
             caKey: pki.intermediateKey, ca: pki.intermediate, intermediates: [pki.intermediateDER])
         let response = try authenticator.register(Ceremony(challenge: challenge), attestation: attestation)
-        let record = try rp.verifyRegistration(response, challenge: challenge).credential
+        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
         #expect(record.attestationFormat == .apple && record.attestationType == .trusted)
 
         // The built-in anchor is Apple's real root, which did not issue the test chain.
         #expect(throws: PasskeyError(.untrustedAttestation)) {
-            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge)
+            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
         // A nonce for other data: the client data changes after the certificate was made.
         let other = try authenticator.register(
@@ -151,7 +151,7 @@ struct RegistrationTests {
         let swapped = RegistrationResponse(
             credentialID: other.credentialID, clientDataJSON: response.clientDataJSON,
             attestationObject: other.attestationObject)
-        #expect(throws: PasskeyError(.invalidAttestation)) { try rp.verifyRegistration(swapped, challenge: challenge) }
+        #expect(throws: PasskeyError(.invalidAttestation)) { try rp.verifyRegistration(swapped, challenge: challenge, userHandle: PasskeyFixtures.userHandle) }
         // A certificate for a different key than the credential's.
         let stranger = try SoftwareAuthenticator(.es256)
         var mixed = Ceremony(challenge: challenge)
@@ -161,7 +161,7 @@ struct RegistrationTests {
             if case .map(let statement)? = strangerObject["attStmt"] { entries = statement }
         }
         let wrongKey = try authenticator.register(mixed, attestation: attestation)
-        #expect(throws: PasskeyError(.invalidAttestation)) { try rp.verifyRegistration(wrongKey, challenge: challenge) }
+        #expect(throws: PasskeyError(.invalidAttestation)) { try rp.verifyRegistration(wrongKey, challenge: challenge, userHandle: PasskeyFixtures.userHandle) }
     }
 
     @Test func appleStatementShape() throws {
@@ -193,7 +193,7 @@ struct RegistrationTests {
             ceremony.editStatement = edit
             let response = try authenticator.register(ceremony, attestation: attestation)
             #expect(throws: PasskeyError(.invalidAttestation), "\(name)") {
-                try rp.verifyRegistration(response, challenge: challenge)
+                try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
             }
         }
     }
@@ -206,7 +206,7 @@ struct RegistrationTests {
             let response = try authenticator.register(
                 Ceremony(challenge: challenge), attestation: .custom(format: format, statement: statement))
             #expect(throws: PasskeyError(.invalidAttestation)) {
-                try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge)
+                try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
             }
         }
     }
@@ -217,11 +217,11 @@ struct RegistrationTests {
         let response = try authenticator.register(
             Ceremony(challenge: challenge), attestation: .custom(format: "tpm", statement: .map([])))
         #expect(throws: PasskeyError(.unsupportedAttestation)) {
-            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge)
+            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
         var rp = PasskeyFixtures.rp
         rp.attestation.acceptsUnknownFormatsAsNone = true
-        let record = try rp.verifyRegistration(response, challenge: challenge).credential
+        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
         #expect(record.attestationFormat.rawValue == "tpm" && record.attestationType == .none)
     }
 
@@ -247,7 +247,7 @@ struct RegistrationTests {
         }
         let response = try RegistrationResponse(json: PasskeyFixtures.serialize(item["response"]!))
         let challenge = try Base64URL.decode(item["challenge"]!.stringValue!)
-        let record = try rp.verifyRegistration(response, challenge: challenge).credential
+        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
         #expect(record.attestationFormat == format)
         #expect(record.attestationType == .trusted)
         #expect(record.algorithm.rawValue == item["algorithm"]!.numberValue!.int64!)
@@ -257,7 +257,7 @@ struct RegistrationTests {
         if roots == "apple" {
             rp.attestation.certificateValidationDate = nil
             #expect(throws: PasskeyError(.untrustedAttestation)) {
-                try rp.verifyRegistration(response, challenge: challenge)
+                try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
             }
         }
     }

@@ -86,7 +86,7 @@ struct CoordinatorPasskeyRoundTripTests {
         ).json()
         let record = try rp.verifyRegistration(
             try RegistrationResponse(json: Array(registrationJSON.utf8)), challenge: challenge,
-            requireUserVerification: true, userHandle: userHandle
+            userHandle: userHandle, requireUserVerification: true
         ).credential
         let signInChallenge = try SecureRandom().bytes(count: 32)
         let asserted = try authenticator.assert(rpID: rp.id, origin: "https://example.com", challenge: signInChallenge)

@@ -29,7 +29,7 @@ enum Fixture {
                 base64Encoded:
                     "pQECAyYgASFYIIeDTe+gN8A+zQclHoRnGFWN8ehM1b7yAsa8I8KIvmplIlgg4nFGT5px8o6gpPZZhO01wdy9crDSA/Ngtkx0vGpvPHI="
             )!),
-        algorithm: .es256, signCount: 0)
+        algorithm: .es256, signCount: 0, userHandle: [0x75])
 }
 
 @_cdecl("FuzzAuthenticatorData_main")

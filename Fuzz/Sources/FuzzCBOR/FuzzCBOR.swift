@@ -18,7 +18,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let rp = try! RelyingParty(id: "example.com", origins: ["https://example.com"])
     let clientData = Array(#"{"type":"webauthn.create","challenge":"AAAA","origin":"https://example.com"}"#.utf8)
     let response = RegistrationResponse(credentialID: [1], clientDataJSON: clientData, attestationObject: bytes)
-    _ = try? rp.verifyRegistration(response, challenge: [0, 0, 0])
+    _ = try? rp.verifyRegistration(response, challenge: [0, 0, 0], userHandle: [0x75])
     return 0
 }
 
