@@ -97,7 +97,7 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
                 requireUserVerification: arguments.has("require-uv"), now: now)
             io.out(result.credential.json())
             return ExitCode.success
-        } catch let error as PasskeyError {
+        } catch {
             throw PasskeyInput.rejected(error)
         }
     }

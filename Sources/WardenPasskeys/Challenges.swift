@@ -87,28 +87,45 @@ extension ChallengeStore {
     }
 }
 
-/// An in-memory ``ChallengeStore`` for a single server process (and tests). Expired entries are dropped as new
-/// ones arrive; the number of outstanding challenges is capped.
+/// An in-memory ``ChallengeStore`` for a single server process (and tests).
+///
+/// Challenges expire with their ceremony; size ``capacity`` as the peak issuance rate times the lifetime (five
+/// minutes by default). The bounds degrade one binding (session or user) at a time, never everyone:
+/// - a binding holding ``perBindingCapacity`` outstanding challenges loses its oldest to a new one;
+/// - a full store drops what expired, then takes the room from the binding holding the most challenges — a binding
+///   under its fair share of the store never loses one.
+///
+/// Thread-safety: an actor.
 public actor InMemoryChallengeStore: ChallengeStore {
-    private var entries: [[UInt8]: PasskeyChallenge] = [:]
-    private let capacity: Int
+    private var table: OwnerQuotaTable<String, [UInt8], PasskeyChallenge>
+    private let now: @Sendable () -> Date
+    /// Outstanding challenges kept at most.
+    public nonisolated let capacity: Int
+    /// Outstanding challenges one binding may hold.
+    public nonisolated let perBindingCapacity: Int
 
-    /// - Parameter capacity: outstanding challenges kept before the oldest-expiring are dropped.
-    public init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }
-
-    public func put(_ challenge: PasskeyChallenge) {
-        if entries.count >= capacity {
-            let now = Date()
-            entries = entries.filter { $0.value.expires > now }
-            if entries.count >= capacity, let oldest = entries.min(by: { $0.value.expires < $1.value.expires }) {
-                entries[oldest.key] = nil
-            }
-        }
-        entries[challenge.value] = challenge
+    /// - Parameters:
+    ///   - capacity: outstanding challenges kept at most.
+    ///   - perBindingCapacity: outstanding challenges per binding (a user's open sign-in pages).
+    ///   - now: the clock that decides expiry.
+    public init(capacity: Int = 100_000, perBindingCapacity: Int = 16, now: @escaping @Sendable () -> Date = Date.init)
+    {
+        table = OwnerQuotaTable(capacity: capacity, perOwnerCapacity: perBindingCapacity, remembersEvictions: false)
+        self.capacity = table.capacity
+        self.perBindingCapacity = table.perOwnerCapacity
+        self.now = now
     }
 
-    public func take(_ value: [UInt8]) -> PasskeyChallenge? { entries.removeValue(forKey: value) }
+    public func put(_ challenge: PasskeyChallenge) {
+        _ = table.insert(
+            challenge.value, owner: challenge.binding, expires: challenge.expires, value: challenge, now: now())
+    }
+
+    public func take(_ value: [UInt8]) -> PasskeyChallenge? { table.remove(value)?.value }
 
     /// Outstanding challenges (for tests and metrics).
-    public var count: Int { entries.count }
+    public var count: Int { table.count }
+
+    /// Outstanding challenges of one binding.
+    public func count(forBinding binding: String) -> Int { table.count(of: binding) }
 }

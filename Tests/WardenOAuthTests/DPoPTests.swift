@@ -269,6 +269,107 @@ struct DPoPTests {
         #expect(await cache.insert("a", thumbprint: "k", expires: now + 30, now: now + 11), "after expiry")
     }
 
+    /// Issue 32 item 6: one key's valid proofs (an attacker's own key: DPoP keys cost nothing) fill only that key's
+    /// share. Its acceptance window shrinks — it can never replay an evicted proof — and every other client goes on.
+    @Test func aFloodFromOneKeyDegradesOnlyThatKey() async throws {
+        let cache = InMemoryDPoPReplayCache(capacity: 200, perKeyCapacity: 50)
+        let now = Date()
+        let verifier = Self.verifier(now: now, cache: cache)
+        let attacker = try SoftwareDPoPKey()
+        let attackerProofs = try (0..<120).map { _ in
+            try DPoPProofFactory(key: attacker, now: { now }).proof(method: "GET", url: Self.url)
+        }
+        var accepted = 0
+        for proof in attackerProofs {
+            if (try? await verifier.verify(proof, method: "GET", url: Self.url)) != nil { accepted += 1 }
+        }
+        #expect(accepted == 50, "the key's own quota, no more")
+        #expect(await cache.count(forKey: attacker.thumbprint) == 50)
+        // None of its proofs can be replayed, the forgotten ones included.
+        for proof in attackerProofs {
+            await #expect(throws: DPoPError(.replayed)) {
+                try await verifier.verify(proof, method: "GET", url: Self.url)
+            }
+        }
+        // Another client is not affected.
+        let client = try SoftwareDPoPKey()
+        let proof = try DPoPProofFactory(key: client, now: { now }).proof(method: "GET", url: Self.url)
+        _ = try await verifier.verify(proof, method: "GET", url: Self.url)
+        await #expect(throws: DPoPError(.replayed)) { try await verifier.verify(proof, method: "GET", url: Self.url) }
+        // The flooding key gets in again with newer proofs: its window shrank, it did not close.
+        let later = now + 1
+        let fresh = try DPoPProofFactory(key: attacker, now: { later }).proof(method: "GET", url: Self.url)
+        let laterVerifier = Self.verifier(now: later, cache: cache)
+        _ = try await laterVerifier.verify(fresh, method: "GET", url: Self.url)
+        #expect(await cache.count(forKey: attacker.thumbprint) == 50, "the fresh proof took its oldest entry's place")
+        // ...and the proof it forgot still cannot be replayed (the key's horizon moved past it).
+        for proof in attackerProofs {
+            await #expect(throws: DPoPError(.replayed)) {
+                try await laterVerifier.verify(proof, method: "GET", url: Self.url)
+            }
+        }
+    }
+
+    /// Many keys together fill the whole cache: the room is taken from the key holding the most entries, so a client
+    /// under its fair share keeps its entries (its proofs stay unreplayable) and gets new proofs in.
+    @Test func aFullCacheTakesRoomFromTheBusiestKey() async throws {
+        let cache = InMemoryDPoPReplayCache(capacity: 100, perKeyCapacity: 40)
+        let now = Date()
+        let verifier = Self.verifier(now: now, cache: cache)
+        let client = try SoftwareDPoPKey()
+        let early = try DPoPProofFactory(key: client, now: { now - 60 }).proof(method: "GET", url: Self.url)
+        _ = try await verifier.verify(early, method: "GET", url: Self.url)
+        for _ in 0..<8 {
+            let key = try SoftwareDPoPKey()
+            let factory = DPoPProofFactory(key: key, now: { now })
+            for _ in 0..<30 {
+                _ = try? await verifier.verify(
+                    try factory.proof(method: "GET", url: Self.url), method: "GET", url: Self.url)
+            }
+        }
+        #expect(await cache.count == 100, "the flood filled the cache")
+        #expect(await cache.count(forKey: client.thumbprint) == 1, "the quiet client's entry was never evicted")
+        await #expect(throws: DPoPError(.replayed)) { try await verifier.verify(early, method: "GET", url: Self.url) }
+        let next = try DPoPProofFactory(key: client, now: { now }).proof(method: "GET", url: Self.url)
+        _ = try await verifier.verify(next, method: "GET", url: Self.url)
+    }
+
+    /// Entries live for the proof's acceptance window (iat + maxAge + leeway) and no longer.
+    @Test func entriesExpireWithTheAcceptanceWindow() async throws {
+        let cache = InMemoryDPoPReplayCache(capacity: 3, perKeyCapacity: 3)
+        let now = Date()
+        let key = try SoftwareDPoPKey()
+        for _ in 0..<3 {
+            let proof = try DPoPProofFactory(key: key, now: { now }).proof(method: "GET", url: Self.url)
+            _ = try await Self.verifier(now: now, cache: cache).verify(proof, method: "GET", url: Self.url)
+        }
+        #expect(await cache.count == 3)
+        // 305 s later (maxAge 300 + leeway 5) the three are gone: a new proof from another key finds room at once.
+        let later = now + 306
+        let other = try SoftwareDPoPKey()
+        let proof = try DPoPProofFactory(key: other, now: { later }).proof(method: "GET", url: Self.url)
+        _ = try await Self.verifier(now: later, cache: cache).verify(proof, method: "GET", url: Self.url)
+        #expect(await cache.count == 1)
+        #expect(await cache.count(forKey: key.thumbprint) == 0)
+    }
+
+    /// A replay cache that cannot answer (a remote store down) refuses the proof with a transient, typed error.
+    @Test func anUnavailableReplayCacheRefusesTheProof() async throws {
+        struct Unreachable: DPoPReplayCache {
+            struct Down: Error {}
+            func insert(_ jti: String, thumbprint: String, expires: Date, now: Date) async throws -> Bool {
+                throw Down()
+            }
+        }
+        let key = try SoftwareDPoPKey()
+        let now = Date()
+        let proof = try DPoPProofFactory(key: key, now: { now }).proof(method: "GET", url: Self.url)
+        let error = await #expect(throws: DPoPError.self) {
+            try await DPoPVerifier(replayCache: Unreachable(), now: { now }).verify(proof, method: "GET", url: Self.url)
+        }
+        #expect(error?.code == .replayCacheUnavailable && error?.failureKind == .transient)
+    }
+
     @Test(arguments: [
         ("HTTPS://Server.Example.COM:443/token?x=1#f", "https://server.example.com/token"),
         ("http://127.0.0.1:80/cb", "http://127.0.0.1/cb"), ("https://a.example:8443/p", "https://a.example:8443/p"),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WardenCore
 import WardenJOSE
 
 @_spi(Fuzzing) @testable import WardenCrypto
@@ -339,6 +340,50 @@ struct ChallengeTests {
         let store = InMemoryChallengeStore(capacity: 10)
         for _ in 0..<50 { _ = try await store.issue(binding: "s", ceremony: .registration) }
         #expect(await store.count == 10)
+    }
+
+    /// Issue 32 item 6: one binding issuing challenges without end keeps only its own last few; other sessions'
+    /// challenges stay redeemable.
+    @Test func oneBindingCannotPushOutAnothersChallenge() async throws {
+        let store = InMemoryChallengeStore(capacity: 100, perBindingCapacity: 8)
+        let now = Date()
+        let legit = try await store.issue(binding: "alice", ceremony: .authentication, now: now)
+        var flood: [PasskeyChallenge] = []
+        for _ in 0..<1000 {
+            flood.append(try await store.issue(binding: "mallory", ceremony: .authentication, now: now))
+        }
+        #expect(await store.count(forBinding: "mallory") == 8)
+        #expect(
+            try await store.redeem(legit.value, binding: "alice", ceremony: .authentication, now: now) == legit)
+        // The flooding session's newest challenge works, its oldest was dropped.
+        _ = try await store.redeem(flood.last!.value, binding: "mallory", ceremony: .authentication, now: now)
+        await #expect(throws: PasskeyError(.challengeUnknown)) {
+            try await store.redeem(flood[0].value, binding: "mallory", ceremony: .authentication, now: now)
+        }
+    }
+
+    /// Many bindings fill the store: room is taken from the binding holding the most, never from one under its fair
+    /// share; expired challenges make room first.
+    @Test func aFullStoreTakesRoomFromTheBusiestBinding() async throws {
+        let clock = Locked(Date())
+        let store = InMemoryChallengeStore(capacity: 50, perBindingCapacity: 16, now: { clock.current })
+        let now = clock.current
+        let legit = try await store.issue(binding: "alice", ceremony: .registration, now: now)
+        for index in 0..<150 {
+            _ = try await store.issue(binding: "bot-\(index % 30)", ceremony: .registration, now: now)
+        }
+        #expect(await store.count == 50)
+        #expect(await store.count(forBinding: "alice") == 1)
+        #expect(try await store.redeem(legit.value, binding: "alice", ceremony: .registration, now: now) == legit)
+        // After the lifetime the flood has expired: once the store is full again, the expired ones go first.
+        clock.withLock { $0 += PasskeyChallenge.defaultLifetime + 1 }
+        let first = try await store.issue(binding: "bob", ceremony: .registration, now: clock.current)
+        #expect(await store.count == 50)
+        let second = try await store.issue(binding: "bob", ceremony: .registration, now: clock.current)
+        #expect(await store.count == 2)
+        for challenge in [first, second] {
+            _ = try await store.redeem(challenge.value, binding: "bob", ceremony: .registration, now: clock.current)
+        }
     }
 
     @Test func redeemFromClientData() async throws {

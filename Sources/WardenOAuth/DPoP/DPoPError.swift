@@ -16,6 +16,7 @@ public struct DPoPError: CodedError {
             case missingClaim = "dpop_missing_claim"
             case iatOutOfWindow = "dpop_iat_out_of_window"
             case replayed = "dpop_replayed"
+            case replayCacheUnavailable = "dpop_replay_cache_unavailable"
             case nonceMismatch = "dpop_nonce_mismatch"
             case nonceRequired = "use_dpop_nonce"
             case athMismatch = "dpop_ath_mismatch"
@@ -45,8 +46,11 @@ public struct DPoPError: CodedError {
         public static let missingClaim = Code(.missingClaim)
         /// `iat` is outside the accepted window.
         public static let iatOutOfWindow = Code(.iatOutOfWindow)
-        /// The `jti` was seen within the window.
+        /// The `jti` was seen within the window (or is older than a bounded cache can still vouch for).
         public static let replayed = Code(.replayed)
+        /// The replay cache could not answer (a remote store unreachable or timing out): the proof is refused,
+        /// and the client may retry (a transient failure).
+        public static let replayCacheUnavailable = Code(.replayCacheUnavailable)
         /// `nonce` is not the one the server issued.
         public static let nonceMismatch = Code(.nonceMismatch)
         /// The server requires a nonce it issued (`use_dpop_nonce`), and the proof has none.
@@ -67,5 +71,7 @@ public struct DPoPError: CodedError {
         self.reason = Self.reason(reason, or: code)
     }
 
-    public var failureKind: FailureKind { code == .nonceRequired ? .transient : .rejected }
+    public var failureKind: FailureKind {
+        code == .nonceRequired || code == .replayCacheUnavailable ? .transient : .rejected
+    }
 }

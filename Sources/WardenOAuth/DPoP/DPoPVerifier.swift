@@ -126,11 +126,15 @@ public struct DPoPVerifier: Sendable {
         if let boundThumbprint, !ConstantTime.equals(boundThumbprint, jwk.thumbprint) {
             throw DPoPError(.keyMismatch, "the token is bound to another key")
         }
-        // Last, so a refused proof never consumes its jti.
-        guard
-            await replayCache.insert(
+        // Last, so a refused proof never consumes its jti (nor room in the cache).
+        let fresh: Bool
+        do {
+            fresh = try await replayCache.insert(
                 jti, thumbprint: jwk.thumbprint, expires: issued.addingTimeInterval(maxAge + leeway), now: current)
-        else { throw DPoPError(.replayed, "this proof (jti) was already used") }
+        } catch {
+            throw DPoPError(.replayCacheUnavailable, "the replay cache could not be consulted; retry later")
+        }
+        guard fresh else { throw DPoPError(.replayed, "this proof (jti) was already used") }
         return Proof(thumbprint: jwk.thumbprint, jti: jti, issuedAt: issued, nonce: nonce)
     }
 }
