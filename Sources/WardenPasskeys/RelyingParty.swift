@@ -68,7 +68,8 @@ public struct RelyingParty: Sendable {
     ///   - requireUserVerification: refuse unless UV is set (`userVerification: "required"`).
     /// - Throws: ``PasskeyError/Code/invalidConfiguration`` for an empty or over-long `userHandle`.
     public func verifyRegistration(
-        _ response: RegistrationResponse, challenge: [UInt8], userHandle: [UInt8], requireUserVerification: Bool = false,
+        _ response: RegistrationResponse, challenge: [UInt8], userHandle: [UInt8],
+        requireUserVerification: Bool = false,
         now: Date = Date()
     ) throws(PasskeyError) -> RegistrationResult {
         guard (1...PasskeyCreationOptions.maximumUserIDBytes).contains(userHandle.count) else {
@@ -174,7 +175,8 @@ public struct RelyingParty: Sendable {
             regressed = true
         }
         return AssertionResult(
-            credentialID: credential.id, userHandle: credential.userHandle, newSignCount: regressed ? credential.signCount : newCount,
+            credentialID: credential.id, userHandle: credential.userHandle,
+            newSignCount: regressed ? credential.signCount : newCount,
             userVerified: flags.contains(.userVerified), backedUp: flags.contains(.backedUp),
             signCountRegressed: regressed, extensions: authenticatorData.extensions)
     }

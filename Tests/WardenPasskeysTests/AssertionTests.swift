@@ -44,7 +44,8 @@ struct AssertionTests {
         record.uvInitialized = false
         func result(verified: Bool) -> AssertionResult {
             AssertionResult(
-                credentialID: record.id, userHandle: record.userHandle, newSignCount: record.signCount + 1, userVerified: verified, backedUp: true,
+                credentialID: record.id, userHandle: record.userHandle, newSignCount: record.signCount + 1,
+                userVerified: verified, backedUp: true,
                 signCountRegressed: false, extensions: nil)
         }
         #expect(!record.updated(by: result(verified: false)).uvInitialized)

@@ -66,7 +66,8 @@ struct CorpusExport {
                 "response": response.json(),
                 "expected": Self.verdict {
                     _ = try party.verifyRegistration(
-                        response, challenge: [UInt8](repeating: 42, count: 32), userHandle: PasskeyFixtures.userHandle, requireUserVerification: true)
+                        response, challenge: [UInt8](repeating: 42, count: 32), userHandle: PasskeyFixtures.userHandle,
+                        requireUserVerification: true)
                 },
             ]
             if let roots, let format { entry["roots"] = [format: Self.pem(roots)] }
@@ -100,14 +101,17 @@ struct CorpusExport {
             var authenticator = try SoftwareAuthenticator(algorithm)
             try registration("none \(algorithm)", authenticator, base)
             try registration("packed self \(algorithm)", authenticator, base, .packedSelf)
-            let record = try rp.verifyRegistration(try authenticator.register(base), challenge: base.challenge, userHandle: PasskeyFixtures.userHandle)
-                .credential
+            let record = try rp.verifyRegistration(
+                try authenticator.register(base), challenge: base.challenge, userHandle: PasskeyFixtures.userHandle
+            )
+            .credential
             try assertion("assertion \(algorithm)", &authenticator, record: record, base)
             try assertion(
                 "second assertion \(algorithm)", &authenticator,
                 record: record.updated(
                     by: AssertionResult(
-                        credentialID: record.id, userHandle: record.userHandle, newSignCount: 1, userVerified: true, backedUp: true,
+                        credentialID: record.id, userHandle: record.userHandle, newSignCount: 1, userVerified: true,
+                        backedUp: true,
                         signCountRegressed: false,
                         extensions: nil)), base)
         }

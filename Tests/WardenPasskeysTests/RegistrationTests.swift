@@ -33,7 +33,9 @@ struct RegistrationTests {
         let authenticator = try SoftwareAuthenticator(.es256)
         let challenge = PasskeyFixtures.challenge()
         let response = try authenticator.register(Ceremony(challenge: challenge), attestation: .packedSelf)
-        let record = try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
+        let record = try PasskeyFixtures.rp.verifyRegistration(
+            response, challenge: challenge, userHandle: PasskeyFixtures.userHandle
+        ).credential
         #expect(record.attestationFormat == .packed && record.attestationType == .selfAttestation)
     }
 
@@ -50,13 +52,17 @@ struct RegistrationTests {
 
         // No roots for packed: the signature is checked, the chain is not.
         #expect(
-            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential.attestationType
+            try PasskeyFixtures.rp.verifyRegistration(
+                response, challenge: challenge, userHandle: PasskeyFixtures.userHandle
+            ).credential.attestationType
                 == .unverified)
 
         var rp = PasskeyFixtures.rp
         rp.attestation.trustAnchors[.packed] = pki.roots
         rp.attestation.requireTrustedAttestation = true
-        #expect(try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential.attestationType == .trusted)
+        #expect(
+            try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
+                .attestationType == .trusted)
 
         // Another vendor's root.
         rp.attestation.trustAnchors[.packed] = try PasskeyFixtures.PKI(name: "Other Vendor").roots
@@ -66,7 +72,9 @@ struct RegistrationTests {
 
         // Trust required: none and self attestation are refused.
         let plain = try authenticator.register(Ceremony(challenge: challenge))
-        #expect(throws: PasskeyError(.untrustedAttestation)) { try rp.verifyRegistration(plain, challenge: challenge, userHandle: PasskeyFixtures.userHandle) }
+        #expect(throws: PasskeyError(.untrustedAttestation)) {
+            try rp.verifyRegistration(plain, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+        }
         let selfSigned = try authenticator.register(Ceremony(challenge: challenge), attestation: .packedSelf)
         #expect(throws: PasskeyError(.untrustedAttestation)) {
             try rp.verifyRegistration(selfSigned, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
@@ -94,7 +102,9 @@ struct RegistrationTests {
         }
         // ...and accepted when judged at a date inside its validity.
         rp.attestation.certificateValidationDate = Date(timeIntervalSince1970: 1_650_000_000)
-        #expect(try rp.verifyRegistration(expired, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential.attestationType == .trusted)
+        #expect(
+            try rp.verifyRegistration(expired, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
+                .attestationType == .trusted)
     }
 
     /// §8.2.1: each certificate requirement, fed a certificate that breaks it.
@@ -125,7 +135,8 @@ struct RegistrationTests {
             Ceremony(challenge: challenge),
             attestation: .packedX5C(leafKey: leafKey, chain: [leaf, pki.intermediateDER]))
         #expect(throws: PasskeyError(.invalidAttestation)) {
-            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+            try PasskeyFixtures.rp.verifyRegistration(
+                response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
     }
 
@@ -138,12 +149,14 @@ struct RegistrationTests {
         let attestation = SoftwareAuthenticator.Attestation.apple(
             caKey: pki.intermediateKey, ca: pki.intermediate, intermediates: [pki.intermediateDER])
         let response = try authenticator.register(Ceremony(challenge: challenge), attestation: attestation)
-        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
+        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+            .credential
         #expect(record.attestationFormat == .apple && record.attestationType == .trusted)
 
         // The built-in anchor is Apple's real root, which did not issue the test chain.
         #expect(throws: PasskeyError(.untrustedAttestation)) {
-            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+            try PasskeyFixtures.rp.verifyRegistration(
+                response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
         // A nonce for other data: the client data changes after the certificate was made.
         let other = try authenticator.register(
@@ -151,7 +164,9 @@ struct RegistrationTests {
         let swapped = RegistrationResponse(
             credentialID: other.credentialID, clientDataJSON: response.clientDataJSON,
             attestationObject: other.attestationObject)
-        #expect(throws: PasskeyError(.invalidAttestation)) { try rp.verifyRegistration(swapped, challenge: challenge, userHandle: PasskeyFixtures.userHandle) }
+        #expect(throws: PasskeyError(.invalidAttestation)) {
+            try rp.verifyRegistration(swapped, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+        }
         // A certificate for a different key than the credential's.
         let stranger = try SoftwareAuthenticator(.es256)
         var mixed = Ceremony(challenge: challenge)
@@ -161,7 +176,9 @@ struct RegistrationTests {
             if case .map(let statement)? = strangerObject["attStmt"] { entries = statement }
         }
         let wrongKey = try authenticator.register(mixed, attestation: attestation)
-        #expect(throws: PasskeyError(.invalidAttestation)) { try rp.verifyRegistration(wrongKey, challenge: challenge, userHandle: PasskeyFixtures.userHandle) }
+        #expect(throws: PasskeyError(.invalidAttestation)) {
+            try rp.verifyRegistration(wrongKey, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+        }
     }
 
     @Test func appleStatementShape() throws {
@@ -206,7 +223,8 @@ struct RegistrationTests {
             let response = try authenticator.register(
                 Ceremony(challenge: challenge), attestation: .custom(format: format, statement: statement))
             #expect(throws: PasskeyError(.invalidAttestation)) {
-                try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+                try PasskeyFixtures.rp.verifyRegistration(
+                    response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
             }
         }
     }
@@ -217,11 +235,13 @@ struct RegistrationTests {
         let response = try authenticator.register(
             Ceremony(challenge: challenge), attestation: .custom(format: "tpm", statement: .map([])))
         #expect(throws: PasskeyError(.unsupportedAttestation)) {
-            try PasskeyFixtures.rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+            try PasskeyFixtures.rp.verifyRegistration(
+                response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
         }
         var rp = PasskeyFixtures.rp
         rp.attestation.acceptsUnknownFormatsAsNone = true
-        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
+        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+            .credential
         #expect(record.attestationFormat.rawValue == "tpm" && record.attestationType == .none)
     }
 
@@ -247,7 +267,8 @@ struct RegistrationTests {
         }
         let response = try RegistrationResponse(json: PasskeyFixtures.serialize(item["response"]!))
         let challenge = try Base64URL.decode(item["challenge"]!.stringValue!)
-        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle).credential
+        let record = try rp.verifyRegistration(response, challenge: challenge, userHandle: PasskeyFixtures.userHandle)
+            .credential
         #expect(record.attestationFormat == format)
         #expect(record.attestationType == .trusted)
         #expect(record.algorithm.rawValue == item["algorithm"]!.numberValue!.int64!)

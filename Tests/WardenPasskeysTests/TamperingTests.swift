@@ -158,7 +158,8 @@ struct TamperingTests {
         let response = try authenticator.register(ceremony)
         Self.expect(tamper.expected) {
             _ = try PasskeyFixtures.rp.verifyRegistration(
-                response, challenge: Array(repeating: 42, count: 32), userHandle: PasskeyFixtures.userHandle, requireUserVerification: true)
+                response, challenge: Array(repeating: 42, count: 32), userHandle: PasskeyFixtures.userHandle,
+                requireUserVerification: true)
         }
     }
 
@@ -169,7 +170,8 @@ struct TamperingTests {
         tamper.edit(&ceremony)
         let response = try authenticator.register(ceremony, attestation: .packedSelf)
         Self.expect(tamper.expected) {
-            _ = try PasskeyFixtures.rp.verifyRegistration(response, challenge: Array(repeating: 42, count: 32), userHandle: PasskeyFixtures.userHandle)
+            _ = try PasskeyFixtures.rp.verifyRegistration(
+                response, challenge: Array(repeating: 42, count: 32), userHandle: PasskeyFixtures.userHandle)
         }
     }
 
@@ -207,21 +209,32 @@ struct TamperingTests {
         var rp = PasskeyFixtures.rp
         rp.allowsCrossOrigin = true
         #expect(
-            try rp.verifyRegistration(response, challenge: ceremony.challenge, userHandle: PasskeyFixtures.userHandle).credential.id
+            try rp.verifyRegistration(response, challenge: ceremony.challenge, userHandle: PasskeyFixtures.userHandle)
+                .credential.id
                 == authenticator.credentialID)
         rp.allowedTopOrigins = ["https://partner.example"]
-        Self.expect("top_origin_not_allowed") { _ = try rp.verifyRegistration(response, challenge: ceremony.challenge, userHandle: PasskeyFixtures.userHandle) }
+        Self.expect("top_origin_not_allowed") {
+            _ = try rp.verifyRegistration(
+                response, challenge: ceremony.challenge, userHandle: PasskeyFixtures.userHandle)
+        }
         rp.allowedTopOrigins = ["https://shop.example"]
-        #expect(try rp.verifyRegistration(response, challenge: ceremony.challenge, userHandle: PasskeyFixtures.userHandle).credential.algorithm == .es256)
+        #expect(
+            try rp.verifyRegistration(response, challenge: ceremony.challenge, userHandle: PasskeyFixtures.userHandle)
+                .credential.algorithm == .es256)
 
         // With an allowlist, a cross-origin response that does not say where it is embedded is refused (it could be
         // any page); without one it passes, as the relying party allowed any top origin.
         var anywhere = Ceremony(challenge: Array(repeating: 42, count: 32))
         anywhere.crossOrigin = true
         let unnamed = try authenticator.register(anywhere)
-        Self.expect("top_origin_not_allowed") { _ = try rp.verifyRegistration(unnamed, challenge: anywhere.challenge, userHandle: PasskeyFixtures.userHandle) }
+        Self.expect("top_origin_not_allowed") {
+            _ = try rp.verifyRegistration(
+                unnamed, challenge: anywhere.challenge, userHandle: PasskeyFixtures.userHandle)
+        }
         rp.allowedTopOrigins = []
-        #expect(try rp.verifyRegistration(unnamed, challenge: anywhere.challenge, userHandle: PasskeyFixtures.userHandle).credential.algorithm == .es256)
+        #expect(
+            try rp.verifyRegistration(unnamed, challenge: anywhere.challenge, userHandle: PasskeyFixtures.userHandle)
+                .credential.algorithm == .es256)
     }
 
     @Test func algorithmsNotOfferedAreRefused() throws {
@@ -230,7 +243,9 @@ struct TamperingTests {
         var rp = PasskeyFixtures.rp
         rp.algorithms = [.es256, .edDSA]
         Self.expect("algorithm_not_allowed") {
-            _ = try rp.verifyRegistration(try authenticator.register(ceremony), challenge: ceremony.challenge, userHandle: PasskeyFixtures.userHandle)
+            _ = try rp.verifyRegistration(
+                try authenticator.register(ceremony), challenge: ceremony.challenge,
+                userHandle: PasskeyFixtures.userHandle)
         }
     }
 }
