@@ -73,6 +73,71 @@ final class FileScan {
     /// ``SecretNames/needsSecureRandom(_:)``, memoized for the file.
     func needsSecureRandom(_ name: String) -> Bool { nameClass(name, .secureRandom).contains(.secureRandom) }
 
+    /// Tokens the rules' scope scans visited in this file: the auditor's step budget. Every scan of a scope or of
+    /// the rest of a scope that a rule makes per call site counts here, so a test can hold the total to a small
+    /// multiple of the file's tokens (a rule that rescans its scope for each call site is quadratic).
+    private(set) var steps = 0
+
+    /// Adds `count` visited tokens to ``steps``.
+    func spend(_ count: Int) { steps &+= count }
+
+    /// Whether a token of `range` satisfies `predicate`, counted in ``steps``.
+    func any(in range: Range<Int>, _ predicate: (Int) -> Bool) -> Bool {
+        for position in range where predicate(position) {
+            spend(position - range.lowerBound + 1)
+            return true
+        }
+        spend(range.count)
+        return false
+    }
+
+    /// Where each identifier occurs, in order, built on first use with one pass over the file.
+    private lazy var identifierPositions: [String: [Int32]] = {
+        var result: [String: [Int32]] = [:]
+        for index in tokens.indices where tokens[index].kind == .identifier {
+            result[tokens[index].text, default: []].append(Int32(index))
+        }
+        spend(tokens.count)
+        return result
+    }()
+
+    /// The positions in `range`, ascending, of the identifier tokens spelled `name`: a lookup instead of a scan, so
+    /// a rule asking it at every call site of a long function stays linear. Each position read counts in ``steps``.
+    func positions(of name: String, in range: Range<Int>) -> Positions {
+        spend(1)
+        guard let all = identifierPositions[name], !range.isEmpty else { return Positions(scan: self, slice: []) }
+        func firstIndex(atLeast bound: Int) -> Int {
+            var low = 0
+            var high = all.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(all[middle]) < bound { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        return Positions(
+            scan: self, slice: all[firstIndex(atLeast: range.lowerBound)..<firstIndex(atLeast: range.upperBound)])
+    }
+
+    /// Token positions from ``positions(of:in:)``; reading one counts a step.
+    struct Positions: Sequence {
+        let scan: FileScan
+        let slice: ArraySlice<Int32>
+
+        func makeIterator() -> Iterator { Iterator(scan: scan, base: slice.makeIterator()) }
+
+        struct Iterator: IteratorProtocol {
+            let scan: FileScan
+            var base: ArraySlice<Int32>.Iterator
+
+            mutating func next() -> Int? {
+                guard let position = base.next() else { return nil }
+                scan.spend(1)
+                return Int(position)
+            }
+        }
+    }
+
     private var seen = Set<String>()
 
     /// `true` the first time it is called with `key` in this file, `false` afterwards.

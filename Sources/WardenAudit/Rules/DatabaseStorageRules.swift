@@ -91,8 +91,7 @@ struct DatabaseStorageRules: Rule {
 
     private func declaresDictionary(_ scan: FileScan, _ name: String, in scope: Range<Int>, before index: Int) -> Bool {
         let dictionaryTypes: Set<String> = ["NSMutableDictionary", "NSDictionary", "Dictionary"]
-        for position in scope.lowerBound..<index
-        where scan.tokens[position].kind == .identifier && scan.tokens[position].text == name {
+        for position in scan.positions(of: name, in: scope.lowerBound..<index) {
             // NSMutableDictionary *data = ...
             if scan.isSymbol(position - 1, "*"), scan.isSymbol(position + 1, "=") {
                 return dictionaryTypes.contains(scan.text(position - 2))
@@ -177,11 +176,11 @@ struct DatabaseStorageRules: Rule {
         let start = name == "context" ? index - 2 : index
         guard let variable = declaredName(scan, before: start) else { return }
         let scope = scan.scopeRange(of: index)
-        var position = index + 1
-        while position < scope.upperBound {
+        // Its uses up to the end of the scope or until the name is assigned again (another object from there on).
+        for position in scan.positions(of: variable, in: (index + 1)..<scope.upperBound) {
+            if scan.isSymbol(position + 1, "=") || ["let", "var"].contains(scan.text(position - 1)) { break }
             // variable.member = value
-            if scan.tokens[position].kind == .identifier, scan.tokens[position].text == variable,
-                scan.isSymbol(position + 1, "."), position + 3 < scan.tokens.count,
+            if scan.isSymbol(position + 1, "."), position + 3 < scan.tokens.count,
                 scan.tokens[position + 2].kind == .identifier, scan.isSymbol(position + 3, "=")
             {
                 let member = position + 2
@@ -198,7 +197,6 @@ struct DatabaseStorageRules: Rule {
                     }
                 }
             }
-            position += 1
         }
     }
 
@@ -243,7 +241,7 @@ struct DatabaseStorageRules: Rule {
     private func encrypted(_ scan: FileScan, _ index: Int) -> Bool {
         let scope = scan.scopeRange(of: index)
         return scan.memo("realm-encryption \(scope.lowerBound)") {
-            scope.contains { ["encryptionKey", "configuration"].contains(scan.tokens[$0].text) }
+            scan.any(in: scope) { ["encryptionKey", "configuration"].contains(scan.tokens[$0].text) }
         }
     }
 

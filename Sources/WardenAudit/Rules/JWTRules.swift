@@ -55,9 +55,8 @@ struct JWTRules: Rule {
         scan.flow.addClaimsFunction(
             name, Origin(source: "JWT claims decoded by hand in \(name)", line: scan.tokens[index].line))
         let objectiveC = scan.file.language == .objectiveC
-        for call in scan.tokens.indices
-        where scan.tokens[call].kind == .identifier && scan.tokens[call].text == name && !scope.contains(call)
-            && (scan.isSymbol(call + 1, "(") || objectiveC && scan.isSymbol(call + 1, ":"))
+        for call in scan.positions(of: name, in: scan.tokens.indices)
+        where !scope.contains(call) && (scan.isSymbol(call + 1, "(") || objectiveC && scan.isSymbol(call + 1, ":"))
             // not a declaration: `func name(`, `- (T)name:`
             && scan.text(call - 1) != "func" && !(objectiveC && scan.isSymbol(call - 1, ")"))
         {
@@ -68,9 +67,11 @@ struct JWTRules: Rule {
     /// Reports the first decision in `scope` after `start` that unverified claims take (once per scope).
     private func analyze(_ scan: FileScan, _ scope: Range<Int>, after start: Int) {
         guard scan.once("jwt \(scope.lowerBound)"),
-            !scope.contains(where: {
-                scan.tokens[$0].kind == .identifier && Self.verifiers.contains(scan.tokens[$0].text)
-            })
+            !scan.any(
+                in: scope,
+                {
+                    scan.tokens[$0].kind == .identifier && Self.verifiers.contains(scan.tokens[$0].text)
+                })
         else { return }
         let after = (start + 1)..<scope.upperBound
         for decision in scan.decisions(in: after) {

@@ -102,7 +102,7 @@ struct KeychainRules: Rule {
                 let variable = first.first(where: {
                     scan.tokens[$0].kind == .identifier && !ignored.contains(scan.tokens[$0].text)
                 }),
-                let built = builtHere(scan, scan.tokens[variable].text, in: scope.lowerBound..<index)
+                let built = builtHere(scan, scan.tokens[variable].text, in: scope, before: index)
             else { return }
             helper = built
         }
@@ -112,47 +112,65 @@ struct KeychainRules: Rule {
                 && (text.hasPrefix("kSecAttrAccessible") || text == "kSecAttrAccessControl")
         }
         let configured =
-            scan.memo("keychain-class \(scope.lowerBound)") { scope.contains(where: sets) }
-            || helper.contains(where: sets)
+            scan.memo("keychain-class \(scope.lowerBound)") { scan.any(in: scope, sets) }
+            || (!helper.isEmpty
+                && scan.memo("keychain-class-helper \(helper.lowerBound)") { scan.any(in: helper, sets) })
         if !configured { scan.report(Self.accessibilityMissing, at: index) }
     }
 
-    /// Whether `name` is declared in `range` as a dictionary literal (`[...]`, `@{...}`, `NSMutableDictionary`) or
-    /// from a query-building function of this file (`var query = baseQuery(account: a)`); nil when it is not, else
-    /// the body of that function (empty for a literal), whose keys count too.
-    func builtHere(_ scan: FileScan, _ name: String, in range: Range<Int>) -> Range<Int>? {
-        for position in range where scan.tokens[position].text == name && scan.tokens[position].kind == .identifier {
+    /// Whether `name` is declared in `scope` before `index` as a dictionary literal (`[...]`, `@{...}`,
+    /// `NSMutableDictionary`) or from a query-building function of this file (`var query = baseQuery(account: a)`);
+    /// nil when it is not, else the body of that function (empty for a literal), whose keys count too.
+    ///
+    /// The first assignment to `name` in the scope decides; it is found once per scope and name (from the file's
+    /// identifier positions), so many `SecItemAdd` calls in one function cost one lookup each, not a rescan.
+    func builtHere(_ scan: FileScan, _ name: String, in scope: Range<Int>, before index: Int) -> Range<Int>? {
+        guard
+            let assignment = scan.memoRange(
+                "keychain-query \(scope.lowerBound) \(name)",
+                {
+                    firstAssignment(scan, name, in: scope)
+                }),
+            assignment.upperBound < index
+        else { return nil }
+        let here = index..<index  // a literal: its keys are in this scope
+        let next = assignment.upperBound + 1
+        if scan.isSymbol(next, "[") {
+            // [NSMutableDictionary dictionary] is a message, [kSecClass: ...] a literal.
+            if scan.file.language == .objectiveC {
+                let literal =
+                    ["NSMutableDictionary", "NSDictionary"].contains(scan.text(next + 1))
+                    || scan.isSymbol(next + 1, "[")
+                return literal ? here : nil
+            }
+            return here
+        }
+        if scan.text(next) == "@", scan.isSymbol(next + 1, "{") { return here }
+        if ["NSMutableDictionary", "NSDictionary", "Dictionary"].contains(scan.text(next)) { return here }
+        // var query = baseQuery(account: a) / self.baseQuery(...): a function of this file that builds queries.
+        var callee = next
+        if scan.text(callee) == "self", scan.isSymbol(callee + 1, ".") { callee += 2 }
+        let name = scan.text(callee)
+        if scan.isSymbol(callee + 1, "("), let body = functionBody(scan, named: name),
+            scan.memo("keychain-builder \(name)", { scan.any(in: body) { scan.tokens[$0].text == "kSecClass" } })
+        {
+            return body
+        }
+        return nil
+    }
+
+    /// The first `name = ...` (or `let name: T = ...`, `T *name = ...`) of `scope`: from the name to its `=`.
+    private func firstAssignment(_ scan: FileScan, _ name: String, in scope: Range<Int>) -> Range<Int>? {
+        for position in scan.positions(of: name, in: scope) {
             let annotated = scan.isSymbol(position + 1, ":") && ["let", "var"].contains(scan.text(position - 1))
             guard scan.isSymbol(position + 1, "=") || annotated else { continue }
             // let query: [String: Any] = [ ... ]   /   NSMutableDictionary *query = [NSMutableDictionary dictionary];
             var cursor = position + 1
-            let limit = min(range.upperBound, position + 24)
+            let limit = min(scope.upperBound, position + 24)
             while cursor < limit, !scan.isSymbol(cursor, "=") { cursor += 1 }
+            scan.spend(cursor - position)
             guard scan.isSymbol(cursor, "=") else { continue }
-            let next = cursor + 1
-            if scan.isSymbol(next, "[") {
-                // [NSMutableDictionary dictionary] is a message, [kSecClass: ...] a literal.
-                if scan.file.language == .objectiveC {
-                    let literal =
-                        ["NSMutableDictionary", "NSDictionary"].contains(scan.text(next + 1))
-                        || scan.isSymbol(next + 1, "[")
-                    return literal ? range.upperBound..<range.upperBound : nil
-                }
-                return range.upperBound..<range.upperBound
-            }
-            if scan.text(next) == "@", scan.isSymbol(next + 1, "{") { return range.upperBound..<range.upperBound }
-            if ["NSMutableDictionary", "NSDictionary", "Dictionary"].contains(scan.text(next)) {
-                return range.upperBound..<range.upperBound
-            }
-            // var query = baseQuery(account: a) / self.baseQuery(...): a function of this file that builds queries.
-            var callee = next
-            if scan.text(callee) == "self", scan.isSymbol(callee + 1, ".") { callee += 2 }
-            if scan.isSymbol(callee + 1, "("), let body = functionBody(scan, named: scan.text(callee)),
-                body.contains(where: { scan.tokens[$0].text == "kSecClass" })
-            {
-                return body
-            }
-            return nil
+            return position..<cursor
         }
         return nil
     }
@@ -163,9 +181,9 @@ struct KeychainRules: Rule {
     }
 
     private func findFunctionBody(_ scan: FileScan, named name: String) -> Range<Int>? {
-        for index in scan.tokens.indices where scan.tokens[index].kind == .keyword && scan.tokens[index].text == "func"
-        {
-            guard scan.text(index + 1) == name else { continue }
+        for nameIndex in scan.positions(of: name, in: scan.tokens.indices) {
+            let index = nameIndex - 1
+            guard index >= 0, scan.tokens[index].kind == .keyword, scan.tokens[index].text == "func" else { continue }
             var position = index + 2
             while position < min(scan.tokens.count, index + 256), !scan.isSymbol(position, "{") {
                 if scan.file.partner[position] > position { position = Int(scan.file.partner[position]) }

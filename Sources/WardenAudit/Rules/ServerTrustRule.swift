@@ -47,13 +47,14 @@ struct ServerTrustRule: Rule {
     /// in a function that never evaluates the trust.
     func useCredential(_ scan: FileScan, _ index: Int) {
         let body = scan.scopeRange(of: index)
-        let createsTrustCredential = body.contains { position in
+        guard scan.once("trust \(body.lowerBound)") else { return }
+        let createsTrustCredential = scan.any(in: body) { position in
             guard scan.tokens[position].kind == .identifier else { return false }
             let text = scan.tokens[position].text
             return (text == "URLCredential" && scan.text(position + 2) == "trust") || text == "credentialForTrust"
         }
-        guard createsTrustCredential, scan.once("trust \(body.lowerBound)") else { return }
-        let evaluates = body.contains { position in
+        guard createsTrustCredential else { return }
+        let evaluates = scan.any(in: body) { position in
             scan.tokens[position].kind == .identifier && Self.evaluations.contains(scan.tokens[position].text)
         }
         if !evaluates { scan.report(Self.trustAll, at: index) }
