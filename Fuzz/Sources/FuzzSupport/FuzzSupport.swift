@@ -1,3 +1,5 @@
+import Foundation
+
 /// libFuzzer's driver entry point (from `-sanitize=fuzzer`).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
@@ -68,4 +70,21 @@ public struct FuzzInput {
         defer { bytes = [] }
         return Array(bytes)
     }
+}
+
+/// Runs `body` to its end from the fuzzer's (synchronous, non-async) callback thread.
+public func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let box = BlockingResult<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        box.value = await body()
+        done.signal()
+    }
+    done.wait()
+    return box.value!
+}
+
+/// The value a ``blocking(_:)`` task hands back: written once by the task, read after the semaphore.
+final class BlockingResult<T: Sendable>: @unchecked Sendable {
+    var value: T?
 }
