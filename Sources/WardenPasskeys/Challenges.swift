@@ -36,6 +36,14 @@ public struct PasskeyChallenge: Sendable, Equatable {
         self.ceremony = ceremony
         expires = now.addingTimeInterval(lifetime)
     }
+
+    /// A challenge read back from a ``ChallengeStore`` that keeps it outside the process (a database, Redis).
+    public init(restoring value: [UInt8], binding: String, ceremony: Ceremony, expires: Date) {
+        self.value = value
+        self.binding = binding
+        self.ceremony = ceremony
+        self.expires = expires
+    }
 }
 
 /// Where issued challenges wait for their one use. Implementations must make ``take(_:)`` atomic: a value is
@@ -55,7 +63,9 @@ extension ChallengeStore {
         lifetime: TimeInterval = PasskeyChallenge.defaultLifetime, now: Date = Date()
     ) async throws -> PasskeyChallenge {
         let challenge = try PasskeyChallenge(binding: binding, ceremony: ceremony, lifetime: lifetime, now: now)
-        try await put(challenge)
+        do { try await put(challenge) } catch let error as PasskeyError { throw error } catch {
+            throw PasskeyError(.challengeStoreUnavailable, "the challenge could not be stored; retry later")
+        }
         return challenge
     }
 
@@ -67,7 +77,11 @@ extension ChallengeStore {
     public func redeem(
         _ value: [UInt8], binding: String, ceremony: PasskeyChallenge.Ceremony, now: Date = Date()
     ) async throws -> PasskeyChallenge {
-        guard let challenge = try await take(value) else {
+        let taken: PasskeyChallenge?
+        do { taken = try await take(value) } catch let error as PasskeyError { throw error } catch {
+            throw PasskeyError(.challengeStoreUnavailable, "the challenge store could not be consulted; retry later")
+        }
+        guard let challenge = taken else {
             throw PasskeyError(.challengeUnknown, "challenge was never issued or was already used")
         }
         guard ConstantTime.equals(challenge.binding, binding), challenge.ceremony == ceremony else {

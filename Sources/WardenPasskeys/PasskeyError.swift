@@ -34,6 +34,7 @@ public struct PasskeyError: CodedError {
             case challengeExpired = "challenge_expired"
             case challengeBindingMismatch = "challenge_binding_mismatch"
             case invalidConfiguration = "invalid_configuration"
+            case challengeStoreUnavailable = "challenge_store_unavailable"
         }
         private let backing: Backing
         private init(_ backing: Backing) { self.backing = backing }
@@ -93,6 +94,9 @@ public struct PasskeyError: CodedError {
         public static let challengeBindingMismatch = Code(.challengeBindingMismatch)
         /// The relying party configuration is unusable (no origins, an empty RP ID...).
         public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// The challenge store could not answer (a remote store unreachable, timing out or refusing us): the
+        /// ceremony is refused, and the client may retry (a transient failure).
+        public static let challengeStoreUnavailable = Code(.challengeStoreUnavailable)
     }
 
     public let code: Code
@@ -111,6 +115,7 @@ public struct PasskeyError: CodedError {
     public var failureKind: FailureKind {
         switch code {
         case .invalidConfiguration: .misconfiguration
+        case .challengeStoreUnavailable: .transient
         default: .rejected
         }
     }

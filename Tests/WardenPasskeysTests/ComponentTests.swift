@@ -344,6 +344,33 @@ struct ChallengeTests {
 
     /// Issue 32 item 6: one binding issuing challenges without end keeps only its own last few; other sessions'
     /// challenges stay redeemable.
+    /// A store that cannot answer (a remote one down): issuing and redeeming refuse with a transient, typed error,
+    /// never "unknown challenge"; a PasskeyError the store raises itself passes through.
+    @Test func aStoreThatCannotAnswerIsATransientRefusal() async throws {
+        struct Down: Error {}
+        struct FailingStore: ChallengeStore {
+            let error: any Error
+            func put(_ challenge: PasskeyChallenge) async throws { throw error }
+            func take(_ value: [UInt8]) async throws -> PasskeyChallenge? { throw error }
+        }
+        let down = FailingStore(error: Down())
+        let refused = await #expect(throws: PasskeyError(.challengeStoreUnavailable)) {
+            _ = try await down.redeem([1, 2, 3], binding: "s", ceremony: .authentication)
+        }
+        #expect(refused?.failureKind == .transient)
+        await #expect(throws: PasskeyError(.challengeStoreUnavailable)) {
+            _ = try await down.issue(binding: "s", ceremony: .registration)
+        }
+        let own = FailingStore(error: PasskeyError(.challengeExpired))
+        await #expect(throws: PasskeyError(.challengeExpired)) {
+            _ = try await own.redeem([1], binding: "s", ceremony: .authentication)
+        }
+        // A challenge kept outside the process comes back whole.
+        let restored = PasskeyChallenge(
+            restoring: [9, 9], binding: "b", ceremony: .registration, expires: Date(timeIntervalSince1970: 5))
+        #expect(restored.value == [9, 9] && restored.binding == "b" && restored.expires.timeIntervalSince1970 == 5)
+    }
+
     @Test func oneBindingCannotPushOutAnothersChallenge() async throws {
         let store = InMemoryChallengeStore(capacity: 100, perBindingCapacity: 8)
         let now = Date()
