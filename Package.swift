@@ -49,6 +49,8 @@ let package = Package(
         .library(name: "WardenPasskeys", targets: ["WardenPasskeys"]),
         .library(name: "WardenAudit", targets: ["WardenAudit"]),
         .library(name: "WardenApple", targets: ["WardenApple"]),
+        // Server side only (hiredis): Redis-backed one-time stores for relying parties with several instances.
+        .library(name: "WardenRedis", targets: ["WardenRedis"]),
         .executable(name: "warden", targets: ["warden"]),
         .plugin(name: "WardenAuditPlugin", targets: ["WardenAuditPlugin"]),
     ],
@@ -106,11 +108,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // hiredis from the system (Debian libhiredis-dev: <hiredis/hiredis.h> on the default paths); only WardenRedis
+        // links it. No pkgConfig: hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM warns about on every build.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        .target(
+            name: "WardenRedis",
+            dependencies: ["CHiredis", "WardenCore", "WardenCrypto", "WardenOAuth", "WardenPasskeys"],
+            swiftSettings: strict),
         .target(
             name: "WardenCLI",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
                 "WardenLocalProvider", "WardenPasskeys", "WardenAudit",
+                .target(name: "WardenRedis", condition: .when(platforms: linux)),
             ],
             swiftSettings: strict + backendDefines + loopbackDefines
         ),
@@ -157,10 +167,16 @@ let package = Package(
             name: "WardenPasskeysTests", dependencies: ["WardenPasskeys", "WardenCrypto", "WardenJOSE"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
+            name: "WardenRedisTests",
+            dependencies: ["WardenRedis", "WardenPasskeys", "WardenOAuth", "WardenJOSE", "WardenCrypto", "WardenCore"],
+            exclude: ["Fixtures"],  // read from the source tree by the process tests
+            swiftSettings: strict),
+        .testTarget(
             name: "ReadmeSnippetTests",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
                 "WardenPasskeys", .target(name: "WardenApple", condition: .when(platforms: apple)),
+                .target(name: "WardenRedis", condition: .when(platforms: linux)),
             ],
             // The examples bind values to show them; unused-value warnings are expected here and nowhere else.
             swiftSettings: strict + backendDefines + loopbackDefines + [.unsafeFlags(["-suppress-warnings"])]

@@ -1,0 +1,48 @@
+import WardenCore
+
+/// Why a Redis call failed. Every failure of the server or the network is ``FailureKind/transient``: the one-time
+/// stores built on it then refuse (a challenge or a proof is never "not seen before" because Redis did not answer).
+public struct RedisError: CodedError {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Backing: String, Sendable {
+            case unreachable = "redis_unreachable"
+            case timedOut = "redis_timed_out"
+            case connectionLost = "redis_connection_lost"
+            case authenticationFailed = "redis_authentication_failed"
+            case errorReply = "redis_error_reply"
+            case unexpectedReply = "redis_unexpected_reply"
+            case invalidConfiguration = "redis_invalid_configuration"
+        }
+        fileprivate let backing: Backing
+        fileprivate init(_ backing: Backing) { self.backing = backing }
+        public var description: String { backing.rawValue }
+
+        /// The server could not be reached (refused, no route, name not resolved).
+        public static let unreachable = Code(.unreachable)
+        /// Connecting or a command took longer than its timeout.
+        public static let timedOut = Code(.timedOut)
+        /// The connection broke during a command (the server restarted or closed it).
+        public static let connectionLost = Code(.connectionLost)
+        /// `AUTH` was refused (a wrong password or ACL user), or the server requires one and none was given.
+        public static let authenticationFailed = Code(.authenticationFailed)
+        /// The server answered a command with an error (`-ERR ...`, `-OOM ...`, `-READONLY ...`).
+        public static let errorReply = Code(.errorReply)
+        /// A reply of a type the command never returns.
+        public static let unexpectedReply = Code(.unexpectedReply)
+        /// A URL or setting that cannot work (an unknown scheme, `rediss://`, a database out of range).
+        public static let invalidConfiguration = Code(.invalidConfiguration)
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String = "") {
+        self.code = code
+        self.reason = Self.reason(reason, or: code)
+    }
+
+    /// Authentication and configuration errors need an operator; everything else may pass with a retry.
+    public var failureKind: FailureKind {
+        code == .authenticationFailed || code == .invalidConfiguration ? .misconfiguration : .transient
+    }
+}
