@@ -43,6 +43,50 @@ enum Bench {
         return (bestA, bestB)
     }
 
+    /// Runs `operation` from `concurrency` tasks at once until `seconds` have passed (after a warm-up of each):
+    /// completed operations per second, all tasks together.
+    static func measureAsync(
+        _ name: String, seconds: Double, concurrency: Int = 1, _ operation: @escaping @Sendable () async throws -> Void
+    ) async throws -> Result {
+        for _ in 0..<10 { try await operation() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let budget = Duration.milliseconds(Int64(seconds * 1000))
+        let count = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var done = 0
+                    while clock.now - start < budget {
+                        try await operation()
+                        done += 1
+                    }
+                    return done
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let elapsed = clock.now - start
+        let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Result(name: name, operationsPerSecond: Double(count) / secondsElapsed)
+    }
+
+    /// ``measureAsync(_:seconds:concurrency:_:)`` of two operations in interleaved rounds, each one's best round.
+    static func interleavedAsync(
+        seconds: Double, rounds: Int = 4, concurrency: Int = 1, _ a: @escaping @Sendable () async throws -> Void,
+        _ b: @escaping @Sendable () async throws -> Void
+    ) async throws -> (Result, Result) {
+        var bestA = Result(name: "a", operationsPerSecond: 0)
+        var bestB = Result(name: "b", operationsPerSecond: 0)
+        let slice = seconds / Double(rounds)
+        for _ in 0..<rounds {
+            let ra = try await measureAsync("a", seconds: slice, concurrency: concurrency, a)
+            let rb = try await measureAsync("b", seconds: slice, concurrency: concurrency, b)
+            if ra.operationsPerSecond > bestA.operationsPerSecond { bestA = ra }
+            if rb.operationsPerSecond > bestB.operationsPerSecond { bestB = rb }
+        }
+        return (bestA, bestB)
+    }
+
     static var buildWarning: String? {
         #if DEBUG
             return "warning: this is a debug build; benchmark with 'swift run -c release warden bench ...'"

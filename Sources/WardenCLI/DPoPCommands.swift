@@ -63,9 +63,13 @@ struct DPoPProofCommand: CLICommand {
 struct DPoPVerifyCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify", abstract: "Verify a DPoP proof as a resource server or token endpoint would.",
-        usage: "--htm M --htu URL [--access-token T] [--nonce N] [--jkt THUMBPRINT] [--now UNIX] [--max-age SEC] PROOF",
-        discussion:
-            "Exit 0 valid (prints {\"jkt\",\"jti\",\"iat\"}), 1 refused (the reason on stderr), 2 invocation error. PROOF '-' reads stdin.",
+        usage:
+            "--htm M --htu URL [--access-token T] [--nonce N] [--jkt THUMBPRINT] [--now UNIX] [--max-age SEC] [--replay-cache URL] PROOF",
+        discussion: """
+            Exit 0 valid (prints {"jkt","jti","iat"}), 1 refused (the reason on stderr), 2 invocation error, 75 the
+            replay cache could not answer (retry). PROOF '-' reads stdin. With --replay-cache, processes sharing one
+            Redis accept a proof once between them (password from WARDEN_REDIS_PASSWORD).
+            """,
         options: [
             .value("htm", "METHOD", "The request's HTTP method."),
             .value("htu", "URL", "The request's URL."),
@@ -74,6 +78,7 @@ struct DPoPVerifyCommand: CLICommand {
             .value("jkt", "THUMBPRINT", "The token's cnf.jkt (the proof key must match)."),
             .value("now", "UNIX", "Verify as of this time (seconds since 1970)."),
             .value("max-age", "SEC", "Oldest accepted iat (default 300)."),
+            .value("replay-cache", "URL", "A shared jti replay cache: redis://[user@]host[:port][/db]."),
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
@@ -87,7 +92,8 @@ struct DPoPVerifyCommand: CLICommand {
         }
         let maxAge = try arguments.integer("max-age", range: 1...86_400) ?? 300
         let verifier = DPoPVerifier(
-            replayCache: InMemoryDPoPReplayCache(), maxAge: TimeInterval(maxAge), now: { now ?? Date() })
+            replayCache: try SharedStores.replayCache(arguments, io: io), maxAge: TimeInterval(maxAge),
+            now: { now ?? Date() })
         do {
             let verified = try await verifier.verify(
                 proof, method: method, url: url, expectedNonce: arguments.value("nonce"),
@@ -100,7 +106,9 @@ struct DPoPVerifyCommand: CLICommand {
                 ]))
             return ExitCode.success
         } catch {
-            throw CLIError.rejected(error.codeName, error.reason)
+            // Only a cache that could not answer is "try again" (75); a proof refused, use_dpop_nonce included, is 1.
+            guard error.code == .replayCacheUnavailable else { throw CLIError.rejected(error.codeName, error.reason) }
+            throw CLIError.from(error)
         }
     }
 }

@@ -7,7 +7,10 @@ import WardenPasskeys
 struct PasskeyCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "passkey", abstract: "Verify WebAuthn registrations and sign-ins as a relying party.",
-        subcommands: [PasskeyVerifyRegistrationCommand.self, PasskeyVerifyAssertionCommand.self])
+        subcommands: [
+            PasskeyIssueChallengeCommand.self, PasskeyVerifyRegistrationCommand.self,
+            PasskeyVerifyAssertionCommand.self,
+        ])
 }
 
 /// Options and helpers both passkey commands share.
@@ -16,6 +19,10 @@ enum PasskeyInput {
         .value("rp-id", "ID", "The relying party ID (a domain, e.g. example.com)."),
         .value("origin", "URL", "An allowed origin, e.g. https://example.com (repeatable).", repeatable: true),
         .value("challenge", "B64URL", "The challenge the server issued (base64url)."),
+        .value(
+            "challenge-store", "URL",
+            "Take the challenge the response signed from a shared store (redis://...), once, instead of --challenge."),
+        .value("binding", "ID", "With --challenge-store: the session or user the challenge was issued to."),
         .flag("require-uv", "Require user verification (UV flag)."),
         .flag("allow-cross-origin", "Accept crossOrigin: true (iframes on other sites)."),
         .value("top-origin", "URL", "An allowed topOrigin for cross-origin calls (repeatable).", repeatable: true),
@@ -44,8 +51,80 @@ enum PasskeyInput {
     }
 
     static func rejected(_ error: PasskeyError) -> CLIError {
-        if error.failureKind == .misconfiguration { return CLIError.usage(error.reason, code: error.codeName) }
-        return CLIError.rejected(error.codeName, error.reason)
+        CLIError.from(error, configuration: error.failureKind == .misconfiguration)
+    }
+
+    /// Where the challenge a response must have signed comes from: `--challenge`, or `--challenge-store` with
+    /// `--binding`. Read before anything else, so a wrong invocation is a usage error whatever the file holds.
+    enum ChallengeSource {
+        case given([UInt8])
+        case store(any ChallengeStore, binding: String)
+
+        init(_ arguments: ParsedArguments, io: CommandIO) throws {
+            guard let store = try SharedStores.challengeStore(arguments, io: io) else {
+                guard let challenge = try PasskeyInput.bytes(arguments, "challenge") else {
+                    throw CLIError.usage("missing '--challenge'")
+                }
+                self = .given(challenge)
+                return
+            }
+            guard arguments.value("challenge") == nil else {
+                throw CLIError.usage("'--challenge' and '--challenge-store' exclude each other")
+            }
+            self = .store(store, binding: try arguments.required("binding"))
+        }
+
+        /// The challenge: the given one, or the one `clientDataJSON` names, taken from the store (so no other
+        /// instance can redeem it).
+        func challenge(for clientDataJSON: [UInt8], ceremony: PasskeyChallenge.Ceremony) async throws -> [UInt8] {
+            switch self {
+            case .given(let challenge):
+                return challenge
+            case .store(let store, let binding):
+                do {
+                    return try await store.redeem(clientDataJSON: clientDataJSON, binding: binding, ceremony: ceremony)
+                        .value
+                } catch let error as PasskeyError {
+                    throw PasskeyInput.rejected(error)
+                }
+            }
+        }
+    }
+}
+
+struct PasskeyIssueChallengeCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "issue-challenge", abstract: "Issue a challenge into a shared store; print it (base64url).",
+        usage: "--challenge-store URL --binding ID [--ceremony authentication|registration] [--lifetime SEC]",
+        discussion: """
+            Stores 32 fresh random bytes for the session or user --binding, valid once and for --lifetime seconds
+            (default 300), where any process verifying with the same --challenge-store can redeem them once. Exit 0
+            and the challenge; 75 when the store cannot answer (retry); 2 invocation error.
+            """,
+        options: [
+            .value("challenge-store", "URL", "The shared store: redis://[user@]host[:port][/db]."),
+            .value("binding", "ID", "The session or user the challenge is for."),
+            .value("ceremony", "NAME", "authentication (default) or registration."),
+            .value("lifetime", "SEC", "Seconds the challenge stays valid (default 300)."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        guard let store = try SharedStores.challengeStore(arguments, io: io) else {
+            throw CLIError.usage("missing '--challenge-store'")
+        }
+        let binding = try arguments.required("binding")
+        guard let ceremony = PasskeyChallenge.Ceremony(rawValue: arguments.value("ceremony") ?? "authentication") else {
+            throw CLIError.usage("'--ceremony' must be authentication or registration")
+        }
+        let lifetime = try arguments.integer("lifetime", range: 1...86_400) ?? 300
+        do {
+            let challenge = try await store.issue(
+                binding: binding, ceremony: ceremony, lifetime: TimeInterval(lifetime))
+            io.out(challenge.base64URL)
+            return ExitCode.success
+        } catch let error as PasskeyError {
+            throw PasskeyInput.rejected(error)
+        }
     }
 }
 
@@ -71,9 +150,7 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         var rp = try PasskeyInput.relyingParty(arguments)
-        guard let challenge = try PasskeyInput.bytes(arguments, "challenge") else {
-            throw CLIError.usage("missing '--challenge'")
-        }
+        let source = try PasskeyInput.ChallengeSource(arguments, io: io)
         if let path = arguments.value("attestation-roots") {
             do {
                 let roots = try X509Certificate.certificates(pemOrDER: Array(try Input.file(path, io: io)))
@@ -90,8 +167,10 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
         }
         let now = try TokenInput.now(arguments)()
         let file = Array(try Input.file(try arguments.singlePositional("FILE"), io: io))
+        let response: RegistrationResponse
+        do { response = try RegistrationResponse(json: file) } catch { throw PasskeyInput.rejected(error) }
+        let challenge = try await source.challenge(for: response.clientDataJSON, ceremony: .registration)
         do {
-            let response = try RegistrationResponse(json: file)
             let result = try rp.verifyRegistration(
                 response, challenge: challenge, userHandle: userHandle,
                 requireUserVerification: arguments.has("require-uv"), now: now)
@@ -122,9 +201,7 @@ struct PasskeyVerifyAssertionCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let rp = try PasskeyInput.relyingParty(arguments)
-        guard let challenge = try PasskeyInput.bytes(arguments, "challenge") else {
-            throw CLIError.usage("missing '--challenge'")
-        }
+        let source = try PasskeyInput.ChallengeSource(arguments, io: io)
         let recordBytes = Array(try Input.file(try arguments.required("credential"), io: io))
         let record: CredentialRecord
         do {
@@ -133,8 +210,10 @@ struct PasskeyVerifyAssertionCommand: CLICommand {
             throw CLIError.usage("'--credential': \(error.reason)", code: error.codeName)
         }
         let file = Array(try Input.file(try arguments.singlePositional("FILE"), io: io))
+        let response: AssertionResponse
+        do { response = try AssertionResponse(json: file) } catch { throw PasskeyInput.rejected(error) }
+        let challenge = try await source.challenge(for: response.clientDataJSON, ceremony: .authentication)
         do {
-            let response = try AssertionResponse(json: file)
             // The command checks one named credential, as a sign-in with allowCredentials does.
             let result = try rp.verifyAssertion(
                 response, challenge: challenge, credential: record, allowCredentials: [record.id],

@@ -242,3 +242,24 @@ enum ReadmeSnippets {
         if let refresh = result.tokens.refreshToken?.unredacted() { try await apple.revoke(refreshToken: refresh) }
     }
 }
+
+#if canImport(WardenRedis)
+    import WardenRedis
+
+    extension ReadmeSnippets {
+        static func redis(
+            passwordFromSecretsManager: String, session: WebSession, assertion: AssertionResponse
+        ) async throws {
+// Every instance of the relying party points at the same Redis.
+let redis = try RedisClient(RedisConfiguration(url: "redis://rp@redis.internal:6379/2",
+                                               password: Redacted(passwordFromSecretsManager)))
+let challenges = RedisChallengeStore(client: redis)          // issued on one instance, redeemed on any, once
+let verifier = DPoPVerifier(replayCache: RedisDPoPReplayCache(client: redis))   // a jti once across instances
+
+let challenge = try await challenges.issue(binding: session.id, ceremony: .authentication)
+// ... on whichever instance the browser's response reaches:
+let redeemed = try await challenges.redeem(clientDataJSON: assertion.clientDataJSON,
+                                           binding: session.id, ceremony: .authentication)
+        }
+    }
+#endif

@@ -143,6 +143,18 @@ struct OptionReadTests {
             Invocation([
                 "--htm", "GET", "--htu", "https://api.example.com/me", "--access-token", "at-1", "--nonce", "n-1",
                 "--jkt", "{dpop-jkt}", "--now", "{dpop-now}", "--max-age", "300", "{dpop-proof}",
+            ]),
+            // Nothing listens on port 1: the shared cache is read, then refuses (exit 75); WardenRedisTests runs it
+            // against a real Redis.
+            Invocation([
+                "--htm", "GET", "--htu", "https://api.example.com/me", "--now", "{dpop-now}", "--replay-cache",
+                "redis://127.0.0.1:1", "{dpop-proof}",
+            ]),
+        ],
+        "passkey issue-challenge": [
+            Invocation([
+                "--challenge-store", "redis://127.0.0.1:1", "--binding", "s", "--ceremony", "registration",
+                "--lifetime", "60",
             ])
         ],
         "store": [
@@ -164,13 +176,21 @@ struct OptionReadTests {
                 "--attestation-roots", "{passkey-fixtures}/yubico-u2f-root.pem", "--require-trusted-attestation",
                 "{yubikey-registration}",
             ]),
+            Invocation([
+                "--rp-id", "example.com", "--origin", "https://example.com", "--challenge-store", "redis://127.0.0.1:1",
+                "--binding", "s", "--user-handle", "{user-handle}", "{registration}",
+            ]),
         ],
         "passkey verify-assertion": [
             Invocation([
                 "--rp-id", "example.com", "--origin", "https://example.com", "--challenge", "{assertion-challenge}",
                 "--require-uv", "--allow-cross-origin", "--top-origin", "https://top.example.com", "--user-handle",
                 "{user-handle}", "--credential", "{credential}", "--json", "{assertion}",
-            ])
+            ]),
+            Invocation([
+                "--rp-id", "example.com", "--origin", "https://example.com", "--challenge-store", "redis://127.0.0.1:1",
+                "--binding", "s", "--credential", "{credential}", "{assertion}",
+            ]),
         ],
         "audit": [
             Invocation(["--rules"]),
@@ -190,7 +210,10 @@ struct OptionReadTests {
         "bench dpop": [Invocation(["--seconds", "1", "--proofs", "100", "--json"])],
         "bench redact": [Invocation(["--seconds", "1", "--json"])],
         "bench refresh": [Invocation(["--callers", "2", "--refresh-ms", "0", "--json"])],
-        "bench passkey": [Invocation(["--seconds", "1", "--export", "{dir}/passkey", "--json"])],
+        "bench passkey": [
+            Invocation(["--seconds", "1", "--export", "{dir}/passkey", "--json"]),
+            Invocation(["--seconds", "1", "--challenge-store", "redis://127.0.0.1:1"]),
+        ],
         "bench audit": [
             Invocation(["--lines", "1000", "--runs", "1", "--json"]),
             Invocation(["{app}", "--labels", "{app-labels}", "--runs", "1"]),

@@ -1,0 +1,46 @@
+import Foundation
+import WardenCore
+import WardenOAuth
+import WardenPasskeys
+
+#if canImport(WardenRedis)
+    import WardenRedis
+#endif
+
+/// The one-time stores a verifying command keeps its state in: in memory for one run, or a Redis server that several
+/// `warden` processes (instances of one relying party) share. The password comes from `WARDEN_REDIS_PASSWORD`, or
+/// from the URL (visible in `ps`).
+enum SharedStores {
+    static let passwordVariable = "WARDEN_REDIS_PASSWORD"
+
+    #if canImport(WardenRedis)
+        static func client(_ url: String, io: CommandIO) throws -> RedisClient {
+            do {
+                let password = io.environment[passwordVariable].flatMap { $0.isEmpty ? nil : Redacted($0) }
+                return try RedisClient(RedisConfiguration(url: url, password: password))
+            } catch {
+                throw CLIError.usage(error.reason, code: error.codeName)
+            }
+        }
+    #endif
+
+    /// The DPoP replay cache `--replay-cache URL` names, or a fresh in-memory one.
+    static func replayCache(_ arguments: ParsedArguments, io: CommandIO) throws -> any DPoPReplayCache {
+        guard let url = arguments.value("replay-cache") else { return InMemoryDPoPReplayCache() }
+        #if canImport(WardenRedis)
+            return RedisDPoPReplayCache(client: try client(url, io: io))
+        #else
+            throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis): \(url)")
+        #endif
+    }
+
+    /// The challenge store `--challenge-store URL` names, if any.
+    static func challengeStore(_ arguments: ParsedArguments, io: CommandIO) throws -> (any ChallengeStore)? {
+        guard let url = arguments.value("challenge-store") else { return nil }
+        #if canImport(WardenRedis)
+            return RedisChallengeStore(client: try client(url, io: io))
+        #else
+            throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis): \(url)")
+        #endif
+    }
+}
