@@ -31,7 +31,10 @@ struct BenchDPoPCommand: CLICommand {
         }
         // Every verified proof is a new jti (the replay cache would refuse a repeat), made before the clock starts.
         let proofs = try (0..<count).map { _ in try factory.proof(method: "GET", url: url, accessToken: "at-123") }
-        let verifier = DPoPVerifier(replayCache: InMemoryDPoPReplayCache(capacity: count + 1))
+        // One client key makes them all: its per-key quota must hold every one (the default 10,000 would forget
+        // the oldest and refuse the rest as no newer than what it forgot, which is the quota working).
+        let verifier = DPoPVerifier(
+            replayCache: InMemoryDPoPReplayCache(capacity: count + 1, perKeyCapacity: count + 1))
         let clock = ContinuousClock()
         let start = clock.now
         for proof in proofs {

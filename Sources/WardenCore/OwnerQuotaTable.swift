@@ -88,7 +88,9 @@ package struct OwnerQuotaTable<Owner: Hashable, ID: Hashable, Value> {
                 evictSoonest(of: victim)
             }
         }
-        var slot = slots[owner] ?? Slot()
+        // Taken out of the dictionary while it changes: mutating a copy the dictionary still shares would copy the
+        // owner's whole array on every insert (O(entries) each, quadratic for a busy owner).
+        var slot = slots.removeValue(forKey: owner) ?? Slot()
         let before = slot.count
         if let last = slot.order.last, slot.count > 0, last.expires > expires {
             let index = slot.order[slot.head...].partitioningIndex { $0.expires > expires }
@@ -106,7 +108,8 @@ package struct OwnerQuotaTable<Owner: Hashable, ID: Hashable, Value> {
     /// Removes and returns the entry with `id` (expired or not).
     @discardableResult
     package mutating func remove(_ id: ID) -> (owner: Owner, expires: Date, value: Value)? {
-        guard let entry = entries.removeValue(forKey: id), var slot = slots[entry.owner] else { return nil }
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        guard var slot = slots.removeValue(forKey: entry.owner) else { return entry }
         let before = slot.count
         if let index = slot.order[slot.head...].firstIndex(where: { $0.id == id }) {
             if index == slot.head { slot.head += 1 } else { slot.order.remove(at: index) }
@@ -130,7 +133,7 @@ package struct OwnerQuotaTable<Owner: Hashable, ID: Hashable, Value> {
     }
 
     private mutating func dropExpired(of owner: Owner, now: Date) {
-        guard var slot = slots[owner] else { return }
+        guard var slot = slots.removeValue(forKey: owner) else { return }
         let before = slot.count
         while slot.head < slot.order.count, slot.order[slot.head].expires <= now {
             entries[slot.order[slot.head].id] = nil
@@ -149,7 +152,11 @@ package struct OwnerQuotaTable<Owner: Hashable, ID: Hashable, Value> {
     }
 
     private mutating func evictSoonest(of owner: Owner) {
-        guard var slot = slots[owner], slot.count > 0 else { return }
+        guard var slot = slots.removeValue(forKey: owner) else { return }
+        guard slot.count > 0 else {
+            slots[owner] = slot
+            return
+        }
         let before = slot.count
         let victim = slot.order[slot.head]
         slot.head += 1
