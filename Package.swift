@@ -32,6 +32,9 @@ let backendDefines: [SwiftSetting] = [
 /// RFC 8252 loopback sign-in (sockets, `Process` to open a browser) exists on desktops only: never on iOS,
 /// Mac Catalyst, visionOS, tvOS or watchOS, where ASWebAuthenticationSession is the browser.
 let loopbackDefines: [SwiftSetting] = [.define("WARDEN_LOOPBACK", .when(platforms: [.macOS, .linux]))]
+/// Where the CLI and the README examples link WardenRedis (the hiredis-backed stores): Linux, where Debian's
+/// libhiredis-dev is on the default paths. A define, not `canImport`, which can see a module that is not linked.
+let redisDefines: [SwiftSetting] = [.define("WARDEN_REDIS", .when(platforms: linux))]
 
 let package = Package(
     name: "Warden",
@@ -110,7 +113,7 @@ let package = Package(
         ),
         // hiredis from the system (Debian libhiredis-dev: <hiredis/hiredis.h> on the default paths); only WardenRedis
         // links it. No pkgConfig: hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM warns about on every build.
-        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]),
         .target(
             name: "WardenRedis",
             dependencies: ["CHiredis", "WardenCore", "WardenCrypto", "WardenOAuth", "WardenPasskeys"],
@@ -122,7 +125,7 @@ let package = Package(
                 "WardenLocalProvider", "WardenPasskeys", "WardenAudit",
                 .target(name: "WardenRedis", condition: .when(platforms: linux)),
             ],
-            swiftSettings: strict + backendDefines + loopbackDefines
+            swiftSettings: strict + backendDefines + loopbackDefines + redisDefines
         ),
         .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
         .plugin(
@@ -179,7 +182,9 @@ let package = Package(
                 .target(name: "WardenRedis", condition: .when(platforms: linux)),
             ],
             // The examples bind values to show them; unused-value warnings are expected here and nowhere else.
-            swiftSettings: strict + backendDefines + loopbackDefines + [.unsafeFlags(["-suppress-warnings"])]
+            swiftSettings: strict + backendDefines + loopbackDefines + redisDefines + [
+                .unsafeFlags(["-suppress-warnings"])
+            ]
         ),
         .testTarget(
             name: "WardenCLITests",

@@ -3,7 +3,7 @@ import WardenCore
 import WardenOAuth
 import WardenPasskeys
 
-#if canImport(WardenRedis)
+#if WARDEN_REDIS
     import WardenRedis
 #endif
 
@@ -13,7 +13,7 @@ import WardenPasskeys
 enum SharedStores {
     static let passwordVariable = "WARDEN_REDIS_PASSWORD"
 
-    #if canImport(WardenRedis)
+    #if WARDEN_REDIS
         static func client(_ url: String, io: CommandIO) throws -> RedisClient {
             do {
                 let password = io.environment[passwordVariable].flatMap { $0.isEmpty ? nil : Redacted($0) }
@@ -27,7 +27,7 @@ enum SharedStores {
     /// The DPoP replay cache `--replay-cache URL` names, or a fresh in-memory one.
     static func replayCache(_ arguments: ParsedArguments, io: CommandIO) throws -> any DPoPReplayCache {
         guard let url = arguments.value("replay-cache") else { return InMemoryDPoPReplayCache() }
-        #if canImport(WardenRedis)
+        #if WARDEN_REDIS
             return RedisDPoPReplayCache(client: try client(url, io: io))
         #else
             throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis): \(url)")
@@ -37,7 +37,7 @@ enum SharedStores {
     /// The challenge store `--challenge-store URL` names, if any.
     static func challengeStore(_ arguments: ParsedArguments, io: CommandIO) throws -> (any ChallengeStore)? {
         guard let url = arguments.value("challenge-store") else { return nil }
-        #if canImport(WardenRedis)
+        #if WARDEN_REDIS
             return RedisChallengeStore(client: try client(url, io: io))
         #else
             throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis): \(url)")

@@ -63,8 +63,8 @@ extension ChallengeStore {
         lifetime: TimeInterval = PasskeyChallenge.defaultLifetime, now: Date = Date()
     ) async throws -> PasskeyChallenge {
         let challenge = try PasskeyChallenge(binding: binding, ceremony: ceremony, lifetime: lifetime, now: now)
-        do { try await put(challenge) } catch let error as PasskeyError { throw error } catch {
-            throw PasskeyError(.challengeStoreUnavailable, "the challenge could not be stored; retry later")
+        do { try await put(challenge) } catch {
+            throw PasskeyError.storeFailure(error, "the challenge could not be stored")
         }
         return challenge
     }
@@ -78,8 +78,8 @@ extension ChallengeStore {
         _ value: [UInt8], binding: String, ceremony: PasskeyChallenge.Ceremony, now: Date = Date()
     ) async throws -> PasskeyChallenge {
         let taken: PasskeyChallenge?
-        do { taken = try await take(value) } catch let error as PasskeyError { throw error } catch {
-            throw PasskeyError(.challengeStoreUnavailable, "the challenge store could not be consulted; retry later")
+        do { taken = try await take(value) } catch {
+            throw PasskeyError.storeFailure(error, "the challenge store could not be consulted")
         }
         guard let challenge = taken else {
             throw PasskeyError(.challengeUnknown, "challenge was never issued or was already used")
@@ -142,4 +142,21 @@ public actor InMemoryChallengeStore: ChallengeStore {
 
     /// Outstanding challenges of one binding.
     public func count(forBinding binding: String) -> Int { table.count(of: binding) }
+}
+
+extension PasskeyError {
+    /// What a ``ChallengeStore`` failure means for the ceremony: its own ``PasskeyError`` as is; a store that refuses
+    /// our configuration (a wrong password, an ACL) ``Code/invalidConfiguration``; anything else (unreachable, a
+    /// timeout) the transient ``Code/challengeStoreUnavailable``. The store's error code is kept in the reason.
+    static func storeFailure(_ error: any Error, _ what: String) -> PasskeyError {
+        if let error = error as? PasskeyError { return error }
+        guard let coded = error as? any WardenError else {
+            return PasskeyError(.challengeStoreUnavailable, "\(what); retry later")
+        }
+        if coded.failureKind == .misconfiguration {
+            return PasskeyError(
+                .invalidConfiguration, "\(what): the store refused our configuration (\(coded.codeName))")
+        }
+        return PasskeyError(.challengeStoreUnavailable, "\(what) (\(coded.codeName)); retry later")
+    }
 }

@@ -25,9 +25,11 @@ public final class RedisClient: Sendable {
         guard configuration.keyPrefix.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
             configuration.keyPrefix.utf8.count <= 128
         else { throw RedisError(.invalidConfiguration, "the key prefix must be printable and at most 128 bytes") }
-        guard configuration.connectTimeout > .zero, configuration.commandTimeout > .zero else {
-            throw RedisError(.invalidConfiguration, "timeouts must be positive")
+        // A socket timeout rounds to microseconds and 0 means none: at least a millisecond.
+        guard configuration.connectTimeout >= .milliseconds(1), configuration.commandTimeout >= .milliseconds(1) else {
+            throw RedisError(.invalidConfiguration, "timeouts must be at least 1 ms")
         }
+        Self.ignoringSIGPIPE
         self.configuration = configuration
         pool = (0..<configuration.connections).map { RedisConnection(configuration, number: $0) }
     }
@@ -41,6 +43,11 @@ public final class RedisClient: Sendable {
         return try await pool[index].run(arguments)
     }
 
+    /// hiredis 0.14 writes with `write(2)`, not `send(..., MSG_NOSIGNAL)`: a write to a connection the server reset
+    /// would raise SIGPIPE and end the process. Ignored process-wide, once, when the first client is made (what
+    /// servers do anyway; write errors then come back as `EPIPE`, a lost connection).
+    private static let ignoringSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     /// `PING`: whether the server answers (and accepts our credentials).
     public func ping() async throws(RedisError) {
         guard case .status("PONG") = try await run([Array("PING".utf8)]) else { throw RedisError(.unexpectedReply) }
@@ -49,13 +56,24 @@ public final class RedisClient: Sendable {
     /// The namespaced key for a one-time value: the prefix, the kind, and the SHA-256 of the value (never the
     /// value itself, so a key listing or a slow log shows no challenge and no `jti`).
     func key(_ kind: String, _ value: [UInt8]) -> [UInt8] {
+        Array((configuration.keyPrefix + kind + ":").utf8) + Self.hexDigest(value)
+    }
+
+    /// Lower-case hex of the SHA-256 of `value`.
+    static func hexDigest(_ value: [UInt8]) -> [UInt8] {
         let digits = Array("0123456789abcdef".utf8)
-        var key = Array((configuration.keyPrefix + kind + ":").utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
         for byte in HashFunction.sha256.hash(value) {
-            key.append(digits[Int(byte >> 4)])
-            key.append(digits[Int(byte & 0x0F)])
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
         }
-        return key
+        return hex
+    }
+
+    /// Runs a Lua script (`EVAL`) over `keys` with `arguments`; Redis runs it atomically.
+    func eval(_ script: String, keys: [[UInt8]], arguments: [[UInt8]]) async throws(RedisError) -> RedisReply {
+        try await run([Array("EVAL".utf8), Array(script.utf8), Array(String(keys.count).utf8)] + keys + arguments)
     }
 
     /// `SET key value NX PX ms`: true when the key was new (and now holds `value` until the expiry).
@@ -74,7 +92,7 @@ public final class RedisClient: Sendable {
     func take(_ key: [UInt8]) async throws(RedisError) -> [UInt8]? {
         let reply: RedisReply
         if noGetDel.withLock({ $0 }) {
-            reply = try await run([Array("EVAL".utf8), Array(Self.takeScript.utf8), Array("1".utf8), key])
+            reply = try await eval(Self.takeScript, keys: [key], arguments: [])
         } else {
             do {
                 reply = try await run([Array("GETDEL".utf8), key])

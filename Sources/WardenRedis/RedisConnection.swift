@@ -26,27 +26,45 @@ final class RedisConnection: @unchecked Sendable {
 
     deinit { if let context { redisFree(context) } }
 
-    /// Runs one command (binary-safe arguments) off the caller's thread.
+    /// Runs one command (binary-safe arguments) off the caller's thread. A command that waited in the queue for
+    /// longer than the command timeout (behind others stuck on a frozen server) fails without being sent, so no
+    /// caller waits much more than one timeout.
     func run(_ arguments: [[UInt8]]) async throws(RedisError) -> RedisReply {
+        let enqueued = ContinuousClock.now
+        let deadline = configuration.commandTimeout
         let result: Result<RedisReply, RedisError> = await withCheckedContinuation { continuation in
             queue.async {
+                guard ContinuousClock.now - enqueued < deadline else {
+                    continuation.resume(
+                        returning: .failure(RedisError(.timedOut, "the command waited out its timeout")))
+                    return
+                }
                 continuation.resume(returning: Result { () throws(RedisError) in try self.blockingRun(arguments) })
             }
         }
         return try result.get()
     }
 
-    /// A command on the open connection, or on a new one. A reused connection that turns out closed (the server
-    /// restarted, or dropped it as idle) is opened again and the command sent once more: the old server never ran
-    /// it. A failure on a fresh connection is the answer.
+    /// A command on the open connection, or on a new one. A pooled connection the server has closed since its last
+    /// reply (a restart, an idle timeout) is noticed before anything is sent and opened again; a command is never
+    /// sent twice, because a connection can break after the server ran it (a `SET NX` sent again would then find
+    /// its own key and refuse a fresh proof as a replay). A failure during the command is the answer.
     private func blockingRun(_ arguments: [[UInt8]]) throws(RedisError) -> RedisReply {
-        let reused = context != nil
-        let context = try open()
-        do throws(RedisError) {
-            return try command(context, arguments)
-        } catch  where reused && error.code == .connectionLost {
-            return try command(try open(), arguments)
+        if let context, Self.peerClosed(context.pointee.fd) {
+            redisFree(context)
+            self.context = nil
         }
+        return try command(try open(), arguments)
+    }
+
+    /// Whether the server closed (or reset) an idle connection: readable with nothing to read, or an error.
+    private static func peerClosed(_ fd: Int32) -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return false }  // nothing pending: still open
+        if poller.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return true }
+        var byte: UInt8 = 0
+        let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     private func open() throws(RedisError) -> UnsafeMutablePointer<redisContext> {
@@ -62,7 +80,10 @@ final class RedisConnection: @unchecked Sendable {
             redisFree(opened)
             throw error
         }
-        redisSetTimeout(opened, Self.timeValue(configuration.connectTimeout))
+        guard redisSetTimeout(opened, Self.timeValue(configuration.connectTimeout)) == REDIS_OK else {
+            redisFree(opened)
+            throw RedisError(.unreachable, "could not set the connection's timeout")
+        }
         do throws(RedisError) {
             if let password = configuration.password {
                 var auth: [[UInt8]] = [Array("AUTH".utf8)]
@@ -82,7 +103,10 @@ final class RedisConnection: @unchecked Sendable {
             redisFree(opened)
             throw error
         }
-        redisSetTimeout(opened, Self.timeValue(configuration.commandTimeout))
+        guard redisSetTimeout(opened, Self.timeValue(configuration.commandTimeout)) == REDIS_OK else {
+            redisFree(opened)
+            throw RedisError(.unreachable, "could not set the connection's timeout")
+        }
         context = opened
         return opened
     }

@@ -11,8 +11,9 @@ import WardenPasskeys
 /// challenge. When Redis cannot answer, the store throws a ``RedisError`` and `redeem` refuses with the transient
 /// ``PasskeyError/Code/challengeStoreUnavailable``.
 ///
-/// Expiry is Redis's: a binding that asks for challenges without end fills memory only for their lifetime. Size
-/// `maxmemory` with a `volatile-*` eviction policy, or rate-limit issuance per session.
+/// Expiry is Redis's: a binding that asks for challenges without end fills memory only for their lifetime; rate-limit
+/// issuance per session. Run Redis with `maxmemory-policy noeviction` (an evicted challenge is only a failed sign-in,
+/// but an evicted DPoP `jti` is a replay): a full Redis then answers `-OOM` and the store refuses (transient).
 public struct RedisChallengeStore: ChallengeStore {
     public let client: RedisClient
     let now: NowProvider
@@ -62,21 +63,59 @@ public struct RedisChallengeStore: ChallengeStore {
 /// The DPoP `jti` replay cache in Redis, shared by every instance of a resource server or token endpoint: a proof is
 /// accepted once across all of them.
 ///
-/// ``insert(_:thumbprint:expires:now:)`` is `SET key 1 NX PX <until expires>`: of two instances racing on one
-/// proof, one gets `OK`. The key is the prefix, `dpop:` and the SHA-256 of the key thumbprint and the `jti`. When
-/// Redis cannot answer, the store throws and ``DPoPVerifier`` refuses with the transient
-/// ``DPoPError/Code/replayCacheUnavailable``.
+/// ``insert(_:thumbprint:expires:now:)`` records the `jti` with `SET key 1 NX PX <until expires>` inside one Lua
+/// script (Redis runs it atomically): of two instances racing on one proof, one gets it. The same script keeps, per
+/// proof key, a sorted set of its live entries (score: expiry); a key holding ``perKeyCapacity`` of them has its new
+/// proofs refused (as not fresh) until some expire, so one key flooding the cache fills neither memory nor anyone
+/// else's quota. Keys: the prefix, `dpop:{SHA-256 of the thumbprint}` (the set) and `…:<SHA-256 of thumbprint and
+/// jti>` (the `jti`); the braces keep both in one Redis Cluster slot. When Redis cannot answer, the store throws and
+/// ``DPoPVerifier`` refuses with the transient ``DPoPError/Code/replayCacheUnavailable``.
 ///
-/// A Redis that loses its data (a restart without persistence, a failover to a lagging replica) forgets the `jti`s
-/// of the last acceptance window: run it with `appendonly yes` where a replay within that window matters.
+/// The instances' clocks must agree within the verifier's `leeway`: `now` and `expires` come from the instance.
+/// A Redis that loses data (a restart without `appendonly yes` and `appendfsync always`, a failover to a lagging
+/// replica, an eviction) forgets `jti`s of the last acceptance window: run it with AOF and `maxmemory-policy
+/// noeviction`, under which a full Redis answers `-OOM` and proofs are refused (transient), never replayed.
 public struct RedisDPoPReplayCache: DPoPReplayCache {
     public let client: RedisClient
+    /// Live entries one proof key may hold (10,000 by default, as ``InMemoryDPoPReplayCache``).
+    public let perKeyCapacity: Int
 
-    public init(client: RedisClient) { self.client = client }
+    public init(client: RedisClient, perKeyCapacity: Int = 10_000) {
+        self.client = client
+        self.perKeyCapacity = max(1, perKeyCapacity)
+    }
 
     public func insert(_ jti: String, thumbprint: String, expires: Date, now: Date) async throws -> Bool {
-        let milliseconds = Int64((expires.timeIntervalSince(now) * 1000).rounded(.up))
-        let key = client.key("dpop", Array(thumbprint.utf8) + [0] + Array(jti.utf8))
-        return try await client.setIfAbsent(key, [0x31], milliseconds: max(1, milliseconds))
+        let milliseconds = max(1, Int64((expires.timeIntervalSince(now) * 1000).rounded(.up)))
+        let owner =
+            Array((client.configuration.keyPrefix + "dpop:{").utf8) + RedisClient.hexDigest(Array(thumbprint.utf8))
+            + Array("}".utf8)
+        let entry = owner + Array(":".utf8) + RedisClient.hexDigest(Array(thumbprint.utf8) + [0] + Array(jti.utf8))
+        let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let reply = try await client.eval(
+            Self.insertScript, keys: [entry, owner],
+            arguments: [
+                Array(String(milliseconds).utf8), Array(String(nowMilliseconds).utf8),
+                Array(String(perKeyCapacity).utf8),
+            ])
+        switch reply {
+        case .integer(1): return true
+        case .integer(0), .integer(-1): return false
+        default: throw RedisError(.unexpectedReply, "the replay script answered neither 1, 0 nor -1")
+        }
     }
+
+    /// KEYS: the jti's key, the proof key's set. ARGV: lifetime ms, now (Unix ms), per-key capacity.
+    /// 1 recorded, 0 seen before, -1 this key holds its capacity of live entries.
+    static let insertScript = """
+        local ttl = tonumber(ARGV[1])
+        local now = tonumber(ARGV[2])
+        if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+        redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+        if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return -1 end
+        if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ttl) then return 0 end
+        redis.call('ZADD', KEYS[2], now + ttl, KEYS[1])
+        if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
+        return 1
+        """
 }

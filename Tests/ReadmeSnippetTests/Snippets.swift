@@ -243,7 +243,7 @@ enum ReadmeSnippets {
     }
 }
 
-#if canImport(WardenRedis)
+#if WARDEN_REDIS
     import WardenRedis
 
     extension ReadmeSnippets {

@@ -342,8 +342,6 @@ struct ChallengeTests {
         #expect(await store.count == 10)
     }
 
-    /// Issue 32 item 6: one binding issuing challenges without end keeps only its own last few; other sessions'
-    /// challenges stay redeemable.
     /// A store that cannot answer (a remote one down): issuing and redeeming refuse with a transient, typed error,
     /// never "unknown challenge"; a PasskeyError the store raises itself passes through.
     @Test func aStoreThatCannotAnswerIsATransientRefusal() async throws {
@@ -370,6 +368,9 @@ struct ChallengeTests {
             restoring: [9, 9], binding: "b", ceremony: .registration, expires: Date(timeIntervalSince1970: 5))
         #expect(restored.value == [9, 9] && restored.binding == "b" && restored.expires.timeIntervalSince1970 == 5)
     }
+
+    /// Issue 32 item 6: one binding issuing challenges without end keeps only its own last few; other sessions'
+    /// challenges stay redeemable.
 
     @Test func oneBindingCannotPushOutAnothersChallenge() async throws {
         let store = InMemoryChallengeStore(capacity: 100, perBindingCapacity: 8)

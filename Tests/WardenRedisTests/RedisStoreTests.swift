@@ -41,13 +41,20 @@ struct RedisStoreTests {
         for _ in 0..<10 {
             let challenge = try Self.challenge()
             try await stores[0].put(challenge)
-            let winners = await withTaskGroup(of: Int.self) { group in
+            let outcomes = await withTaskGroup(of: String.self) { group in
                 for index in 0..<32 {
-                    group.addTask { (try? await stores[index % 2].take(challenge.value)) != nil ? 1 : 0 }
+                    group.addTask {
+                        do { return try await stores[index % 2].take(challenge.value) != nil ? "won" : "nil" } catch {
+                            return "error: \(error)"
+                        }
+                    }
                 }
-                return await group.reduce(0, +)
+                return await group.reduce(into: [String]()) { $0.append($1) }
             }
-            #expect(winners == 1)
+            // One winner, and every loser was answered "already taken", none failed.
+            #expect(
+                outcomes.filter { $0 == "won" }.count == 1 && outcomes.filter { $0 == "nil" }.count == 31, "\(outcomes)"
+            )
         }
     }
 
@@ -57,17 +64,22 @@ struct RedisStoreTests {
             RedisDPoPReplayCache(client: try server.client()), RedisDPoPReplayCache(client: try server.client()),
         ]
         let now = Date()
-        let fresh = await withTaskGroup(of: Int.self) { group in
+        let outcomes = await withTaskGroup(of: String.self) { group in
             for index in 0..<64 {
                 group.addTask {
-                    let inserted = try? await caches[index % 2].insert(
-                        "jti-1", thumbprint: "key-a", expires: now.addingTimeInterval(300), now: now)
-                    return inserted == true ? 1 : 0
+                    do {
+                        let inserted = try await caches[index % 2].insert(
+                            "jti-1", thumbprint: "key-a", expires: now.addingTimeInterval(300), now: now)
+                        return inserted ? "fresh" : "seen"
+                    } catch {
+                        return "error: \(error)"
+                    }
                 }
             }
-            return await group.reduce(0, +)
+            return await group.reduce(into: [String]()) { $0.append($1) }
         }
-        #expect(fresh == 1)
+        #expect(
+            outcomes.filter { $0 == "fresh" }.count == 1 && outcomes.filter { $0 == "seen" }.count == 63, "\(outcomes)")
         // A jti is the sender's: another key may use the same one.
         #expect(
             try await caches[0].insert("jti-1", thumbprint: "key-b", expires: now.addingTimeInterval(300), now: now))
@@ -116,17 +128,18 @@ struct RedisStoreTests {
             if case .bulk(let bytes) = reply { return String(decoding: bytes, as: UTF8.self) }
             return nil
         }
-        #expect(names.count == 2)
+        // The challenge, the jti, and the proof key's set of live entries.
+        #expect(names.count == 3, "\(names)")
         for name in names {
-            #expect(name.hasPrefix("test:challenge:") || name.hasPrefix("test:dpop:"), "\(name)")
-            let digest = name.split(separator: ":").last ?? ""
+            #expect(name.hasPrefix("test:challenge:") || name.hasPrefix("test:dpop:{"), "\(name)")
+            let digest = (name.split(separator: ":").last ?? "").filter { $0 != "{" && $0 != "}" }
             #expect(digest.count == 64 && digest.allSatisfy(\.isHexDigit), "\(name)")
             #expect(!name.contains("visible-jti") && !name.contains(challenge.base64URL))
             guard case .integer(let ttl) = try await client.run([Array("PTTL".utf8), Array(name.utf8)]) else {
                 Issue.record("PTTL did not answer an integer")
                 continue
             }
-            let window: Int64 = name.hasPrefix("test:challenge:") ? 120_000 : 65_000
+            let window: Int64 = name.hasPrefix("test:challenge:") ? 120_000 : 65_000  // the set lives as its last entry
             #expect(ttl > window - 10_000 && ttl <= window, "\(name) expires in \(ttl) ms")
         }
     }
@@ -137,6 +150,8 @@ struct RedisStoreTests {
         let cache = RedisDPoPReplayCache(client: try server.client())
         let challenge = try Self.challenge(lifetime: 0.2)
         try await store.put(challenge)
+        let key = store.client.key("challenge", challenge.value)
+        #expect(try await store.client.run([Array("EXISTS".utf8), key]) == .integer(1))  // stored, then lapses
         let now = Date()
         #expect(try await cache.insert("short", thumbprint: "k", expires: now.addingTimeInterval(0.2), now: now))
         #expect(try await !cache.insert("short", thumbprint: "k", expires: now.addingTimeInterval(0.2), now: now))
@@ -153,7 +168,10 @@ struct RedisStoreTests {
 
     @Test func aRestartedServerKeepsWhatItPersistedAndClientsReconnect() async throws {
         let server = try RedisServer(["--appendonly", "yes", "--appendfsync", "always"])
-        let client = try server.client()
+        // One pooled connection, so every command after the restart meets the connection the server closed.
+        var configuration = server.configuration()
+        configuration.connections = 1
+        let client = try RedisClient(configuration)
         let cache = RedisDPoPReplayCache(client: client)
         let store = RedisChallengeStore(client: client)
         let now = Date()
@@ -167,6 +185,32 @@ struct RedisStoreTests {
         #expect(try await !cache.insert("before-restart", thumbprint: "k", expires: expires, now: now))
         #expect(try await cache.insert("after-restart", thumbprint: "k", expires: expires, now: now))
         #expect(try await store.take(challenge.value)?.value == challenge.value)
+    }
+
+    /// What the README warns about: without persistence a restart forgets the recorded jtis.
+    @Test func aRestartWithoutPersistenceForgetsTheWindow() async throws {
+        let server = try RedisServer()
+        let cache = RedisDPoPReplayCache(client: try server.client())
+        let now = Date()
+        #expect(try await cache.insert("j", thumbprint: "k", expires: now.addingTimeInterval(300), now: now))
+        server.stop()
+        try server.start()
+        #expect(try await cache.insert("j", thumbprint: "k", expires: now.addingTimeInterval(300), now: now))
+    }
+
+    @Test func oneKeyFillsOnlyItsOwnQuota() async throws {
+        let server = try RedisServer()
+        let cache = RedisDPoPReplayCache(client: try server.client(), perKeyCapacity: 3)
+        let now = Date()
+        for number in 0..<3 {
+            #expect(
+                try await cache.insert("j\(number)", thumbprint: "flood", expires: now.addingTimeInterval(1), now: now))
+        }
+        #expect(try await !cache.insert("j3", thumbprint: "flood", expires: now.addingTimeInterval(1), now: now))
+        #expect(try await cache.insert("j0", thumbprint: "other", expires: now.addingTimeInterval(1), now: now))
+        // Once its entries have lapsed (the verifier's clock says so), the key may record again.
+        let later = now.addingTimeInterval(2)
+        #expect(try await cache.insert("j4", thumbprint: "flood", expires: later.addingTimeInterval(1), now: later))
     }
 
     @Test func aServerThatIsDownRefusesWithTransientTypedErrors() async throws {
@@ -202,14 +246,32 @@ struct RedisStoreTests {
 
     @Test func aFrozenServerTimesOutAndTheClientRecovers() async throws {
         let server = try RedisServer()
-        let client = try RedisClient(server.configuration(commandTimeout: .milliseconds(200)))
+        var configuration = server.configuration(commandTimeout: .milliseconds(200))
+        configuration.connections = 1
+        let client = try RedisClient(configuration)
         let cache = RedisDPoPReplayCache(client: client)
         try await client.ping()
         server.pause(true)
-        let error = await #expect(throws: RedisError.self) {
-            _ = try await cache.insert("frozen", thumbprint: "k", expires: Date().addingTimeInterval(60), now: Date())
+        // Three at once on one connection: the first waits out its socket timeout, the ones queued behind it fail
+        // on their deadline without being sent, so none waits for the others' timeouts too.
+        let errors = await withTaskGroup(of: RedisError?.self) { group in
+            for number in 0..<3 {
+                group.addTask {
+                    do {
+                        _ = try await cache.insert(
+                            "frozen-\(number)", thumbprint: "k", expires: Date().addingTimeInterval(60), now: Date())
+                        return nil
+                    } catch let error as RedisError {
+                        return error
+                    } catch {
+                        return RedisError(.unexpectedReply)
+                    }
+                }
+            }
+            return await group.reduce(into: [RedisError?]()) { $0.append($1) }
         }
-        #expect(error?.code == .timedOut && error?.failureKind == .transient)
+        #expect(errors.allSatisfy { $0?.code == .timedOut && $0?.failureKind == .transient }, "\(errors)")
+        #expect(errors.contains { $0?.reason.contains("waited out its timeout") == true }, "\(errors)")
         server.pause(false)
         for _ in 0..<8 { try await client.ping() }  // every pooled connection works again
     }
@@ -227,11 +289,12 @@ struct RedisStoreTests {
         try await server.client(password: "right-horse-battery").ping()
         let configuration = server.configuration(password: "right-horse-battery")
         #expect(!"\(configuration)".contains("horse") && !configuration.displayURL.contains("horse"))
-        // Through a verifier: a transient refusal, never an acceptance.
+        // Through a ceremony: a configuration error naming the cause (not "retry later"), never an acceptance.
         let store = RedisChallengeStore(client: try server.client(password: "wrong-staple"))
-        await #expect(throws: PasskeyError(.challengeStoreUnavailable)) {
+        let refused = await #expect(throws: PasskeyError(.invalidConfiguration)) {
             _ = try await store.redeem([1], binding: "s", ceremony: .authentication)
         }
+        #expect(refused?.reason.contains("redis_authentication_failed") == true)
     }
 
     @Test func anACLUserLimitedToThePrefixWorksAndCannotLeaveIt() async throws {
@@ -254,13 +317,18 @@ struct RedisStoreTests {
         let stores = [RedisChallengeStore(client: client), RedisChallengeStore(client: try server.client())]
         let challenge = try Self.challenge()
         try await stores[0].put(challenge)
-        let winners = await withTaskGroup(of: Int.self) { group in
+        let outcomes = await withTaskGroup(of: String.self) { group in
             for index in 0..<16 {
-                group.addTask { (try? await stores[index % 2].take(challenge.value)) != nil ? 1 : 0 }
+                group.addTask {
+                    do { return try await stores[index % 2].take(challenge.value) != nil ? "won" : "nil" } catch {
+                        return "error: \(error)"
+                    }
+                }
             }
-            return await group.reduce(0, +)
+            return await group.reduce(into: [String]()) { $0.append($1) }
         }
-        #expect(winners == 1)
+        #expect(
+            outcomes.filter { $0 == "won" }.count == 1 && outcomes.filter { $0 == "nil" }.count == 15, "\(outcomes)")
     }
 
     @Test func aValueNotInWardensFormatIsAnErrorNotAChallenge() async throws {
@@ -302,6 +370,7 @@ struct RedisStoreTests {
         for configuration in [
             RedisConfiguration(host: ""), RedisConfiguration(port: 0), RedisConfiguration(database: -1),
             RedisConfiguration(keyPrefix: "a\nb"), RedisConfiguration(commandTimeout: .zero),
+            RedisConfiguration(connectTimeout: .microseconds(999)),
             RedisConfiguration(connections: 0),
         ] {
             #expect(throws: RedisError(.invalidConfiguration)) { _ = try RedisClient(configuration) }

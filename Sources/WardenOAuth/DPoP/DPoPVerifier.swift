@@ -132,7 +132,8 @@ public struct DPoPVerifier: Sendable {
             fresh = try await replayCache.insert(
                 jti, thumbprint: jwk.thumbprint, expires: issued.addingTimeInterval(maxAge + leeway), now: current)
         } catch {
-            throw DPoPError(.replayCacheUnavailable, "the replay cache could not be consulted; retry later")
+            let cause = (error as? any WardenError).map { " (\($0.codeName))" } ?? ""
+            throw DPoPError(.replayCacheUnavailable, "the replay cache could not be consulted\(cause); retry later")
         }
         guard fresh else { throw DPoPError(.replayed, "this proof (jti) was already used") }
         return Proof(thumbprint: jwk.thumbprint, jti: jti, issuedAt: issued, nonce: nonce)
