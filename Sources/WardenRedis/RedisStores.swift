@@ -52,7 +52,7 @@ public struct RedisChallengeStore: ChallengeStore {
         guard parts.count == 4, parts[0].elementsEqual("v1".utf8),
             let ceremony = PasskeyChallenge.Ceremony(rawValue: String(decoding: parts[1], as: UTF8.self)),
             let milliseconds = Int64(String(decoding: parts[2], as: UTF8.self)),
-            let binding = String(validating: parts[3], as: UTF8.self)
+            let binding = String(bytes: parts[3], encoding: .utf8)
         else { return nil }
         return PasskeyChallenge(
             restoring: value, binding: binding, ceremony: ceremony,
