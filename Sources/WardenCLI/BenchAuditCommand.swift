@@ -11,10 +11,12 @@ struct BenchAuditCommand: CLICommand {
             temporary folder, audits it --runs times (default 3) and reports the best run. With --labels FILE (PATH
             required; tab-separated path, line, expect|twin, rule id), also prints recall, precision and the share of
             correct-code twins flagged, per rule and in total, with every missed label and unlabelled finding, instead of
-            the speed.
+            the speed. --one-scope N instead generates one function with N SecItemAdd calls, each on a query built
+            just before it (the case a per-call rescan of the scope made quadratic): compare N and 4N.
             """,
         options: [
             .value("lines", "N", "Lines to generate (default 200000)."),
+            .value("one-scope", "N", "Generate one function with N SecItemAdd call sites instead of an app."),
             .value("runs", "N", "Audits to time (default 3)."),
             .value("labels", "FILE", "Score the findings on PATH against these labels."),
             .flag("json", "Print JSON."),
@@ -37,11 +39,19 @@ struct BenchAuditCommand: CLICommand {
                 throw CLIError.usage("'--labels': \(error.description)", code: "invalid_labels")
             }
         }
+        let oneScope = try arguments.integer("one-scope", range: 1...1_000_000)
+        if oneScope != nil, root != nil || arguments.value("lines") != nil {
+            throw CLIError.usage("'--one-scope' generates its own file; it takes neither PATH nor '--lines'")
+        }
         var generated: URL?
         if root == nil {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "warden-bench-audit-\(UUID().uuidString)")
-            try generate(lines: lines, into: directory)
+            if let oneScope {
+                try generateOneScope(calls: oneScope, into: directory)
+            } else {
+                try generate(lines: lines, into: directory)
+            }
             generated = directory
             root = directory.path
         }
@@ -205,4 +215,20 @@ struct BenchAuditCommand: CLICommand {
             """)
         return parts.joined(separator: "\n")
     }()
+
+    /// One Swift file whose one function makes `calls` Keychain writes, each of a query built just before it.
+    static func generateOneScope(calls: Int, into directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var text = "import Security\n\nfunc storeAll(_ data: Data) {\n"
+        for number in 0..<calls {
+            text += """
+                    let query\(number): [String: Any] = [kSecClass as String: kSecClassGenericPassword, \
+                kSecAttrAccount as String: "a\(number)", kSecValueData as String: data]
+                    SecItemAdd(query\(number) as CFDictionary, nil)
+
+                """
+        }
+        text += "}\n"
+        try Data(text.utf8).write(to: directory.appendingPathComponent("OneScope.swift"))
+    }
 }

@@ -216,6 +216,7 @@ struct OptionReadTests {
         ],
         "bench audit": [
             Invocation(["--lines", "1000", "--runs", "1", "--json"]),
+            Invocation(["--one-scope", "200", "--runs", "1"]),
             Invocation(["{app}", "--labels", "{app-labels}", "--runs", "1"]),
         ],
     ]
