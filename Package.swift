@@ -107,7 +107,7 @@ let package = Package(
             name: "Warden",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
-                "WardenPasskeys",
+                "WardenPasskeys", "WardenApple",
             ],
             swiftSettings: strict
         ),

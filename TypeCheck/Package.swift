@@ -91,7 +91,7 @@ let package = Package(
             "Warden",
             [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
-                "WardenPasskeys",
+                "WardenPasskeys", "WardenApple",
             ]),
     ]
         // The sample app (Examples/WardenSample.swiftpm/Sources), through the public API only, as its own module; a

@@ -51,7 +51,7 @@ public enum Reporter {
         return text
     }
 
-    /// The JSON document of DESIGN.md:
+    /// The JSON document (the CLI's `--format json` contract):
     /// `{"tool":{"name","version"},"findings":[{"rule","severity","file","line","column","message","masvs"}],"summary":{...}}`.
     public static func json(_ report: AuditReport, version: String) -> String {
         struct Document: Encodable {

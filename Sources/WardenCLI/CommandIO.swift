@@ -44,7 +44,7 @@ public struct CommandIO: Sendable {
     func err(_ line: String) { writeErr(line + "\n") }
 }
 
-/// Exit statuses of DESIGN.md's CLI contract.
+/// Exit statuses of the CLI contract (README, "The `warden` CLI").
 public enum ExitCode {
     /// Success, accepted.
     public static let success: Int32 = 0

@@ -1,7 +1,7 @@
 import Foundation
 import WardenCore
 
-/// The `warden` command line: dispatch, help, version and the error format of DESIGN.md.
+/// The `warden` command line: dispatch, help, version and the error format (`warden: <code>: <message>`).
 public enum WardenCLI {
     /// The tool's version.
     public static let version = "0.1.0"

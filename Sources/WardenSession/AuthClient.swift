@@ -7,7 +7,8 @@ import WardenStorage
 /// The sign-in façade: configured once, it runs the whole chain for every platform — discovery, PKCE S256 + `state`
 /// + `nonce`, the browser (``AuthorizationBrowser``: `WebAuthenticationAgent` on Apple platforms, ``LoopbackBrowser``
 /// on the desktop, ``ScriptedBrowser`` in tests), response validation, the code exchange, full ID-token validation,
-/// and persistence — and hands back an ``AuthSession`` that refreshes, degrades and signs out as the checklist says.
+/// and persistence — and hands back an ``AuthSession`` that refreshes, degrades and signs out (only a refused grant
+/// signs out; a transient failure keeps the session).
 ///
 /// Nothing is stored unless every check passed: a forged state, a wrong redirect, a bad ID token signature, a
 /// wrong `nonce` or `at_hash` all throw before the store is touched.

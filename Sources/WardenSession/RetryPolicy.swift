@@ -10,7 +10,7 @@ extension Duration {
     }
 }
 
-/// When and how long to retry (the checklist's buckets).
+/// When and how long to retry: transient failures back off (honouring `Retry-After`), terminal ones never retry.
 ///
 /// - Transient network errors (`timedOut`, `networkConnectionLost`, `dnsLookupFailed`, `cannotConnectToHost`,
 ///   `notConnectedToInternet`) and 5xx: exponential backoff with full jitter, capped in attempts and total time.
