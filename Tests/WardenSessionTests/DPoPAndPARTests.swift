@@ -217,6 +217,24 @@ struct PARAndDPoPRefusalTests {
         }
     }
 
+    /// `make()` cannot push: where PAR is required or asked for it refuses rather than build a plain URL.
+    @Test func makeRefusesWherePARIsRequiredOrAskedFor() throws {
+        let plain = try ProviderMetadata(json: Self.metadata(""), expectedIssuer: "https://as.example.com")
+        let requiring = try plain.withPushedAuthorizationRequestEndpoint(
+            URL(string: "https://as.example.com/par")!, required: true)
+        let redirect = try RedirectURI("com.example.app:/cb")
+        let required = try AuthorizationRequest(metadata: requiring, clientID: "c", redirectURI: redirect)
+        #expect(throws: OAuthError(.invalidConfiguration)) { _ = try required.make() }
+        var asked = try AuthorizationRequest(metadata: plain, clientID: "c", redirectURI: redirect)
+        asked.pushed = true
+        #expect(throws: OAuthError(.invalidConfiguration)) { _ = try asked.make() }
+        // Announced but optional, and not asked for: a plain URL, as before.
+        let optional = try AuthorizationRequest(
+            metadata: try plain.withPushedAuthorizationRequestEndpoint(URL(string: "https://as.example.com/par")!),
+            clientID: "c", redirectURI: redirect)
+        #expect(try optional.make().url.absoluteString.hasPrefix("https://as.example.com/a?response_type=code"))
+    }
+
     @Test func askingForPARWhereThereIsNoneFails() async throws {
         let metadata = try ProviderMetadata(json: Self.metadata(""), expectedIssuer: "https://as.example.com")
         var request = try AuthorizationRequest(

@@ -111,9 +111,20 @@ public struct AuthorizationRequest: Sendable {
         return url
     }
 
+    /// The request as a plain URL, never pushed: for providers without PAR. When the provider requires pushed
+    /// requests (`require_pushed_authorization_requests`) or ``pushed`` is `true`, it refuses
+    /// (``OAuthError/Code/invalidConfiguration``) instead of building a URL the provider would reject or that skips
+    /// what was asked for: use ``prepare(redirectOverride:now:)`` (or `AuthClient`, which does).
     public func make(random: some RandomSource = SecureRandom(), redirectOverride: String? = nil, now: Date = Date())
         throws -> (url: URL, pending: PendingAuthorization)
     {
+        if metadata.requirePushedAuthorizationRequests {
+            throw OAuthError(
+                .invalidConfiguration, "the provider requires pushed authorization requests (RFC 9126): use prepare()")
+        }
+        if pushed == true {
+            throw OAuthError(.invalidConfiguration, "a pushed request (RFC 9126) was asked for: use prepare()")
+        }
         let (parameters, pending) = try queryParameters(random: random, redirectOverride: redirectOverride, now: now)
         return (try url(parameters), pending)
     }
