@@ -92,7 +92,10 @@ final class Dataflow {
         var taint = Taint()
         let end = min(range.upperBound, range.lowerBound + Self.maximumExpression, tokens.count)
         var index = max(range.lowerBound, 0)
+        var visited = 0
+        defer { scan.spend(visited) }
         while index < end {
+            visited += 1
             let token = tokens[index]
             switch token.kind {
             case .identifier:
@@ -443,6 +446,7 @@ final class Dataflow {
         let utf8Count = name.utf8.count
         return tokens.withUnsafeBufferPointer { tokens -> Taint? in
             var position = index - 1
+            defer { scan.spend(index - 1 - position) }
             while position >= lower {
                 if tokens[position].kind == .identifier, scopes[position] == scope,
                     tokens[position].text.utf8.count == utf8Count, tokens[position].text == name,

@@ -88,6 +88,7 @@ struct ComparisonRule: Rule {
             {
                 cursor += 2
             }
+            scan.spend(cursor - position)
             if token.text.first?.isUppercase == true, cursor > position { return nil }  // State.idle
             // A call on the right: `hmac(message)` is still the MAC.
             return scan.tokens[cursor].text
@@ -96,6 +97,7 @@ struct ComparisonRule: Rule {
             guard !backwards else { return nil }
             var cursor = position
             while scan.text(cursor) == "self", scan.isSymbol(cursor + 1, ".") { cursor += 2 }
+            scan.spend(cursor - position)
             guard cursor < scan.tokens.count, scan.tokens[cursor].kind == .identifier else { return nil }
             return operand(scan, cursor, backwards: false)
         case .punctuation where token.text == ")" || token.text == "]":
