@@ -448,6 +448,29 @@ struct RateLimitTests {
         #expect(RetryAfter.seconds("Fri, 15 Jan 2027 07:59:00 GMT", now: now) == 0)
         #expect(RetryAfter.seconds("7200", now: now) == 7200, "two hours is not shortened")
         #expect(RetryAfter.seconds("soon", now: now) == nil)
+        // Through the client: a 503 whose Retry-After is a date 20 s ahead of the session's clock is retried after
+        // exactly those 20 s, once.
+        let clock = TestClock()  // the same instant
+        var fresh = Fixture.expired(clock)
+        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
+        let session = AuthSession(
+            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: FakeProvider(),
+            now: clock.now)
+        let calls = Locked(0)
+        let transport = FakeHTTP { _ in
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
+            return call == 1
+                ? HTTPResponse(status: 503, headers: ["Retry-After": "Fri, 15 Jan 2027 08:00:20 GMT"])
+                : HTTPResponse(status: 200)
+        }
+        let sleeper = RecordingClock()
+        let client = AuthorizedClient(session: session, transport: transport, clock: sleeper, now: clock.now)
+        let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
+        #expect(response.status == 200 && calls.current == 2)
+        #expect(sleeper.slept.current == [.seconds(20)])
     }
 
     @Test func anOfflineAPICallMakesTheSessionReadOnlyUntilARequestGetsThrough() async throws {
