@@ -71,12 +71,40 @@ extension Fixture {
 
 @Suite("AuthSession")
 struct AuthSessionTests {
+    /// A token endpoint that holds each refresh until the test releases it (no sleeping: the refresh is in flight
+    /// for exactly as long as the test says).
+    actor RoundGatedProvider: TokenRefresher {
+        private var gate: CheckedContinuation<Void, Never>?
+        private(set) var refreshes = 0
+        func refresh(refreshToken: String, scope: String?) async throws(OAuthError) -> TokenResponse {
+            refreshes += 1
+            let number = refreshes
+            await withCheckedContinuation { gate = $0 }
+            return TokenResponse(
+                accessToken: "at-\(number)", expiresIn: 3600, refreshToken: "rt-\(number)", idToken: nil, scope: nil)
+        }
+        var waiting: Bool { gate != nil }
+        func release() {
+            gate?.resume()
+            gate = nil
+        }
+        func revoke(token: String, hint: String) async throws(OAuthError) {}
+    }
+
     @Test func concurrentCallersShareOneRefreshPerRound() async throws {
-        let (clock, provider, store, session) = Fixture.expiredSession(maximumRefreshes: 100)
-        await provider.setDelay(.milliseconds(20))
+        let clock = TestClock()
+        let provider = RoundGatedProvider()
+        let store = InMemoryStore()
+        let session = AuthSession(
+            tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: provider,
+            maximumRefreshes: 100, now: clock.now)
         for round in 1...20 {
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<1000 { group.addTask { try await session.validAccessToken(minTTL: 60) } }
+                // The refresh is held until the callers have had every chance to arrive and join it.
+                while !(await provider.waiting) { await Task.yield() }
+                for _ in 0..<2000 { await Task.yield() }
+                await provider.release()
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(tokens == ["at-\(round)"], "round \(round): every caller got the one refreshed token")
