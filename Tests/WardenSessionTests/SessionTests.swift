@@ -56,6 +56,15 @@ enum Fixture {
 }
 
 extension Fixture {
+    /// A session for `svc`/`a` whose access token (at-0, refresh token rt-0) is valid for an hour on `clock`, over an
+    /// in-memory store.
+    static func freshSession(_ clock: TestClock, refresher: any TokenRefresher = FakeProvider()) -> AuthSession {
+        var fresh = expired(clock)
+        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
+        return AuthSession(
+            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: refresher, now: clock.now)
+    }
+
     /// A session for `svc`/`a` whose access token (at-0, refresh token rt-0) expired ten seconds ago, with its clock,
     /// fake provider and in-memory store.
     static func expiredSession(maximumRefreshes: Int = 5) -> (TestClock, FakeProvider, InMemoryStore, AuthSession) {
@@ -353,10 +362,7 @@ struct RetryTests {
     @Test func authorizedClientRefreshesOnceOn401AndHonoursRetryAfter() async throws {
         let clock = TestClock()
         let provider = FakeProvider()
-        var fresh = Fixture.expired(clock)
-        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
-        let session = AuthSession(
-            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: provider, now: clock.now)
+        let session = Fixture.freshSession(clock, refresher: provider)
         let seen = Locked<[String]>([])
         let transport = FakeHTTP { request in
             let auth = request.header("Authorization") ?? ""
@@ -382,11 +388,8 @@ struct RetryTests {
 
     @Test func secondUnauthorizedIsReturnedNotLooped() async throws {
         let clock = TestClock()
-        var fresh = Fixture.expired(clock)
-        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
         let provider = FakeProvider()
-        let session = AuthSession(
-            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: provider, now: clock.now)
+        let session = Fixture.freshSession(clock, refresher: provider)
         let transport = FakeHTTP { _ in HTTPResponse(status: 401) }
         let response = try await AuthorizedClient(session: session, transport: transport, clock: RecordingClock())
             .send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
@@ -449,11 +452,7 @@ struct RateLimitTests {
 
     @Test func anAPIRateLimitBeyondTheBudgetFailsAtOnceWithTheTime() async throws {
         let clock = TestClock()
-        var fresh = Fixture.expired(clock)
-        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
-        let session = AuthSession(
-            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: FakeProvider(),
-            now: clock.now)
+        let session = Fixture.freshSession(clock)
         let calls = Locked(0)
         let transport = FakeHTTP { _ in
             calls.withLock { $0 += 1 }
@@ -479,11 +478,7 @@ struct RateLimitTests {
         // Through the client: a 503 whose Retry-After is a date 20 s ahead of the session's clock is retried after
         // exactly those 20 s, once.
         let clock = TestClock()  // the same instant
-        var fresh = Fixture.expired(clock)
-        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
-        let session = AuthSession(
-            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: FakeProvider(),
-            now: clock.now)
+        let session = Fixture.freshSession(clock)
         let calls = Locked(0)
         let transport = FakeHTTP { _ in
             let call = calls.withLock {
@@ -503,11 +498,7 @@ struct RateLimitTests {
 
     @Test func anOfflineAPICallMakesTheSessionReadOnlyUntilARequestGetsThrough() async throws {
         let clock = TestClock()
-        var fresh = Fixture.expired(clock)
-        fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
-        let session = AuthSession(
-            tokens: fresh, store: InMemoryStore(), service: "svc", account: "a", refresher: FakeProvider(),
-            now: clock.now)
+        let session = Fixture.freshSession(clock)
         let online = Locked(false)
         struct Offline: HTTPTransport {
             let online: Locked<Bool>
