@@ -47,10 +47,12 @@ public struct SessionError: CodedError {
     /// For ``Code/rateLimited`` (and a degraded session backing off): the earliest time to try again.
     public let retryAt: Date?
 
-    public init(_ code: Code, _ reason: String, underlying: (any WardenError)? = nil, retryAt: Date? = nil) {
+    /// Creates an error; an empty `reason` reads as the code in words (`signed_out` gives "signed out"), as every
+    /// other Warden error does.
+    public init(_ code: Code, _ reason: String = "", underlying: (any WardenError)? = nil, retryAt: Date? = nil) {
         self.code = code
         self.retryAt = retryAt
-        self.reason = reason
+        self.reason = Self.reason(reason, or: code)
         self.underlying = underlying
     }
 

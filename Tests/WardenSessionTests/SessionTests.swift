@@ -80,6 +80,13 @@ extension Fixture {
 
 @Suite("AuthSession")
 struct AuthSessionTests {
+    /// One error shape: a SessionError without a reason reads as its code in words, like every other Warden error.
+    @Test func aSessionErrorWithoutAReasonSaysItsCode() {
+        #expect(SessionError(.signedOut).reason == "signed out")
+        #expect(SessionError(.refreshLoop).description == "refresh_loop: refresh loop")
+        #expect(SessionError(.persistenceFailed, "the keychain is locked").reason == "the keychain is locked")
+    }
+
     /// A token endpoint that holds each refresh until the test releases it (no sleeping: the refresh is in flight
     /// for exactly as long as the test says).
     actor RoundGatedProvider: TokenRefresher {
