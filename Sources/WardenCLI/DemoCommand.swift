@@ -634,8 +634,13 @@ struct DemoCommand: CLICommand {
     static func attacks(metadata: ProviderMetadata, clientID: String, transport: any HTTPTransport) async -> Link {
         var results: [String] = []
         var ok = true
+        // Only a pending state is needed (nothing is sent): a plain request, also where the provider requires PAR.
+        let plain =
+            metadata.pushedAuthorizationRequestEndpoint.flatMap {
+                try? metadata.withPushedAuthorizationRequestEndpoint($0, required: false)
+            } ?? metadata
         guard let redirect = try? RedirectURI("http://127.0.0.1/callback"),
-            let request = try? AuthorizationRequest(metadata: metadata, clientID: clientID, redirectURI: redirect),
+            let request = try? AuthorizationRequest(metadata: plain, clientID: clientID, redirectURI: redirect),
             let (_, pending) = try? request.make(redirectOverride: "http://127.0.0.1:1/callback")
         else { return Link(name: "attack round", ok: false, evidence: "setup failed") }
         func record(_ name: String, _ expected: String, _ body: () async throws -> Void) async {

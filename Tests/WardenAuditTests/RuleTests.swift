@@ -7,6 +7,27 @@ import Testing
 struct RuleTests {
     static func findings(_ files: [String: String]) -> [Finding] { Auditor().audit(files: files).findings }
 
+    /// The Core Data walk follows the object until its name is bound to another one, not past a property of the same
+    /// name or an unwrap of the same object; a re-declaration ends it.
+    @Test func aCoreDataObjectIsFollowedPastSameNamedPropertiesAndUnwraps() {
+        let followed = """
+            func save(_ context: NSManagedObjectContext, password: String) {
+             let account = Account(context: context)
+             self.account = account
+             if let account = account as Account? { }
+             account.password = password
+             try? context.save() }
+            """
+        #expect(Self.findings(["A.swift": followed]).map(\.line) == [5])
+        let rebound = """
+            func save(_ context: NSManagedObjectContext, password: String, other: Settings) {
+             let account = Account(context: context)
+             account = other
+             account.password = password }
+            """
+        #expect(Self.findings(["B.swift": rebound]).isEmpty)
+    }
+
     @Test func everyRuleHasFixtures() {
         let covered = Set(ruleFixtures.map(\.rule))
         for rule in Catalogue.all {

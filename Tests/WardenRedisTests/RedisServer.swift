@@ -58,9 +58,9 @@ final class RedisServer: @unchecked Sendable {
         let status = posix_spawn(&child, binary, nil, &attributes, &cArguments, environ)
         guard status == 0 else { throw ServerError("posix_spawn redis-server: \(status)") }
         pid = child
-        // Accepting connections: a TCP connect succeeds (the server may still load its AOF; a PING waits for it).
+        // Ready: a PING is answered +PONG (a server loading its AOF accepts connections but answers -LOADING).
         for _ in 0..<500 {
-            if Self.accepts(port) { return }
+            if Self.pong(port) { return }
             var exitStatus: Int32 = 0
             if waitpid(child, &exitStatus, WNOHANG) == child {
                 pid = nil
@@ -130,7 +130,8 @@ final class RedisServer: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func accepts(_ port: Int) -> Bool {
+    /// Whether the server on `port` answers `PING` with `+PONG` (over a plain socket, not the client under test).
+    static func pong(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -138,10 +139,19 @@ final class RedisServer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+        guard connected else { return false }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let ping = Array("PING\r\n".utf8)
+        guard send(fd, ping, ping.count, Int32(MSG_NOSIGNAL)) == ping.count else { return false }
+        var reply = [UInt8](repeating: 0, count: 64)
+        let count = recv(fd, &reply, reply.count, 0)
+        // A server with requirepass answers -NOAUTH: ready too.
+        return count > 0 && (reply[0] == UInt8(ascii: "+") || reply.starts(with: Array("-NOAUTH".utf8)))
     }
 }

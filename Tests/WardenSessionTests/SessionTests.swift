@@ -90,24 +90,26 @@ struct AuthSessionTests {
     /// A token endpoint that holds each refresh until the test releases it (no sleeping: the refresh is in flight
     /// for exactly as long as the test says).
     actor RoundGatedProvider: TokenRefresher {
-        private var gate: CheckedContinuation<Void, Never>?
+        /// Every refresh waiting to be let through (one per round when single-flight holds; more if it broke, and
+        /// each is released, so a broken session fails the count instead of hanging the test).
+        private var gates: [CheckedContinuation<Void, Never>] = []
         private(set) var refreshes = 0
         func refresh(refreshToken: String, scope: String?) async throws(OAuthError) -> TokenResponse {
             refreshes += 1
             let number = refreshes
-            await withCheckedContinuation { gate = $0 }
+            await withCheckedContinuation { gates.append($0) }
             return TokenResponse(
                 accessToken: "at-\(number)", expiresIn: 3600, refreshToken: "rt-\(number)", idToken: nil, scope: nil)
         }
-        var waiting: Bool { gate != nil }
+        var waiting: Bool { !gates.isEmpty }
         func release() {
-            gate?.resume()
-            gate = nil
+            for gate in gates { gate.resume() }
+            gates.removeAll()
         }
         func revoke(token: String, hint: String) async throws(OAuthError) {}
     }
 
-    @Test func concurrentCallersShareOneRefreshPerRound() async throws {
+    @Test(.timeLimit(.minutes(1))) func concurrentCallersShareOneRefreshPerRound() async throws {
         let clock = TestClock()
         let provider = RoundGatedProvider()
         let store = InMemoryStore()
@@ -117,10 +119,18 @@ struct AuthSessionTests {
         for round in 1...20 {
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<1000 { group.addTask { try await session.validAccessToken(minTTL: 60) } }
-                // The refresh is held until the callers have had every chance to arrive and join it.
-                while !(await provider.waiting) { await Task.yield() }
+                // The refresh is held until the callers have had every chance to arrive and join it (a session
+                // that started none would be seen here, not waited for).
+                var polls = 0
+                while !(await provider.waiting), polls < 100_000 {
+                    polls += 1
+                    await Task.yield()
+                }
+                #expect(await provider.waiting, "round \(round): no refresh started")
                 for _ in 0..<2000 { await Task.yield() }
                 await provider.release()
+                for _ in 0..<100 { await Task.yield() }
+                await provider.release()  // any refresh a broken session started late
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(tokens == ["at-\(round)"], "round \(round): every caller got the one refreshed token")

@@ -178,7 +178,14 @@ struct DatabaseStorageRules: Rule {
         let scope = scan.scopeRange(of: index)
         // Its uses up to the end of the scope or until the name is assigned again (another object from there on).
         for position in scan.positions(of: variable, in: (index + 1)..<scope.upperBound) {
-            if scan.isSymbol(position + 1, "=") || ["let", "var"].contains(scan.text(position - 1)) { break }
+            // `account = Account(...)` / `let account = other`: another object from here on. Not a property of the
+            // same name (`self.account = account`), nor an unwrap of this one (`if let account = account`).
+            let previous = scan.text(position - 1)
+            if previous != ".", scan.isSymbol(position + 1, "="),
+                !(["let", "var"].contains(previous) && scan.text(position + 2) == variable)
+            {
+                break
+            }
             // variable.member = value
             if scan.isSymbol(position + 1, "."), position + 3 < scan.tokens.count,
                 scan.tokens[position + 2].kind == .identifier, scan.isSymbol(position + 3, "=")

@@ -181,7 +181,14 @@ struct KeychainRules: Rule {
     }
 
     private func findFunctionBody(_ scan: FileScan, named name: String) -> Range<Int>? {
-        for nameIndex in scan.positions(of: name, in: scan.tokens.indices) {
+        // Names are looked up in the identifier index; a name the lexer reads as a keyword (`open`) is scanned for,
+        // once per such name (memoised), so still linear.
+        var candidates = Array(scan.positions(of: name, in: scan.tokens.indices))
+        if candidates.isEmpty {
+            candidates = scan.tokens.indices.filter { scan.tokens[$0].kind == .keyword && scan.tokens[$0].text == name }
+            scan.spend(scan.tokens.count)
+        }
+        for nameIndex in candidates {
             let index = nameIndex - 1
             guard index >= 0, scan.tokens[index].kind == .keyword, scan.tokens[index].text == "func" else { continue }
             var position = index + 2

@@ -47,8 +47,8 @@
         }
 
         @MainActor static func webAuthentication(metadata: ProviderMetadata, window: ASPresentationAnchor) async throws {
-            let (url, pending) = try AuthorizationRequest(metadata: metadata, clientID: "app",
-                redirectURI: try RedirectURI("com.example.app:/oauth/callback"), scopes: ["openid", "offline_access"]).make()
+            let (url, pending) = try await AuthorizationRequest(metadata: metadata, clientID: "app",
+                redirectURI: try RedirectURI("com.example.app:/oauth/callback"), scopes: ["openid", "offline_access"]).prepare()
             let code = try await WebAuthenticationAgent(anchor: { window }).authorize(url: url, pending: pending)
             let tokens = try await TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport()).exchange(code)
         }
