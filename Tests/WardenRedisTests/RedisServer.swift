@@ -111,23 +111,28 @@ final class RedisServer: @unchecked Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    /// A loopback port nothing listens on right now (the kernel's choice for port 0).
+    /// A random loopback port nothing is bound to right now, below the kernel's ephemeral range (32768 and up on
+    /// Linux). Not the kernel's choice for port 0: that is where the other suites' local providers listen, and a
+    /// provider simulating an outage closes its port for a while — a Redis started there would take it, and the
+    /// provider could not come back.
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ServerError("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw ServerError("socket() failed") }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
             }
+            if bound { return port }
         }
-        guard bound else { throw ServerError("bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw ServerError("no free loopback port in 20000-31999")
     }
 
     /// Whether the server on `port` answers `PING` with `+PONG` (over a plain socket, not the client under test).
