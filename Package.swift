@@ -35,6 +35,11 @@ let loopbackDefines: [SwiftSetting] = [.define("WARDEN_LOOPBACK", .when(platform
 /// Where the CLI and the README examples link WardenRedis (the hiredis-backed stores): Linux, where Debian's
 /// libhiredis-dev is on the default paths. A define, not `canImport`, which can see a module that is not linked.
 let redisDefines: [SwiftSetting] = [.define("WARDEN_REDIS", .when(platforms: linux))]
+#if os(macOS)
+    let hiredisPkgConfig: String? = "hiredis"
+#else
+    let hiredisPkgConfig: String? = nil
+#endif
 
 let package = Package(
     name: "Warden",
@@ -111,9 +116,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // hiredis from the system (Debian libhiredis-dev: <hiredis/hiredis.h> on the default paths); only WardenRedis
-        // links it. No pkgConfig: hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM warns about on every build.
-        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]),
+        // hiredis from the system; only WardenRedis links it. On Linux, Debian's libhiredis-dev puts <hiredis/hiredis.h>
+        // on the default paths, and its hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM warns about on every
+        // build: no pkgConfig there. Homebrew's hiredis lives under its own prefix, which only pkg-config knows.
+        .systemLibrary(
+            name: "CHiredis", pkgConfig: hiredisPkgConfig, providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]),
         .target(
             name: "WardenRedis",
             dependencies: ["CHiredis", "WardenCore", "WardenCrypto", "WardenOAuth", "WardenPasskeys"],
