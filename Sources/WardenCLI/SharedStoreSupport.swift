@@ -30,7 +30,8 @@ enum SharedStores {
         #if WARDEN_REDIS
             return RedisDPoPReplayCache(client: try client(url, io: io))
         #else
-            throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis): \(url)")
+            _ = url  // never echoed: a URL may carry the password
+            throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis on Linux)")
         #endif
     }
 
@@ -40,7 +41,8 @@ enum SharedStores {
         #if WARDEN_REDIS
             return RedisChallengeStore(client: try client(url, io: io))
         #else
-            throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis): \(url)")
+            _ = url  // never echoed: a URL may carry the password
+            throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis on Linux)")
         #endif
     }
 }

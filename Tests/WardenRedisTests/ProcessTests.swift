@@ -30,7 +30,7 @@ struct ProcessTests {
     }
 
     /// Starts every argument list at once, then waits for all of them.
-    static func runTogether(_ invocations: [[String]]) async throws -> [Exit] {
+    static func runTogether(_ invocations: [[String]], environment: [String: String] = [:]) async throws -> [Exit] {
         let binary = try binary()
         var started: [(Process, Pipe, Pipe)] = []
         for arguments in invocations {
@@ -38,6 +38,7 @@ struct ProcessTests {
             process.executableURL = binary
             process.arguments = arguments
             process.environment = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path]
+                .merging(environment) { _, given in given }
             let out = Pipe()
             let err = Pipe()
             process.standardOutput = out
@@ -108,6 +109,20 @@ struct ProcessTests {
         let store = RedisChallengeStore(client: try RedisClient(RedisConfiguration(port: server.port)))
         let redeemed = try await store.redeem(value, binding: "user-9", ceremony: .authentication)
         #expect(redeemed.expires.timeIntervalSinceNow > 50 && redeemed.expires.timeIntervalSinceNow <= 60)
+    }
+
+    /// The CLI takes the password from WARDEN_REDIS_PASSWORD (never from argv), and never prints it.
+    @Test func thePasswordComesFromTheEnvironment() async throws {
+        let server = try RedisServer(["--requirepass", "env-horse-battery"])
+        let issue = ["passkey", "issue-challenge", "--challenge-store", server.url, "--binding", "s"]
+        let with = try await Self.runTogether([issue], environment: ["WARDEN_REDIS_PASSWORD": "env-horse-battery"])
+        #expect(with.first?.status == 0, "\(with.map(\.stderr))")
+        let wrong = try await Self.runTogether([issue], environment: ["WARDEN_REDIS_PASSWORD": "env-wrong-staple"])
+        let without = try await Self.runTogether([issue])
+        for refused in wrong + without {
+            #expect(refused.status == 2 && refused.stderr.contains("redis_authentication_failed"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("horse") && !refused.stderr.contains("staple"))
+        }
     }
 
     @Test func aRedisThatIsDownIsATransientRefusal() async throws {
