@@ -7,6 +7,22 @@ import Testing
 struct RuleTests {
     static func findings(_ files: [String: String]) -> [Finding] { Auditor().audit(files: files).findings }
 
+    /// A query builder whose name the lexer reads as a keyword (`open`) is still found and judged.
+    @Test func aKeywordNamedQueryBuilderIsJudged() {
+        func file(_ accessible: String) -> String {
+            """
+            import Security
+            func open(_ d: Data) -> [String: Any] { [kSecClass as String: kSecClassGenericPassword,\(accessible) kSecValueData as String: d] }
+            func store(_ d: Data) {
+             var query = open(d)
+             SecItemAdd(query as CFDictionary, nil) }
+            """
+        }
+        #expect(Self.findings(["A.swift": file("")]).map(\.rule.id) == ["keychain-accessibility-missing"])
+        let configured = file(" kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,")
+        #expect(Self.findings(["B.swift": configured]).isEmpty)
+    }
+
     /// The Core Data walk follows the object until its name is bound to another one, not past a property of the same
     /// name or an unwrap of the same object; a re-declaration ends it.
     @Test func aCoreDataObjectIsFollowedPastSameNamedPropertiesAndUnwraps() {
