@@ -166,6 +166,21 @@ struct RedisStoreTests {
         #expect(try await store.take(challenge.value) == nil)
     }
 
+    /// A challenge already past its expiry when it is put is not stored (Redis cannot keep a key for a negative
+    /// time): its redemption is refused, and nothing lingers in Redis.
+    @Test func aChallengePutAfterItsExpiryIsNeverRedeemable() async throws {
+        let server = try RedisServer()
+        let store = RedisChallengeStore(client: try server.client())
+        let expired = PasskeyChallenge(
+            restoring: Array(repeating: 3, count: 32), binding: "s", ceremony: .authentication,
+            expires: Date().addingTimeInterval(-1))
+        try await store.put(expired)
+        #expect(try await store.client.run([Array("DBSIZE".utf8)]) == .integer(0))
+        await #expect(throws: PasskeyError(.challengeUnknown)) {
+            _ = try await store.redeem(expired.value, binding: "s", ceremony: .authentication)
+        }
+    }
+
     @Test func aRestartedServerKeepsWhatItPersistedAndClientsReconnect() async throws {
         let server = try RedisServer(["--appendonly", "yes", "--appendfsync", "always"])
         // One pooled connection, so every command after the restart meets the connection the server closed.
