@@ -107,6 +107,8 @@ public final class LocalProvider: Sendable {
     let now: NowProvider
     let stateBox: Locked<State>
     private let server: Locked<LoopbackHTTPServer?>
+    /// Holds the port while `.connectionRefused` keeps the server closed, so no other listener takes it.
+    private let reservation = Locked<LoopbackPortReservation?>(nil)
     /// The client's registered redirect URIs (RFC 8252 loopback, plus any custom-scheme or https ones given).
     let redirectURIs: [RedirectURI]
 
@@ -147,11 +149,14 @@ public final class LocalProvider: Sendable {
             stateBox.withLock { $0.outage = newValue }
             if newValue == .connectionRefused {
                 server.withLock {
-                    $0?.stop()
+                    guard let running = $0 else { return }
+                    running.stop()
                     $0 = nil
+                    reservation.withLock { $0 = LoopbackPortReservation(port: port) }
                 }
             } else if server.current == nil {
                 let box = Locked<LocalProvider?>(self)
+                reservation.withLock { $0 = nil }  // the port back for the server
                 server.withLock {
                     $0 = try? LoopbackHTTPServer(port: port) { request in box.current?.handle(request) ?? .text(503, "")
                     }

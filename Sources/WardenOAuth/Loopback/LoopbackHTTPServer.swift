@@ -28,6 +28,21 @@
     ///
     /// Thread-safety: the accept loop runs on its own dispatch queue; handlers run concurrently on a concurrent
     /// queue and must be thread-safe.
+    /// A loopback port kept while nothing serves it: connections are refused, and no other socket of the machine is
+    /// given the port in between (the local provider's simulated outage closes its server, then opens it again on
+    /// the same port). Released when the reservation is dropped.
+    package final class LoopbackPortReservation: Sendable {
+        private let descriptor: Int32
+
+        package init?(port: UInt16) {
+            let descriptor = Sockets.reserveLoopback(port: port)
+            guard descriptor >= 0 else { return nil }
+            self.descriptor = descriptor
+        }
+
+        deinit { Sockets.close(descriptor) }
+    }
+
     package final class LoopbackHTTPServer: Sendable {
         package typealias Handler = @Sendable (LoopbackRequest) -> HTTPResponse
 

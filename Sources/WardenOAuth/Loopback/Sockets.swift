@@ -147,5 +147,25 @@
             defer { close(fd) }
             return connectLoopback(fd, port: port)
         }
+
+        /// Binds a socket to 127.0.0.1:`port` without listening: connections to the port are refused, yet no other
+        /// socket is handed the port meanwhile (the kernel's port-0 choice skips bound ports). -1 when it cannot.
+        static func reserveLoopback(port: UInt16) -> Int32 {
+            let fd = tcpSocket()
+            guard fd >= 0 else { return -1 }
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+            var address = loopbackAddress(port: port)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                return -1
+            }
+            return fd
+        }
     }
 #endif
