@@ -14,12 +14,15 @@
             let code: Int32
         }
 
-        /// A new IPv4 TCP socket, or -1.
+        /// A new IPv4 TCP socket, or -1. Close-on-exec: a process the app starts (a browser, a helper) must not
+        /// inherit the listener, or the port stays open after Warden closes it.
         private static func tcpSocket() -> Int32 {
             #if canImport(Glibc)
-                return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                return socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             #else
-                return socket(AF_INET, SOCK_STREAM, 0)
+                let fd = socket(AF_INET, SOCK_STREAM, 0)
+                if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+                return fd
             #endif
         }
 
@@ -89,6 +92,7 @@
                 var noSigPipe: Int32 = 1
                 setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
             #endif
+            if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
             return client
         }
 
