@@ -173,6 +173,15 @@ let package = Package(
             ],
             swiftSettings: strict + loopbackDefines
         ),
+        // The Apple layer's portable decisions (the browser and authorization slots, error mapping, platform policies):
+        // WardenApple compiles them everywhere, so they are tested on Linux.
+        .testTarget(
+            name: "WardenAppleTests",
+            dependencies: [
+                "WardenApple", "WardenOAuth", "WardenStorage", "WardenCore", "WardenCrypto", "WardenPasskeys",
+                "WardenLocalProvider",
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "WardenPasskeysTests", dependencies: ["WardenPasskeys", "WardenCrypto", "WardenJOSE"],
             resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -23,7 +23,7 @@ let harnesses: [(name: String, products: [String])] = [
     ("FuzzAudit", ["WardenAudit"]),
     ("FuzzAuthenticatorData", ["WardenPasskeys"]),
     ("FuzzCBOR", ["WardenPasskeys"]),
-    ("FuzzCallback", ["WardenOAuth", "WardenCore"]),
+    ("FuzzCallback", ["WardenOAuth", "WardenCore", "WardenApple"]),
     ("FuzzCertificate", ["WardenCrypto"]),
     ("FuzzDER", ["WardenCrypto"]),
     ("FuzzDPoPProof", ["WardenOAuth"]),

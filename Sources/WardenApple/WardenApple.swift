@@ -1,4 +1,7 @@
-// WardenApple: the Apple-only layer. Every file compiles only where its framework exists (checked once per
-// whole file); on Linux this module is empty. Each file calls the framework and nothing clever: the decisions
-// live in portable, tested types (PendingAuthorization, WebAuthenticationCallback, PinSet,
-// AppleIDCredentialReaction, BiometricPolicyChoice, UsageDescriptionCheck, AppleSignInNonce).
+// WardenApple: the Apple layer. Every file outside `Decisions/` compiles only where its framework exists (checked
+// once per whole file) and calls the framework and nothing clever. The decisions live in `Decisions/`, portable and
+// compiled everywhere, so WardenAppleTests runs them on Linux: the browser and authorization slots
+// (BrowserSessionSlot, AuthorizationRequestSlot), WebAuthenticationCallback, the ASAuthorization error mapping and
+// outcomes, AppleIDCredentialReaction, BiometricPolicyChoice, UsageDescriptionCheck, RefreshTokenProtection,
+// PrivacyMaskPolicy. Other portable pieces it uses live with their concept (PendingAuthorization, PinSet,
+// AppleSignInNonce).

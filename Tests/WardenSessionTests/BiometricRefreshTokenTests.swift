@@ -211,20 +211,4 @@ struct BiometricRefreshTokenTests {
         let prompts = await protected.prompts
         #expect(provider.count("token.refresh_token") == 1 && prompts == 2, "the background read and this one")
     }
-
-    /// Which devices can hold the biometric binding (SessionStores.forThisDevice): a passcode and enrolled
-    /// biometry; a lockout still can; without a passcode, biometry or the usage description the refresh token stays
-    /// with the session and sign-in still works.
-    @Test(
-        arguments: [
-            (true, nil, RefreshTokenProtection.biometryBound), (false, BiometricFailure.lockout, .biometryBound),
-            (false, .passcodeNotSet, .deviceOnly(reason: "the device has no passcode")),
-            (false, .notEnrolled, .deviceOnly(reason: "no Face ID or Touch ID is enrolled")),
-            (false, .unavailable, .deviceOnly(reason: "biometry is not available on this device")),
-            (false, .missingUsageDescription, .deviceOnly(reason: "Info.plist has no NSFaceIDUsageDescription")),
-            (false, nil, .deviceOnly(reason: "biometry is not available on this device")),
-        ] as [(Bool, BiometricFailure?, RefreshTokenProtection)])
-    func refreshTokenProtection(available: Bool, failure: BiometricFailure?, expected: RefreshTokenProtection) {
-        #expect(RefreshTokenProtection.decide(canEvaluateBiometrics: available, failure: failure) == expected)
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import WardenCore
+import WardenApple
 import WardenOAuth
 
 /// Authorization responses (RFC 6749 §4.1.2, RFC 9207, RFC 9700 §4.7) through ``PendingAuthorization`` and

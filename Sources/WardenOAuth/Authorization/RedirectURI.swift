@@ -28,6 +28,8 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     /// The URI as registered.
     public let string: String
     let url: StrictURL
+    /// The parsed scheme (lower-cased), host (as written) and path, for the Apple layer's callback matching.
+    package var components: (scheme: String, host: String, path: String) { (url.scheme, url.host, url.path) }
 
     public init(_ string: String) throws(OAuthError) {
         let url: StrictURL

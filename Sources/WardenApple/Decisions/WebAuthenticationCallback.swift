@@ -1,3 +1,5 @@
+import WardenOAuth
+
 /// How `ASWebAuthenticationSession` should match the callback for a redirect URI (decided portably; the Apple
 /// agent only translates it to `.customScheme` / `.https(host:path:)`).
 public enum WebAuthenticationCallback: Sendable, Equatable {
@@ -7,13 +9,13 @@ public enum WebAuthenticationCallback: Sendable, Equatable {
     case https(host: String, path: String)
 
     /// The callback for `redirect`; nil for loopback redirects, which `ASWebAuthenticationSession` cannot serve
-    /// (use ``LoopbackSignIn`` on the desktop instead).
+    /// (desktop apps sign in through `LoopbackBrowser` instead).
     public init?(_ redirect: RedirectURI) {
+        let url = redirect.components
         switch redirect.kind {
-        case .privateUseScheme: self = .customScheme(redirect.url.scheme)
+        case .privateUseScheme: self = .customScheme(url.scheme)
         case .claimedHTTPS:
-            self = .https(
-                host: redirect.url.host.lowercased(), path: redirect.url.path.isEmpty ? "/" : redirect.url.path)
+            self = .https(host: url.host.lowercased(), path: url.path.isEmpty ? "/" : url.path)
         case .loopback: return nil
         }
     }

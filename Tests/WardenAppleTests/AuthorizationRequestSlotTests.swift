@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 
-@testable import WardenSession
+@testable import WardenApple
 
 /// The portable core of the `ASAuthorizationController` coordinator: AutoFill yields to a sheet, stale delegate
 /// callbacks are dropped, cancellation stops the run's own controller.

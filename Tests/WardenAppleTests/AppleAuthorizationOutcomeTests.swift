@@ -6,7 +6,7 @@ import WardenLocalProvider
 import WardenPasskeys
 import WardenStorage
 
-@testable import WardenSession
+@testable import WardenApple
 
 /// The portable decisions behind the ASAuthorizationController coordinator.
 @Suite("Apple authorization outcomes")

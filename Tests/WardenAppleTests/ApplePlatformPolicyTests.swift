@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WardenSession
+import WardenApple
+import WardenOAuth
 
 @Suite("Apple platform policies")
 struct ApplePlatformPolicyTests {
@@ -81,5 +82,30 @@ struct ApplePlatformPolicyTests {
                 == "Unlock your account")
         #expect(UsageDescriptionCheck.faceIDUsageDescription(in: ["NSFaceIDUsageDescription": "  "]) == nil)
         #expect(UsageDescriptionCheck.faceIDUsageDescription(in: [:]) == nil)
+    }
+
+    /// Which devices can hold the biometric binding (SessionStores.forThisDevice): a passcode and enrolled
+    /// biometry; a lockout still can; without a passcode, biometry or the usage description the refresh token stays
+    /// with the session and sign-in still works.
+    @Test(
+        arguments: [
+            (true, nil, RefreshTokenProtection.biometryBound), (false, BiometricFailure.lockout, .biometryBound),
+            (false, .passcodeNotSet, .deviceOnly(reason: "the device has no passcode")),
+            (false, .notEnrolled, .deviceOnly(reason: "no Face ID or Touch ID is enrolled")),
+            (false, .unavailable, .deviceOnly(reason: "biometry is not available on this device")),
+            (false, .missingUsageDescription, .deviceOnly(reason: "Info.plist has no NSFaceIDUsageDescription")),
+            (false, nil, .deviceOnly(reason: "biometry is not available on this device")),
+        ] as [(Bool, BiometricFailure?, RefreshTokenProtection)])
+    func refreshTokenProtection(available: Bool, failure: BiometricFailure?, expected: RefreshTokenProtection) {
+        #expect(RefreshTokenProtection.decide(canEvaluateBiometrics: available, failure: failure) == expected)
+    }
+
+    @Test func callbackMatching() throws {
+        #expect(
+            WebAuthenticationCallback(try RedirectURI("com.example.app:/oauth/cb")) == .customScheme("com.example.app"))
+        #expect(
+            WebAuthenticationCallback(try RedirectURI("https://App.Example.com/oauth/cb"))
+                == .https(host: "app.example.com", path: "/oauth/cb"))
+        #expect(WebAuthenticationCallback(try RedirectURI("http://127.0.0.1/cb")) == nil)
     }
 }

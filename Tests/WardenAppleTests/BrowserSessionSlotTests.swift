@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Testing
 import WardenCore
+@_spi(Fuzzing) import WardenOAuth
 
-@_spi(Fuzzing) @testable import WardenOAuth
+@testable import WardenApple
 
 /// The portable core of the ASWebAuthenticationSession agent: one session at a time, resumed exactly once,
 /// completions from any thread, cancellation that dismisses the sheet, and the error mapping.

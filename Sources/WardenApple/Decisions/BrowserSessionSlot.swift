@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenOAuth
 
 /// One system-browser sign-in at a time, resumed exactly once: the portable core of the Apple
 /// `ASWebAuthenticationSession` agent, tested on Linux.

@@ -5,17 +5,8 @@ import WardenJOSE
 
 @_spi(Fuzzing) @testable import WardenOAuth
 
-@Suite("Portable decisions behind the Apple layer")
-struct ApplePolicyTests {
-    @Test func callbackMatching() throws {
-        #expect(
-            WebAuthenticationCallback(try RedirectURI("com.example.app:/oauth/cb")) == .customScheme("com.example.app"))
-        #expect(
-            WebAuthenticationCallback(try RedirectURI("https://App.Example.com/oauth/cb"))
-                == .https(host: "app.example.com", path: "/oauth/cb"))
-        #expect(WebAuthenticationCallback(try RedirectURI("http://127.0.0.1/cb")) == nil)
-    }
-
+@Suite("Sign in with Apple nonces")
+struct SignInWithAppleNonceTests {
     /// Bytes 0, 1, 2, ... so the raw nonce is a fixed value whose hash was computed outside Warden.
     struct CountingRandom: RandomSource {
         func bytes(count: Int) throws -> [UInt8] { (0..<count).map { UInt8($0 & 0xFF) } }
