@@ -123,17 +123,13 @@ enum ReadmeSnippets {
 
     static func signInPieces(callbackURL: URL) async throws {
         let metadata = try await ProviderMetadata.discover(issuer: "https://id.example.com", transport: URLSessionTransport())
-        let (url, pending) = try AuthorizationRequest(
+        let (url, pending) = try await AuthorizationRequest(
             metadata: metadata, clientID: "app", redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
             scopes: ["openid", "offline_access"]
-        ).make()
-        // present `url` with ASWebAuthenticationSession / the system browser, then:
+        ).prepare()
+        // the browser opens `url` and returns to the redirect URI, then:
         let code = try pending.validate(callbackURL.absoluteString)
         let tokens = try await TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport()).exchange(code)
-
-        // Desktop and CLI apps: the whole RFC 8252 loopback flow.
-        let result = try await LoopbackSignIn(metadata: metadata, clientID: "cli", scopes: ["openid"],
-                                              browser: SystemBrowser(), transport: URLSessionTransport()).run()
     }
 
     static func oauth1() async throws {

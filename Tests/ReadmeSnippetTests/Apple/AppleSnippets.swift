@@ -9,6 +9,22 @@
     import WardenStorage
 
     enum AppleReadmeSnippets {
+        @MainActor static func theDoor(window: ASPresentationAnchor) async throws {
+            let client = AuthClient(.init(
+                issuer: "https://id.example.com", clientID: "my-app",
+                redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+                store: KeychainStore(), service: "com.example.app.tokens"))
+            let session: AuthSession
+            if let restored = try await client.restoreSession() {                  // at launch, without the network
+                session = restored
+            } else {
+                session = try await client.signIn(with: WebAuthenticationAgent { window }).session  // LoopbackBrowser() on a desktop
+            }
+            let (data, _) = try await URLSession.shared.data(
+                for: URLRequest(url: URL(string: "https://api.example.com/me")!), authorizedBy: session)
+            let report = await session.signOut()                                   // local data gone; revoked, or retried later
+        }
+
         static func providerPreset() throws {
             let preset = ProviderPreset.auth0(domain: "example.us.auth0.com", audience: "https://api.example.com")
             let redirect = preset.redirectURI(bundleID: "com.example.app")  // register this in the provider's console
@@ -46,11 +62,9 @@
                 sentinel: InstallSentinel(appID: "com.example.app", appGroup: group)))
         }
 
-        @MainActor static func webAuthentication(metadata: ProviderMetadata, window: ASPresentationAnchor) async throws {
-            let (url, pending) = try await AuthorizationRequest(metadata: metadata, clientID: "app",
-                redirectURI: try RedirectURI("com.example.app:/oauth/callback"), scopes: ["openid", "offline_access"]).prepare()
-            let code = try await WebAuthenticationAgent(anchor: { window }).authorize(url: url, pending: pending)
-            let tokens = try await TokenClient(metadata: metadata, clientID: "app", transport: URLSessionTransport()).exchange(code)
+        @MainActor static func webAuthentication(client: AuthClient, window: ASPresentationAnchor) async throws {
+            let signIn = try await client.signIn(with: WebAuthenticationAgent { window })   // the whole chain, then stored
+            let report = await client.signOut(signIn.session, endingBrowserSessionWith: WebAuthenticationAgent { window })
         }
 
         @MainActor static func endBrowserSession(
