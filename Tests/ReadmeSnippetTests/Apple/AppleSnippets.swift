@@ -3,6 +3,9 @@
 #if WARDEN_APPLE
     import Foundation
     import AuthenticationServices
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking  // the Linux type-check (TypeCheck/Package.swift)
+    #endif
     import WardenApple
     import WardenOAuth
     import WardenSession
@@ -97,10 +100,6 @@
 #if WARDEN_APPLE && WARDEN_UIKIT
     import SwiftUI
     import UIKit
-
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking  // the Linux type-check (TypeCheck/Package.swift)
-    #endif
 
     @MainActor func currentWindow() -> UIWindow {
         let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
