@@ -100,7 +100,7 @@ let package = Package(
         .target(name: "WardenAudit", dependencies: ["WardenCore"], swiftSettings: strict),
         .target(
             name: "WardenLocalProvider",
-            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenPasskeys"],
+            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth"],
             swiftSettings: strict + backendDefines + loopbackDefines),
         .target(
             name: "WardenSession", dependencies: ["WardenCore", "WardenOAuth", "WardenJOSE", "WardenStorage"],
@@ -125,11 +125,18 @@ let package = Package(
             name: "WardenRedis",
             dependencies: ["CHiredis", "WardenCore", "WardenCrypto", "WardenOAuth", "WardenPasskeys"],
             swiftSettings: strict),
+        // Fakes for the tests, the demo and the benchmarks (as swift-nio's NIOTestUtils): transports, clocks, hex, the
+        // scripted browser, the log collector, the secret canary and a software passkey authenticator. Not a product:
+        // nothing here is for production.
+        .target(
+            name: "WardenTestSupport",
+            dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenPasskeys"],
+            swiftSettings: strict),
         .target(
             name: "WardenCLI",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
-                "WardenLocalProvider", "WardenPasskeys", "WardenAudit",
+                "WardenLocalProvider", "WardenPasskeys", "WardenAudit", "WardenTestSupport",
                 .target(name: "WardenRedis", condition: .when(platforms: linux)),
             ],
             swiftSettings: strict + backendDefines + loopbackDefines + redisDefines
@@ -141,35 +148,36 @@ let package = Package(
                 intent: .custom(verb: "warden-audit", description: "Audit the package with warden audit")),
             dependencies: ["warden"]),
         .testTarget(
-            name: "WardenAuditTests", dependencies: ["WardenAudit"], resources: [.copy("Fixtures")],
+            name: "WardenAuditTests", dependencies: ["WardenAudit", "WardenTestSupport"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strict),
-        .testTarget(name: "WardenCoreTests", dependencies: ["WardenCore"], swiftSettings: strict),
+        .testTarget(name: "WardenCoreTests", dependencies: ["WardenCore", "WardenTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WardenCryptoTests",
-            dependencies: ["WardenCrypto", "WardenCore"],
+            dependencies: ["WardenCrypto", "WardenCore", "WardenTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict + backendDefines
         ),
         .testTarget(
             name: "WardenJOSETests",
-            dependencies: ["WardenJOSE", "WardenCrypto", "WardenCore"],
+            dependencies: ["WardenJOSE", "WardenCrypto", "WardenCore", "WardenTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "WardenOAuthTests",
-            dependencies: ["WardenOAuth", "WardenJOSE", "WardenCrypto", "WardenCore"],
+            dependencies: ["WardenOAuth", "WardenJOSE", "WardenCrypto", "WardenCore", "WardenTestSupport"],
             swiftSettings: strict + loopbackDefines
         ),
         .testTarget(
             name: "WardenStorageTests",
-            dependencies: ["WardenStorage", "WardenCore"],
+            dependencies: ["WardenStorage", "WardenCore", "WardenTestSupport"],
             swiftSettings: strict + backendDefines
         ),
         .testTarget(
             name: "WardenSessionTests",
             dependencies: [
                 "WardenSession", "WardenOAuth", "WardenStorage", "WardenCore", "WardenLocalProvider", "WardenPasskeys",
-                "WardenCrypto", "WardenJOSE",
+                "WardenCrypto", "WardenJOSE", "WardenTestSupport",
             ],
             swiftSettings: strict + loopbackDefines
         ),
@@ -179,11 +187,12 @@ let package = Package(
             name: "WardenAppleTests",
             dependencies: [
                 "WardenApple", "WardenOAuth", "WardenStorage", "WardenCore", "WardenCrypto", "WardenPasskeys",
-                "WardenLocalProvider",
+                "WardenLocalProvider", "WardenTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "WardenPasskeysTests", dependencies: ["WardenPasskeys", "WardenCrypto", "WardenJOSE"],
+            name: "WardenPasskeysTests",
+            dependencies: ["WardenPasskeys", "WardenCrypto", "WardenJOSE", "WardenTestSupport"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "WardenRedisTests",
@@ -206,7 +215,7 @@ let package = Package(
             name: "WardenCLITests",
             dependencies: [
                 "WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth", "WardenLocalProvider",
-                "WardenSession", "WardenStorage",
+                "WardenSession", "WardenStorage", "WardenTestSupport",
             ],
             swiftSettings: strict + loopbackDefines
         ),

@@ -3,6 +3,7 @@ import WardenCrypto
 import WardenJOSE
 import WardenLocalProvider
 import WardenPasskeys
+import WardenTestSupport
 
 struct BenchPasskeyCommand: CLICommand {
     static let configuration = CommandConfiguration(

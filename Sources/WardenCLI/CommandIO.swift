@@ -2,14 +2,14 @@ import Foundation
 import WardenCore
 
 /// Where a command reads and writes. The executable uses the process's streams; tests capture them.
-public struct CommandIO: Sendable {
-    public var writeOut: @Sendable (String) -> Void
-    public var writeErr: @Sendable (String) -> Void
-    public var readStdin: @Sendable () -> Data
-    public var stdoutIsTerminal: Bool
-    public var environment: [String: String]
+package struct CommandIO: Sendable {
+    package var writeOut: @Sendable (String) -> Void
+    package var writeErr: @Sendable (String) -> Void
+    package var readStdin: @Sendable () -> Data
+    package var stdoutIsTerminal: Bool
+    package var environment: [String: String]
 
-    public init(
+    package init(
         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
         readStdin: @escaping @Sendable () -> Data, stdoutIsTerminal: Bool = false, environment: [String: String] = [:]
     ) {
@@ -21,7 +21,7 @@ public struct CommandIO: Sendable {
     }
 
     /// The process's own standard streams.
-    public static var process: CommandIO {
+    package static var process: CommandIO {
         CommandIO(
             writeOut: { FileHandle.standardOutput.write(Data($0.utf8)) },
             writeErr: { FileHandle.standardError.write(Data($0.utf8)) },
@@ -45,16 +45,16 @@ public struct CommandIO: Sendable {
 }
 
 /// Exit statuses of the CLI contract (README, "The `warden` CLI").
-public enum ExitCode {
+package enum ExitCode {
     /// Success, accepted.
-    public static let success: Int32 = 0
+    package static let success: Int32 = 0
     /// The thing checked is rejected (invalid or malformed), findings, a signed-out session.
-    public static let rejected: Int32 = 1
+    package static let rejected: Int32 = 1
     /// The invocation is wrong: flags, unreadable files, invalid caller-supplied configuration.
-    public static let usage: Int32 = 2
+    package static let usage: Int32 = 2
     /// A transient failure (offline, a timeout, 5xx, 429, a locked store): nothing was decided, try again later.
     /// sysexits' `EX_TEMPFAIL`, so scripts can tell "retry" from "signed out".
-    public static let temporaryFailure: Int32 = 75
+    package static let temporaryFailure: Int32 = 75
 }
 
 /// A failure that ends a command: printed as `warden: <code>: <message>` on stderr.

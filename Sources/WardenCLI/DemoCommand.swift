@@ -7,6 +7,7 @@ import WardenOAuth
 import WardenPasskeys
 import WardenSession
 import WardenStorage
+import WardenTestSupport
 
 /// A user agent that "logs in" by fetching the authorization URL and following the redirect to the loopback
 /// listener, as a browser would (the local provider approves without a form).
@@ -198,7 +199,7 @@ struct DemoCommand: CLICommand {
         step("provider offline, then back")
         provider.outage = .connectionRefused
         provider.expireAccessTokens()
-        let sleeper = RecordingSleeper()
+        let sleeper = RecordingClock()
         let offlineClient = AuthorizedClient(
             session: session, transport: transport,
             retryPolicy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(200), jitter: { 0.5 }),
@@ -228,7 +229,7 @@ struct DemoCommand: CLICommand {
             await session.currentTokens?.accessToken.unredacted(),
             await session.currentTokens?.refreshToken?.unredacted())
         let transportClient = AuthorizedClient(
-            session: session, transport: ClosedPortTransport(),
+            session: session, transport: RefusingTransport(),
             retryPolicy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(200), jitter: { 0.5 }),
             clock: sleeper)
         _ = try? await transportClient.send(HTTPRequest(url: api))
@@ -241,9 +242,9 @@ struct DemoCommand: CLICommand {
                 name: "offline keeps the session",
                 ok: offlineError == "degraded" && !degradedState.canMutate && keptWhileOffline && recovered
                     && stateAfter == .signedIn && heldBack && backoff != "none"
-                    && sleeper.slept.current.count == 2,
+                    && sleeper.slept.count == 2,
                 evidence:
-                    "refresh while the port was closed → \(offlineError); state \(describe(degradedState)), canMutate=\(degradedState.canMutate), tokens kept in the store; API retries backed off \(sleeper.slept.current.map { "\($0)" }.joined(separator: ", ")); back online: no refresh during the \(backoff) jittered backoff, then → \(describe(stateAfter))"
+                    "refresh while the port was closed → \(offlineError); state \(describe(degradedState)), canMutate=\(degradedState.canMutate), tokens kept in the store; API retries backed off \(sleeper.slept.map { "\($0)" }.joined(separator: ", ")); back online: no refresh during the \(backoff) jittered backoff, then → \(describe(stateAfter))"
             ))
 
         links.append(
@@ -257,21 +258,21 @@ struct DemoCommand: CLICommand {
 
         // 6. 429 with Retry-After.
         step("rate limited with Retry-After")
-        let rateSleeper = RecordingSleeper()
+        let rateSleeper = RecordingClock()
         provider.outage = .rateLimited(retryAfter: 2)
         let limited = AuthorizedClient(session: session, transport: transport, clock: rateSleeper)
         let limitedStatus = (try? await limited.send(HTTPRequest(url: api)))?.status ?? -1
         links.append(
             Link(
                 name: "429 Retry-After honoured",
-                ok: limitedStatus == 200 && rateSleeper.slept.current == [.seconds(2)],
+                ok: limitedStatus == 200 && rateSleeper.slept == [.seconds(2)],
                 evidence:
-                    "429 with Retry-After: 2 → waited \(rateSleeper.slept.current.map { "\($0)" }.joined(separator: ", ")) (injected clock), then \(limitedStatus)"
+                    "429 with Retry-After: 2 → waited \(rateSleeper.slept.map { "\($0)" }.joined(separator: ", ")) (injected clock), then \(limitedStatus)"
             ))
 
         // 6b. A Retry-After beyond the caller's budget: fail at once with the time, never retry early.
         step("rate limited beyond the budget")
-        let budgetSleeper = RecordingSleeper()
+        let budgetSleeper = RecordingClock()
         provider.outage = .rateLimited(retryAfter: 120)
         let apiCallsBefore = provider.count("api")
         let budgeted = AuthorizedClient(
@@ -290,10 +291,10 @@ struct DemoCommand: CLICommand {
             Link(
                 name: "rate limit beyond the budget is not retried early",
                 ok: budgetOutcome == "rate_limited" && abs((retryIn ?? 0) - 120) < 1
-                    && budgetSleeper.slept.current.isEmpty
+                    && budgetSleeper.slept.isEmpty
                     && apiCalls == 1,
                 evidence:
-                    "429 with Retry-After: 120 against a 60 s budget → \(budgetOutcome), retry allowed in \(retryIn.map { "\(Int($0)) s" } ?? "?"); \(apiCalls) request(s) sent, \(budgetSleeper.slept.current.count) sleeps (no early retry)"
+                    "429 with Retry-After: 120 against a 60 s budget → \(budgetOutcome), retry allowed in \(retryIn.map { "\(Int($0)) s" } ?? "?"); \(apiCalls) request(s) sent, \(budgetSleeper.slept.count) sleeps (no early retry)"
             ))
 
         // 7. Grant revoked at the provider → invalid_grant → signed out, store purged.
@@ -747,22 +748,6 @@ struct DemoCommand: CLICommand {
             name: shared.name, ok: shared.ok && replay == "invalid_grant",
             evidence: shared.evidence + "; replayed code → \(replay)")
     }
-}
-
-/// A clock whose sleeps are recorded and return at once (so the demo shows the delays without waiting them).
-final class RecordingSleeper: Clock, @unchecked Sendable {  // state in Locked
-    let slept = Locked<[Duration]>([])
-    let base = ContinuousClock().now
-    var now: ContinuousClock.Instant { base }
-    var minimumResolution: Duration { .zero }
-    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        slept.withLock { $0.append(deadline - base) }
-    }
-}
-
-/// A transport for a provider whose port is closed (connection refused), for the backoff evidence.
-struct ClosedPortTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw TransportError(.cannotConnect) }
 }
 
 /// The demo session's clock: real time plus the backoff windows the demo steps past instead of waiting them out.

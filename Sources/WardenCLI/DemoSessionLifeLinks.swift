@@ -4,24 +4,12 @@ import WardenLocalProvider
 import WardenOAuth
 import WardenSession
 import WardenStorage
+import WardenTestSupport
 
 /// The demo's links for an app's life between sign-ins: an offline cold launch, two holders of one grant, a
 /// sign-out made offline. Each runs on its own provider and store; the evidence is what the provider counted and
 /// what the store holds.
 enum DemoSessionLife {
-    /// Counts requests and can be switched offline (airplane mode for one holder).
-    final class CountingTransport: HTTPTransport {
-        let inner: any HTTPTransport
-        let sent = Locked(0)
-        let offline = Locked(false)
-        init(_ inner: any HTTPTransport) { self.inner = inner }
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            sent.withLock { $0 += 1 }
-            guard !offline.current else { throw TransportError(.notConnected) }
-            return try await inner.send(request)
-        }
-    }
-
     struct World {
         let provider: LocalProvider
         let store: InMemoryStore
@@ -83,7 +71,7 @@ enum DemoSessionLife {
         let launch = try world.client(transport)
         guard let session = try await launch.restoreSession() else { return (false, "nothing restored") }
         let served = try await session.validAccessToken()
-        let requestsForValid = transport.sent.current
+        let requestsForValid = transport.count
         world.clock.advance(to: Date().addingTimeInterval(3600))  // the access token expired while offline
         var expiredOutcome = "served"
         do { _ = try await session.validAccessToken() } catch { expiredOutcome = error.codeName }

@@ -2,14 +2,14 @@ import Foundation
 import WardenCore
 
 /// The `warden` command line: dispatch, help, version and the error format (`warden: <code>: <message>`).
-public enum WardenCLI {
+package enum WardenCLI {
     /// The tool's version.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     static let root: any CLICommand.Type = RootCommand.self
 
     /// Runs `warden` with `arguments` (without the program name) and returns the exit status.
-    public static func main(arguments: [String], io: CommandIO = .process) async -> Int32 {
+    package static func main(arguments: [String], io: CommandIO = .process) async -> Int32 {
         var command = root
         var path = ["warden"]
         var rest = arguments[...]

@@ -5,15 +5,15 @@ import Foundation
 /// Thread-safety: every access to `value` happens inside `withLock` under an `NSLock`; this is why the type can
 /// be `@unchecked Sendable`. (Synchronization's `Mutex` needs iOS 18 / macOS 15, newer than our deployment
 /// targets.)
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
     /// Creates the box with an initial value.
-    public init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
-    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
@@ -22,5 +22,5 @@ public final class Locked<Value>: @unchecked Sendable {
 
 extension Locked where Value: Sendable {
     /// A copy of the current value.
-    public var current: Value { withLock { $0 } }
+    package var current: Value { withLock { $0 } }
 }

@@ -158,23 +158,3 @@ public struct StderrLogSink: LogSink {
             Data("warden[\(record.category)] \(record.level): \(record.message)\(metadata)\n".utf8))
     }
 }
-
-/// Keeps every record in memory (tests, the demo's log check, the canary).
-public final class CollectingLogSink: LogSink {
-    private let records = Locked<[LogRecord]>([])
-
-    public init() {}
-
-    public func log(_ record: LogRecord) { records.withLock { $0.append(record) } }
-
-    /// Everything logged so far.
-    public var all: [LogRecord] { records.withLock { $0 } }
-
-    /// Every record as one text line (message and metadata).
-    public var lines: [String] {
-        all.map { record in
-            "\(record.level) \(record.category): \(record.message)"
-                + record.metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-        }
-    }
-}

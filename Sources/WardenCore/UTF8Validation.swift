@@ -1,8 +1,8 @@
 /// RFC 3629 UTF-8 validation shared by every Warden parser: no overlong forms, no surrogates, nothing above
 /// U+10FFFF. (`String(decoding:as:)` repairs instead of refusing, which a parser of attacker input must not do.)
-public enum UTF8Validation {
+package enum UTF8Validation {
     /// Whether `bytes` are valid UTF-8.
-    @inlinable public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
+    @inlinable package static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         while let first = iterator.next() {
             if first < 0x80 { continue }
@@ -34,7 +34,7 @@ public enum UTF8Validation {
     }
 
     /// The string for valid UTF-8 bytes, nil otherwise (never repaired).
-    public static func string(_ bytes: some Collection<UInt8>) -> String? {
+    package static func string(_ bytes: some Collection<UInt8>) -> String? {
         guard isValid(bytes) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -16,14 +16,14 @@ extension LocalProvider {
     }
 
     /// Registers the developer account's client (team, Services ID or bundle ID, `.p8` key ID and public key).
-    public func registerAppleClient(teamID: String, clientID: String, keyID: String, publicKey: PublicKey) {
+    package func registerAppleClient(teamID: String, clientID: String, keyID: String, publicKey: PublicKey) {
         let verifier = AppleClientSecretVerifier(
             teamID: teamID, clientID: clientID, keyID: keyID, publicKey: publicKey, now: now)
         stateBox.withLock { $0.apple = AppleClient(verifier: verifier) }
     }
 
     /// An authorization code as the app would get it for a sign-in whose request carried SHA-256(`rawNonce`).
-    public func appleAuthorizationCode(rawNonce: String) -> String {
+    package func appleAuthorizationCode(rawNonce: String) -> String {
         let code = "c" + Self.secureToken()
         stateBox.withLock {
             $0.apple?.codes[code] = (AppleIdentityTokenValidator.hashedNonce(rawNonce), false)

@@ -8,89 +8,89 @@ import WardenJOSE
 /// the app, get it wrong), its signing keys, the browser session it keeps, and what it observed.
 extension LocalProvider {
     /// Deviations of the provider's ID tokens, for tests of the client's refusals.
-    public struct IDTokenQuirks: Sendable, Equatable {
+    package struct IDTokenQuirks: Sendable, Equatable {
         /// ID tokens without `sub`.
-        public var omitSubject = false
+        package var omitSubject = false
         /// Audiences added to `aud` besides the client (with `azp` naming the client).
-        public var extraAudiences: [String] = []
+        package var extraAudiences: [String] = []
         /// Whether a refresh returns a new ID token (most providers do, OIDC Core §12.2).
-        public var refreshIDTokens = true
+        package var refreshIDTokens = true
         /// Refreshed ID tokens name this subject instead of the grant's.
-        public var refreshSubject: String?
+        package var refreshSubject: String?
         /// Refreshed ID tokens are signed by a key that is not in the JWKS, under the current `kid`.
-        public var refreshSignedByAnotherKey = false
+        package var refreshSignedByAnotherKey = false
         /// Seconds added to a refreshed ID token's `auth_time` (negative moves it back).
-        public var refreshAuthTimeShift: TimeInterval = 0
+        package var refreshAuthTimeShift: TimeInterval = 0
         /// Keep a browser session older than a requested `max_age` instead of re-authenticating.
-        public var ignoreMaxAge = false
+        package var ignoreMaxAge = false
         /// The `acr` ID tokens carry.
-        public var acr: String?
+        package var acr: String?
         /// Seconds from `iat` to `exp`.
-        public var lifetime = 600
+        package var lifetime = 600
         /// The `tid` ID tokens carry instead of the emulation's ``ProviderEmulation/tenant`` (a token whose `iss`
         /// names another tenant).
-        public var tenantClaim: String?
+        package var tenantClaim: String?
         /// ID tokens without `tid`.
-        public var omitTenantClaim = false
+        package var omitTenantClaim = false
         /// The `iss` ID tokens carry instead of ``LocalProvider/issuer`` (a token from another issuer than the
         /// authorization response named).
-        public var issuer: String?
+        package var issuer: String?
 
-        public init() {}
+        package init() {}
     }
 
     /// What the provider saw and did in the last sign-in and logout, for tests and the demo's evidence: the
     /// client's claims about the protocol are checked against these, not restated.
-    public struct Observations: Sendable, Equatable {
+    package struct Observations: Sendable, Equatable {
         /// The non-secret parameters of the last authorization request (`state`, `nonce` and the challenge
         /// values are left out): `prompt`, `max_age`, `login_hint`, `audience`, `resource`, `scope`, ...
-        public var authorizationParameters: [String: String] = [:]
+        package var authorizationParameters: [String: String] = [:]
         /// Whether that request came through PAR (RFC 9126).
-        public var pushed = false
+        package var pushed = false
         /// The PKCE method it named.
-        public var codeChallengeMethod: String?
+        package var codeChallengeMethod: String?
         /// How many bytes of entropy its `state` had (base64url-decoded length).
-        public var stateBytes: Int?
+        package var stateBytes: Int?
         /// The RFC 9207 `iss` the provider sent back with the code.
-        public var issuerSent: String?
+        package var issuerSent: String?
         /// Whether the provider embedded the request's `nonce` in an ID token it minted for the code exchange.
-        public var nonceEmbedded = false
+        package var nonceEmbedded = false
         /// Whether the user authenticated anew (no browser session, `prompt=login`, `max_age` passed).
-        public var freshAuthentication = false
+        package var freshAuthentication = false
         /// Whether the last code exchange's `code_verifier` matched the challenge (S256).
-        public var verifierMatched: Bool?
+        package var verifierMatched: Bool?
         /// The extra parameters of the last token request (`resource`, `audience`, ...).
-        public var tokenParameters: [String: String] = [:]
+        package var tokenParameters: [String: String] = [:]
         /// The last RP-initiated logout.
-        public var logout: Logout?
+        package var logout: Logout?
 
         /// What the end-session endpoint received and did.
-        public struct Logout: Sendable, Equatable {
+        package struct Logout: Sendable, Equatable {
             /// `id_token_hint` was an ID token this provider signed for the client.
-            public var idTokenHintValid: Bool
+            package var idTokenHintValid: Bool
             /// The `post_logout_redirect_uri` it sent the browser to (nil when none was registered or given).
-            public var redirectedTo: String?
+            package var redirectedTo: String?
             /// Whether `state` was returned.
-            public var stateReturned: Bool
+            package var stateReturned: Bool
             /// Whether the browser session was ended.
-            public var browserSessionEnded: Bool
+            package var browserSessionEnded: Bool
         }
     }
 
     /// The ID-token deviations in effect.
-    public var idTokenQuirks: IDTokenQuirks {
+    package var idTokenQuirks: IDTokenQuirks {
         get { stateBox.current.quirks }
         set { stateBox.withLock { $0.quirks = newValue } }
     }
 
     /// What the provider observed so far.
-    public var observations: Observations { stateBox.current.observations }
+    package var observations: Observations { stateBox.current.observations }
 
     /// Whether the browser (the provider's only user agent here) still has a session cookie at the provider.
-    public var browserSessionActive: Bool { stateBox.current.browserSession != nil }
+    package var browserSessionActive: Bool { stateBox.current.browserSession != nil }
 
     /// Moves the browser session's authentication `seconds` into the past (for `max_age`).
-    public func ageBrowserSession(by seconds: TimeInterval) {
+    package func ageBrowserSession(by seconds: TimeInterval) {
         stateBox.withLock { state in
             state.browserSession = state.browserSession.map { ($0.id, $0.subject, $0.authenticatedAt - seconds) }
         }
@@ -98,7 +98,7 @@ extension LocalProvider {
 
     /// Rotates the signing key: a new key with a new `kid` signs from now on and is published; the old one stays
     /// published unless `retireOld`.
-    public func rotateSigningKey(retireOld: Bool = false) throws {
+    package func rotateSigningKey(retireOld: Bool = false) throws {
         let next = (kid: Base64URL.encode(try SecureRandom().bytes(count: 8)), key: try ECPrivateKey())
         stateBox.withLock { state in
             if retireOld { state.publishedKeys = [] }
@@ -109,11 +109,11 @@ extension LocalProvider {
 
     /// Withdraws every key from the JWKS while the provider keeps signing with the current one (a key that was
     /// never published, as after a botched rotation).
-    public func unpublishSigningKeys() { stateBox.withLock { $0.publishedKeys = [] } }
+    package func unpublishSigningKeys() { stateBox.withLock { $0.publishedKeys = [] } }
 
     var signingKey: ECPrivateKey { stateBox.current.signingKeys.last!.key }
     /// The `kid` of the key that signs now.
-    public var keyID: String { stateBox.current.signingKeys.last!.kid }
+    package var keyID: String { stateBox.current.signingKeys.last!.kid }
 
     /// The user's authentication for an authorization request: the browser session when it may be reused,
     /// otherwise a fresh one (as `login_hint`, or `demo-user-1`).

@@ -16,9 +16,9 @@ import WardenJOSE
 /// let provider = try LocalProvider(clientID: "demo")
 /// provider.outage = .unavailable(retryAfter: 2)
 /// ```
-public final class LocalProvider: Sendable {
+package final class LocalProvider: Sendable {
     /// Simulated failures.
-    public enum Outage: Sendable, Equatable {
+    package enum Outage: Sendable, Equatable {
         case none
         /// The port is closed: connections are refused.
         case connectionRefused
@@ -93,17 +93,17 @@ public final class LocalProvider: Sendable {
         var browserSession: (id: String, subject: String, authenticatedAt: Date)?
     }
 
-    public let clientID: String
+    package let clientID: String
     /// The issuer this provider announces: ``base``, with the emulation's ``ProviderEmulation/issuerPath``
     /// (`/oauth2/default`, `/realms/demo`, `/{tenant}/v2.0`) and Auth0's trailing `/`
     /// (``ProviderEmulation/issuerTrailingSlash``).
-    public var issuer: String {
+    package var issuer: String {
         let emulation = stateBox.current.emulation
         return base + emulation.issuerPath + (emulation.issuerTrailingSlash ? "/" : "")
     }
     /// `http://127.0.0.1:<port>`: where the endpoints are.
-    public let base: String
-    public let port: UInt16
+    package let base: String
+    package let port: UInt16
     let now: NowProvider
     let stateBox: Locked<State>
     private let server: Locked<LoopbackHTTPServer?>
@@ -114,7 +114,7 @@ public final class LocalProvider: Sendable {
 
     /// Starts the provider on an ephemeral loopback port. `redirectURIs` are registered for the client besides
     /// the loopback `http://127.0.0.1/callback` (any port), e.g. an app's `com.example.app:/oauth/callback`.
-    public init(clientID: String = "warden-demo", redirectURIs: [String] = [], now: @escaping NowProvider = systemNow)
+    package init(clientID: String = "warden-demo", redirectURIs: [String] = [], now: @escaping NowProvider = systemNow)
         throws
     {
         self.clientID = clientID
@@ -135,7 +135,7 @@ public final class LocalProvider: Sendable {
     deinit { server.current?.stop() }
 
     /// Stops serving.
-    public func stop() {
+    package func stop() {
         server.withLock {
             $0?.stop()
             $0 = nil
@@ -143,7 +143,7 @@ public final class LocalProvider: Sendable {
     }
 
     /// The current simulated outage. `.connectionRefused` closes the port; setting anything else reopens it.
-    public var outage: Outage {
+    package var outage: Outage {
         get { stateBox.current.outage }
         set {
             stateBox.withLock { $0.outage = newValue }
@@ -166,37 +166,39 @@ public final class LocalProvider: Sendable {
     }
 
     /// Lifetime of new access tokens (seconds).
-    public var accessTokenLifetime: TimeInterval {
+    package var accessTokenLifetime: TimeInterval {
         get { stateBox.current.accessTokenLifetime }
         set { stateBox.withLock { $0.accessTokenLifetime = newValue } }
     }
 
     /// How many requests each endpoint answered (`token.refresh_token`, `token.authorization_code`, `api`, ...).
-    public func count(_ name: String) -> Int { stateBox.current.counters[name] ?? 0 }
+    package func count(_ name: String) -> Int { stateBox.current.counters[name] ?? 0 }
 
     /// RFC 9126: refuse authorization requests that were not pushed (discovery says so).
-    public var requirePushedAuthorizationRequests: Bool {
+    package var requirePushedAuthorizationRequests: Bool {
         get { stateBox.current.requirePAR }
         set { stateBox.withLock { $0.requirePAR = newValue } }
     }
 
     /// RFC 9449 §8: token requests must carry the provider's current `DPoP-Nonce` (a challenge first).
-    public var requireDPoPNonce: Bool {
+    package var requireDPoPNonce: Bool {
         get { stateBox.current.requireDPoPNonce }
         set { stateBox.withLock { $0.requireDPoPNonce = newValue } }
     }
 
     /// Rotates the DPoP nonce (the next proof with the old one gets a `use_dpop_nonce` challenge).
-    public func rotateDPoPNonce() { stateBox.withLock { $0.dpopNonce = Self.secureToken() } }
+    package func rotateDPoPNonce() { stateBox.withLock { $0.dpopNonce = Self.secureToken() } }
 
     /// Proofs seen by the token endpoint and the API (jti replay detection).
     let replayCache = InMemoryDPoPReplayCache()
 
     /// Revokes every grant (as an administrator or the user would at the provider).
-    public func revokeAllGrants() { stateBox.withLock { for key in $0.grants.keys { $0.grants[key]!.revoked = true } } }
+    package func revokeAllGrants() {
+        stateBox.withLock { for key in $0.grants.keys { $0.grants[key]!.revoked = true } }
+    }
 
     /// Expires every access token now (the demo's "expired token" setup).
-    public func expireAccessTokens() {
+    package func expireAccessTokens() {
         stateBox.withLock { state in
             for key in state.accessTokens.keys { state.accessTokens[key]!.expires = .distantPast }
         }
@@ -209,17 +211,17 @@ public final class LocalProvider: Sendable {
     }
 
     /// How this provider departs from the defaults, to behave like a real provider (set before clients discover it).
-    public var emulation: ProviderEmulation {
+    package var emulation: ProviderEmulation {
         get { stateBox.current.emulation }
         set { stateBox.withLock { $0.emulation = newValue } }
     }
 
     /// The discovery document, announcing ``issuer``.
-    public var metadataJSON: String { metadataJSON(announcing: issuer) }
+    package var metadataJSON: String { metadataJSON(announcing: issuer) }
 
     /// Entra's multi-tenant discovery document (`/common/v2.0`, `/organizations/v2.0`, `/consumers/v2.0`): the
     /// `{tenantid}` template as its issuer, nil unless the emulation has a ``ProviderEmulation/tenant``.
-    public var multiTenantMetadataJSON: String? {
+    package var multiTenantMetadataJSON: String? {
         guard stateBox.current.emulation.tenant != nil else { return nil }
         return metadataJSON(announcing: base + "/{tenantid}/v2.0")
     }
@@ -289,24 +291,24 @@ public final class LocalProvider: Sendable {
 /// provider.emulation = .keycloak   // issuer …/realms/demo; refresh tokens without offline_access
 /// provider.emulation = .entra(tenant: "9188040d-6c67-4c5b-b112-36a304b66dad")  // …/{tenant}/v2.0, tid, common
 /// ```
-public struct ProviderEmulation: Sendable, Equatable {
+package struct ProviderEmulation: Sendable, Equatable {
     /// Announce the issuer with a trailing slash, in the metadata, `iss` parameters and ID tokens (Auth0).
-    public var issuerTrailingSlash = false
+    package var issuerTrailingSlash = false
     /// The issuer's path after ``LocalProvider/base`` (`/oauth2/default` for an Okta custom authorization server,
     /// `/realms/{realm}` for Keycloak, `/{tenant}/v2.0` for Entra); discovery is served under it too.
-    public var issuerPath = ""
+    package var issuerPath = ""
     /// Announce `scopes_supported` and answer a request for any other scope with `invalid_scope` (Google announces
     /// `openid email profile` and refuses `offline_access`). Nil: not announced, every scope accepted.
-    public var scopesSupported: [String]?
+    package var scopesSupported: [String]?
     /// Return a refresh token only when the authorization request carried `access_type=offline` (Google).
-    public var refreshTokensNeedAccessTypeOffline = false
+    package var refreshTokensNeedAccessTypeOffline = false
     /// Return a refresh token only when `offline_access` was granted (Okta, Entra).
-    public var refreshTokensNeedOfflineAccess = false
+    package var refreshTokensNeedOfflineAccess = false
     /// Entra: the user's tenant (a GUID). ID tokens carry it as `tid`, and the multi-tenant discovery documents
     /// (`/common/v2.0`, `/organizations/v2.0`, `/consumers/v2.0`) announce the `{tenantid}` template issuer.
-    public var tenant: String?
+    package var tenant: String?
 
-    public init(
+    package init(
         issuerTrailingSlash: Bool = false, issuerPath: String = "", scopesSupported: [String]? = nil,
         refreshTokensNeedAccessTypeOffline: Bool = false, refreshTokensNeedOfflineAccess: Bool = false,
         tenant: String? = nil
@@ -320,23 +322,23 @@ public struct ProviderEmulation: Sendable, Equatable {
     }
 
     /// Auth0: `https://{domain}/`.
-    public static let auth0 = ProviderEmulation(issuerTrailingSlash: true)
+    package static let auth0 = ProviderEmulation(issuerTrailingSlash: true)
     /// Google: no `offline_access`; `access_type=offline` for a refresh token.
-    public static let google = ProviderEmulation(
+    package static let google = ProviderEmulation(
         scopesSupported: ["openid", "email", "profile"], refreshTokensNeedAccessTypeOffline: true)
     /// Okta's default custom authorization server: `…/oauth2/default`; a refresh token only for `offline_access`.
-    public static let okta = ProviderEmulation(
+    package static let okta = ProviderEmulation(
         issuerPath: "/oauth2/default",
         scopesSupported: ["openid", "profile", "email", "address", "phone", "offline_access"],
         refreshTokensNeedOfflineAccess: true)
     /// Keycloak's realm `demo`: `…/realms/demo`; refresh tokens for every sign-in.
-    public static let keycloak = ProviderEmulation(
+    package static let keycloak = ProviderEmulation(
         issuerPath: "/realms/demo",
         scopesSupported: ["openid", "profile", "email", "roles", "web-origins", "offline_access"])
 
     /// Microsoft Entra ID v2.0 for a user of `tenant`: issuer `…/{tenant}/v2.0`, `tid` in ID tokens, the `{tenantid}`
     /// template on the multi-tenant discovery documents, a refresh token only for `offline_access`.
-    public static func entra(tenant: String) -> ProviderEmulation {
+    package static func entra(tenant: String) -> ProviderEmulation {
         ProviderEmulation(
             issuerPath: "/\(tenant)/v2.0", scopesSupported: ["openid", "profile", "email", "offline_access"],
             refreshTokensNeedOfflineAccess: true, tenant: tenant)

@@ -2,9 +2,9 @@ import WardenCore
 
 /// `application/x-www-form-urlencoded` and query encoding with RFC 3986 percent-encoding: only unreserved
 /// characters stay literal, so `+`, `&`, `=` and spaces inside values can never change the structure.
-public enum FormEncoding {
+package enum FormEncoding {
     /// Percent-encodes `value` (UTF-8), keeping only `A-Z a-z 0-9 - . _ ~`.
-    public static func percentEncode(_ value: String) -> String {
+    package static func percentEncode(_ value: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(value.utf8.count * 3)
         for byte in value.utf8 {
@@ -22,13 +22,13 @@ public enum FormEncoding {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// `name=value&...` in the given order.
-    public static func encode(_ pairs: [(String, String)]) -> String {
+    package static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { percentEncode($0.0) + "=" + percentEncode($0.1) }.joined(separator: "&")
     }
 
     /// Decodes a query or form body into ordered pairs (`+` is a space, as in form encoding). Throws on
     /// malformed percent escapes and invalid UTF-8.
-    public static func decode(_ text: String) throws(OAuthError) -> [(String, String)] {
+    package static func decode(_ text: String) throws(OAuthError) -> [(String, String)] {
         guard !text.isEmpty else { return [] }
         var pairs: [(String, String)] = []
         for part in text.split(separator: "&", omittingEmptySubsequences: false) {

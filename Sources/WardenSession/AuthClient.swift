@@ -6,7 +6,7 @@ import WardenStorage
 
 /// The sign-in façade: configured once, it runs the whole chain for every platform — discovery, PKCE S256 + `state`
 /// + `nonce`, the browser (``AuthorizationBrowser``: `WebAuthenticationAgent` on Apple platforms, ``LoopbackBrowser``
-/// on the desktop, ``ScriptedBrowser`` in tests), response validation, the code exchange, full ID-token validation,
+/// on the desktop, a scripted one in tests), response validation, the code exchange, full ID-token validation,
 /// and persistence — and hands back an ``AuthSession`` that refreshes, degrades and signs out (only a refused grant
 /// signs out; a transient failure keeps the session).
 ///

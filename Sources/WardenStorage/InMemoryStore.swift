@@ -14,8 +14,8 @@ public actor InMemoryStore: CredentialStore {
     public init() {}
 
     /// Makes every call throw `error` until ``clearFailure()`` (tests of locked keychains and full disks).
-    public func injectFailure(_ error: StorageError) { injectedFailure = error }
-    public func clearFailure() { injectedFailure = nil }
+    package func injectFailure(_ error: StorageError) { injectedFailure = error }
+    package func clearFailure() { injectedFailure = nil }
 
     public func save(_ data: Data, service: String, account: String) throws(StorageError) {
         try CredentialStoreLimits.check(service: service, account: account)
@@ -49,5 +49,5 @@ public actor InMemoryStore: CredentialStore {
     }
 
     /// Every stored byte, for leak tests.
-    public func allItems() -> [Data] { items.values.flatMap(\.values) }
+    package func allItems() -> [Data] { items.values.flatMap(\.values) }
 }

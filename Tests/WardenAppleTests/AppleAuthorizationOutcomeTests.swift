@@ -5,6 +5,7 @@ import WardenCrypto
 import WardenLocalProvider
 import WardenPasskeys
 import WardenStorage
+import WardenTestSupport
 
 @testable import WardenApple
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 import WardenCrypto
+import WardenTestSupport
 
 /// Runs what exists with synthetic secrets and checks that none of them (nor any 12-character substring)
 /// reaches a log line, an error description or CLI output. Later flows add themselves here.

@@ -5,6 +5,7 @@ import WardenCrypto
 import WardenJOSE
 import WardenLocalProvider
 import WardenOAuth
+import WardenTestSupport
 
 @testable import WardenCLI
 

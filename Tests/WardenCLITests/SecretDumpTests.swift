@@ -6,6 +6,7 @@ import WardenJOSE
 import WardenOAuth
 import WardenSession
 import WardenStorage
+import WardenTestSupport
 
 /// Every public type that holds a secret, printed every way Swift prints: `print`/interpolation, `debugPrint`,
 /// `dump` and `Mirror` children. None may show the secret (or a 12-character piece of it).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCrypto
+import WardenTestSupport
 
 @Suite("Digests and HMAC against published values")
 struct DigestTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenCrypto
 

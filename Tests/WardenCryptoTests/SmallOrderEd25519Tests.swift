@@ -1,5 +1,6 @@
 import Testing
 import WardenCore
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenCrypto
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WardenTestSupport
 
 /// One loader for every Wycheproof file (Apache-2.0 vectors vendored in `Tests/Vectors/wycheproof/`, or
 /// `$WARDEN_VECTORS`). Failures name the file and the `tcId`.
@@ -72,32 +73,6 @@ final class Counter: @unchecked Sendable {  // NSLock-guarded
         defer { lock.unlock() }
         return value
     }
-}
-
-enum Hex {
-    static func decode(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count / 2)
-        var high: UInt8?
-        for c in text.utf8 {
-            let v: UInt8
-            switch c {
-            case 48...57: v = c - 48
-            case 97...102: v = c - 87
-            case 65...70: v = c - 55
-            default: continue
-            }
-            if let h = high {
-                bytes.append(h << 4 | v)
-                high = nil
-            } else {
-                high = v
-            }
-        }
-        return bytes
-    }
-
-    static func encode(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 }
 
 extension Array where Element == UInt8 {

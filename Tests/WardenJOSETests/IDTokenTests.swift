@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 import WardenCrypto
+import WardenTestSupport
 
 @testable import WardenJOSE
 
@@ -298,25 +299,6 @@ struct AppleTokenTests {
     }
 }
 
-/// A fake transport answering from a script, counting requests.
-final class ScriptedTransport: HTTPTransport, @unchecked Sendable {  // state guarded by `lock`
-    private let lock = NSLock()
-    private var responses: [Result<HTTPResponse, TransportError>]
-    private(set) var requests: [HTTPRequest] = []
-
-    init(_ responses: [Result<HTTPResponse, TransportError>]) { self.responses = responses }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let next: Result<HTTPResponse, TransportError> = lock.withLock {
-            requests.append(request)
-            return responses.count > 1 ? responses.removeFirst() : responses[0]
-        }
-        return try next.get()
-    }
-
-    var count: Int { lock.withLock { requests.count } }
-}
-
 /// Answers after 50 ms, so concurrent callers overlap the fetch.
 final class SlowTransport: HTTPTransport {
     let response: HTTPResponse
@@ -341,7 +323,7 @@ struct JWKSCacheTests {
         let clock = Locked(Date.fixed)
         let oldKey = Keys.jwk(Keys.ec.publicKey, kid: "old")
         let rotated = try ECPrivateKey()
-        let transport = ScriptedTransport([
+        let transport = RecordingTransport(script: [
             .success(Self.jwks([oldKey])), .success(Self.jwks([oldKey, Keys.jwk(rotated.publicKey, kid: "new")])),
             .failure(TransportError(.timedOut)),
         ])
@@ -395,10 +377,10 @@ struct JWKSCacheTests {
     }
 
     @Test func failsWithoutAnyGoodSet() async {
-        let transport = ScriptedTransport([.success(HTTPResponse(status: 500))])
+        let transport = RecordingTransport(script: [.success(HTTPResponse(status: 500))])
         let cache = JWKSCache(url: URL(string: "https://id.example.com/jwks")!, transport: transport)
         await #expect(throws: JOSEError(.keySetUnavailable)) { try await cache.keySet() }
-        let garbage = ScriptedTransport([.success(HTTPResponse(status: 200, body: Data("<html>".utf8)))])
+        let garbage = RecordingTransport(script: [.success(HTTPResponse(status: 200, body: Data("<html>".utf8)))])
         await #expect(throws: JOSEError(.keySetUnavailable)) {
             try await JWKSCache(url: URL(string: "https://id.example.com/jwks")!, transport: garbage).keySet()
         }
@@ -409,7 +391,7 @@ struct JWKSCacheTests {
     @Test func aFailingEndpointIsNotHammered() async throws {
         let clock = Locked(Date.fixed)
         let good = Self.jwks([Keys.jwk(Keys.ec.publicKey, kid: "ec1")])
-        let transport = ScriptedTransport([
+        let transport = RecordingTransport(script: [
             .failure(TransportError(.cannotConnect)), .failure(TransportError(.cannotConnect)), .success(good),
         ])
         let cache = JWKSCache(
@@ -433,7 +415,7 @@ struct JWKSCacheTests {
     func aMalformedMaxAgeKeepsTheDefault(_ header: String) async throws {
         let clock = Locked(Date.fixed)
         let body = Self.jwks([Keys.jwk(Keys.ec.publicKey, kid: "ec1")]).body
-        let transport = ScriptedTransport([
+        let transport = RecordingTransport(script: [
             .success(HTTPResponse(status: 200, headers: ["Cache-Control": header], body: body)),
             .success(HTTPResponse(status: 200, body: body)),
         ])

@@ -2,23 +2,9 @@ import Foundation
 import Testing
 import WardenCore
 import WardenJOSE
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenOAuth
-
-final class FakeTransport: HTTPTransport, @unchecked Sendable {  // NSLock-guarded state
-    private let lock = NSLock()
-    private let handler: @Sendable (HTTPRequest) throws -> HTTPResponse
-    private(set) var requests: [HTTPRequest] = []
-
-    init(_ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) { self.handler = handler }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        lock.withLock { requests.append(request) }
-        return try handler(request)
-    }
-
-    var sent: [HTTPRequest] { lock.withLock { requests } }
-}
 
 @Suite("Token client")
 struct TokenClientTests {
@@ -27,8 +13,11 @@ struct TokenClientTests {
         tokenEndpoint: URL(string: "https://id.example.com/token")!,
         revocationEndpoint: URL(string: "https://id.example.com/revoke")!)
 
-    static func client(_ status: Int, _ body: String, headers: [String: String] = [:]) -> (TokenClient, FakeTransport) {
-        let transport = FakeTransport { _ in HTTPResponse(status: status, headers: headers, body: Data(body.utf8)) }
+    static func client(_ status: Int, _ body: String, headers: [String: String] = [:]) -> (
+        TokenClient, RecordingTransport
+    ) {
+        let transport = RecordingTransport { _ in HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
+        }
         return (TokenClient(metadata: metadata, clientID: "app", transport: transport), transport)
     }
 
@@ -49,7 +38,7 @@ struct TokenClientTests {
     }
 
     @Test func basicAuthentication() async throws {
-        let transport = FakeTransport { _ in
+        let transport = RecordingTransport { _ in
             HTTPResponse(status: 200, body: Data(#"{"access_token":"a","token_type":"Bearer"}"#.utf8))
         }
         let client = TokenClient(
@@ -124,7 +113,7 @@ struct TokenClientTests {
 
     @Test func networkFailuresAreTransient() async {
         for code in [TransportError.Code.timedOut, .cannotConnect, .connectionLost, .dnsLookupFailed, .notConnected] {
-            let transport = FakeTransport { _ in throw TransportError(code) }
+            let transport = RecordingTransport { _ in throw TransportError(code) }
             let client = TokenClient(metadata: Self.metadata, clientID: "app", transport: transport)
             await #expect(throws: OAuthError.self) { try await client.refresh(refreshToken: "r") }
             do { _ = try await client.refresh(refreshToken: "r") } catch {
@@ -169,7 +158,7 @@ struct TokenClientTests {
                 "https://[2001:db8::1]:8443/tenant/.well-known/openid-configuration",
                 "https://[2001:db8::1]:8443/.well-known/oauth-authorization-server/tenant",
             ])
-        let transport = FakeTransport { request in
+        let transport = RecordingTransport { request in
             request.url.path.hasSuffix("openid-configuration")
                 ? HTTPResponse(status: 200, body: Data(good.utf8)) : HTTPResponse(status: 404)
         }

@@ -1,20 +1,10 @@
 import Testing
+import WardenTestSupport
 
 @testable import WardenPasskeys
 
 @Suite("Strict CBOR (RFC 8949 Appendix A examples)")
 struct CBORTests {
-    static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
-
     @Test(arguments: [
         ("00", CBORValue.unsigned(0)), ("17", .unsigned(23)), ("1818", .unsigned(24)), ("1864", .unsigned(100)),
         ("1903e8", .unsigned(1000)), ("1a000f4240", .unsigned(1_000_000)),
@@ -45,7 +35,7 @@ struct CBORTests {
         ),
     ])
     func decodesRFCExamples(hex: String, expected: CBORValue) throws {
-        #expect(try CBORDecoder().decode(Self.hex(hex)) == expected)
+        #expect(try CBORDecoder().decode(Hex.decode(hex)) == expected)
     }
 
     @Test(arguments: [
@@ -61,7 +51,7 @@ struct CBORTests {
         ("9bffffffffffffffff", "absurd array length"), ("bbffffffffffffffff", "absurd map length"),
     ])
     func rejects(hex: String, name: String) {
-        #expect(throws: CBORError.self, "\(name)") { try CBORDecoder().decode(Self.hex(hex)) }
+        #expect(throws: CBORError.self, "\(name)") { try CBORDecoder().decode(Hex.decode(hex)) }
     }
 
     @Test func depthAndSizeCaps() {
@@ -73,7 +63,7 @@ struct CBORTests {
     }
 
     @Test func prefixDecodingReportsConsumedBytes() throws {
-        let (value, used) = try CBORDecoder().decodePrefix(Self.hex("a10102") + [0xAA, 0xBB])
+        let (value, used) = try CBORDecoder().decodePrefix(Hex.decode("a10102") + [0xAA, 0xBB])
         #expect(used == 3 && value[1] == .unsigned(2))
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import WardenCore
 import WardenLocalProvider
 import WardenStorage
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 import WardenLocalProvider
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
@@ -47,7 +48,7 @@ actor BiometricItemStore: CredentialStore {
 @Suite("Biometric-bound refresh token (split token store)")
 struct BiometricRefreshTokenTests {
     struct Setup {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = FakeProvider()
         let tokens = InMemoryStore()
         let protected = BiometricItemStore()

@@ -4,6 +4,7 @@ import WardenCore
 import WardenJOSE
 import WardenLocalProvider
 import WardenStorage
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
@@ -131,7 +132,7 @@ struct DPoPWireTests {
     /// A resource server that demands a nonce first (RFC 9449 §9): one retry with the new nonce, no more.
     @Test func aResourceServerNonceChallengeIsAnsweredOnce() async throws {
         let dpop = DPoPBinding(key: try SoftwareDPoPKey())
-        let clock = TestClock()
+        let clock = ManualDate()
         var tokens = Fixture.expired(clock)
         tokens.expiresAt = clock.date.current.addingTimeInterval(3600)
         tokens.dpopThumbprint = dpop.thumbprint
@@ -139,7 +140,7 @@ struct DPoPWireTests {
             tokens: tokens, store: InMemoryStore(), service: "svc", account: "a", refresher: FakeProvider(),
             now: clock.now, dpop: dpop)
         let seen = Locked<[(authorization: String, nonce: String?)]>([])
-        let transport = FakeHTTP { request in
+        let transport = RecordingTransport { request in
             let proof = request.header("DPoP") ?? ""
             let nonce = (try? JWSCompact.decodeUnverified(proof))?.payload?.objectValue?["nonce"]?.stringValue
             let count = seen.withLock {
@@ -171,7 +172,7 @@ struct DPoPWireTests {
             tokenEndpoint: URL(string: "https://as.example.com/token")!
         ).withPushedAuthorizationRequestEndpoint(URL(string: "https://as.example.com/as/par")!)
         let posted = Locked<String>("")
-        let transport = FakeHTTP { request in
+        let transport = RecordingTransport { request in
             posted.withLock { $0 = String(decoding: request.body ?? Data(), as: UTF8.self) }
             return HTTPResponse(
                 status: 201, headers: ["Content-Type": "application/json"],
@@ -189,7 +190,7 @@ struct DPoPWireTests {
             posted.current.contains("code_challenge_method=S256") && posted.current.contains("client_id=s6BhdRkqt3"))
         // Malformed answers are refused.
         for body in [#"{"request_uri":"","expires_in":90}"#, #"{"request_uri":"u"}"#, #"{"expires_in":90}"#, "nope"] {
-            let bad = FakeHTTP { _ in HTTPResponse(status: 201, headers: [:], body: Data(body.utf8)) }
+            let bad = RecordingTransport { _ in HTTPResponse(status: 201, headers: [:], body: Data(body.utf8)) }
             request.transport = bad
             await #expect(throws: OAuthError(.invalidPARResponse), "\(body)") { try await request.prepare() }
         }
@@ -251,7 +252,7 @@ struct PARAndDPoPRefusalTests {
             json: Self.metadata(#","pushed_authorization_request_endpoint":"https://as.example.com/par""#),
             expectedIssuer: "https://as.example.com")
         let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-        let transport = FakeHTTP { _ in
+        let transport = RecordingTransport { _ in
             clock.withLock { $0 += 5 }  // the push took five seconds
             return HTTPResponse(status: 201, headers: [:], body: Data(#"{"request_uri":"urn:x","expires_in":3}"#.utf8))
         }

@@ -4,6 +4,7 @@ import WardenCore
 import WardenJOSE
 import WardenLocalProvider
 import WardenStorage
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
@@ -217,7 +218,7 @@ struct OpenIDProviderTests {
     /// A device clock beyond the correction must not sign the user out at the next refresh: the refreshed ID token
     /// (whose times fail in the device's frame) is not stored, and the session goes on with the sign-in's.
     @Test func aRefreshWhoseIDTokenFailsOnlyOnTimeKeepsTheSession() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         clock.date.withLock { $0 = Date() }
         let provider = try Self.provider(now: { Date() })
         defer { provider.stop() }

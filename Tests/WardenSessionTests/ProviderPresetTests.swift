@@ -4,6 +4,7 @@ import WardenCore
 import WardenJOSE
 import WardenLocalProvider
 import WardenStorage
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession

@@ -3,22 +3,10 @@ import Testing
 import WardenCore
 import WardenLocalProvider
 import WardenStorage
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
-
-/// A transport that counts what it sends (per path) and can be switched offline.
-final class CountingTransport: HTTPTransport {
-    let inner = URLSessionTransport()
-    let sent = Locked<[String]>([])
-    let offline = Locked(false)
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        sent.withLock { $0.append(request.url.path) }
-        guard !offline.current else { throw TransportError(.notConnected) }
-        return try await inner.send(request)
-    }
-    var count: Int { sent.current.count }
-}
 
 /// An app's life between the links, through the public door (`AuthClient`) against the in-process provider, which
 /// rotates refresh tokens and revokes the whole grant when an old one is presented again.
@@ -27,7 +15,7 @@ struct SessionLifeTests {
     static let redirect = "com.example.app:/oauth/callback"
 
     static func client(
-        _ provider: LocalProvider, store: any CredentialStore, service: String, clock: TestClock,
+        _ provider: LocalProvider, store: any CredentialStore, service: String, clock: ManualDate,
         transport: any HTTPTransport = URLSessionTransport()
     ) throws -> AuthClient {
         AuthClient(
@@ -37,8 +25,8 @@ struct SessionLifeTests {
     }
 
     /// A provider whose clock is the test's, and a first sign-in stored in `store`.
-    static func signedIn(store: any CredentialStore, service: String) async throws -> (LocalProvider, TestClock) {
-        let clock = TestClock()
+    static func signedIn(store: any CredentialStore, service: String) async throws -> (LocalProvider, ManualDate) {
+        let clock = ManualDate()
         clock.date.withLock { $0 = Date() }
         let provider = try LocalProvider(clientID: "app", redirectURIs: [redirect], now: clock.now)
         let app = try client(provider, store: store, service: service, clock: clock)
@@ -66,7 +54,7 @@ struct SessionLifeTests {
         let launch = try Self.client(provider, store: store, service: service, clock: clock, transport: transport)
         let session = try #require(try await launch.restoreSession(), "the stored session came back offline")
         #expect(try await session.validAccessToken() == before.accessToken.unredacted())
-        #expect(transport.count == 0, "restore + a valid token sent \(transport.sent.current)")
+        #expect(transport.count == 0, "restore + a valid token sent \(transport.sent)")
 
         // Expired while offline: a transient error, read-only, the store untouched.
         clock.advance(3600)
@@ -225,7 +213,7 @@ struct SessionLifeTests {
             }
         }
         let store = InMemoryStore()
-        let clock = TestClock()
+        let clock = ManualDate()
         let session = AuthSession(
             tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: NoRevocation(),
             now: clock.now)
@@ -263,7 +251,7 @@ struct GrantLockRefusalTests {
 
     @Test(arguments: [false, true])
     func noRefreshTokenIsSpentWithoutTheLock(leaseLost: Bool) async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = FakeProvider()
         let store = LockedOutStore(lost: leaseLost)
         let session = AuthSession(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 import WardenStorage
+import WardenTestSupport
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
@@ -41,14 +42,8 @@ actor FakeProvider: TokenRefresher {
     func revoke(token: String, hint: String) async throws(OAuthError) { revoked.append(hint) }
 }
 
-final class TestClock: @unchecked Sendable {  // Locked state
-    let date = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: NowProvider { { [date] in date.current } }
-    func advance(_ seconds: TimeInterval) { date.withLock { $0 += seconds } }
-}
-
 enum Fixture {
-    static func expired(_ clock: TestClock) -> TokenSet {
+    static func expired(_ clock: ManualDate) -> TokenSet {
         TokenSet(
             accessToken: "at-0", refreshToken: "rt-0", idToken: nil,
             expiresAt: clock.date.current.addingTimeInterval(-10), scope: nil, issuer: "https://id.example.com")
@@ -58,7 +53,7 @@ enum Fixture {
 extension Fixture {
     /// A session for `svc`/`a` whose access token (at-0, refresh token rt-0) is valid for an hour on `clock`, over an
     /// in-memory store.
-    static func freshSession(_ clock: TestClock, refresher: any TokenRefresher = FakeProvider()) -> AuthSession {
+    static func freshSession(_ clock: ManualDate, refresher: any TokenRefresher = FakeProvider()) -> AuthSession {
         var fresh = expired(clock)
         fresh.expiresAt = clock.date.current.addingTimeInterval(3600)
         return AuthSession(
@@ -67,8 +62,8 @@ extension Fixture {
 
     /// A session for `svc`/`a` whose access token (at-0, refresh token rt-0) expired ten seconds ago, with its clock,
     /// fake provider and in-memory store.
-    static func expiredSession(maximumRefreshes: Int = 5) -> (TestClock, FakeProvider, InMemoryStore, AuthSession) {
-        let clock = TestClock()
+    static func expiredSession(maximumRefreshes: Int = 5) -> (ManualDate, FakeProvider, InMemoryStore, AuthSession) {
+        let clock = ManualDate()
         let provider = FakeProvider()
         let store = InMemoryStore()
         let session = AuthSession(
@@ -110,7 +105,7 @@ struct AuthSessionTests {
     }
 
     @Test(.timeLimit(.minutes(1))) func concurrentCallersShareOneRefreshPerRound() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = RoundGatedProvider()
         let store = InMemoryStore()
         let session = AuthSession(
@@ -155,7 +150,7 @@ struct AuthSessionTests {
     }
 
     @Test func rotatedTokenIsPersistedBeforeWaitersResume() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let store = OrderRecordingStore()
         let session = AuthSession(
             tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: FakeProvider(),
@@ -251,7 +246,7 @@ struct AuthSessionTests {
     }
 
     @Test func lockedKeychainDuringPersistenceKeepsServingFromMemory() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = FakeProvider()
         let store = SaveFailingStore()
         let session = AuthSession(
@@ -274,7 +269,7 @@ struct AuthSessionTests {
         // The server rotated rt-0 → rt-1, but the process died before writing. What is stored is rt-0, which the
         // server now rejects: the restored session must sign out cleanly (invalid_grant), never loop or keep a
         // dead token around.
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = FakeProvider()
         let store = InMemoryStore()
         try await store.save(try Fixture.expired(clock).encoded(), service: "svc", account: "a")
@@ -286,7 +281,7 @@ struct AuthSessionTests {
     }
 
     @Test func refreshLoopGuard() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = FakeProvider()
         let session = AuthSession(
             tokens: Fixture.expired(clock), store: InMemoryStore(), service: "svc", account: "a", refresher: provider,
@@ -307,17 +302,6 @@ struct AuthSessionTests {
         #expect(await provider.revoked == ["refresh_token", "access_token"])
         #expect(try await store.load(service: "svc", account: "a") == nil)
         #expect(await iterator.next() == .signedOut(reason: "signed out by the user"))
-    }
-}
-
-/// A clock that records sleeps and returns immediately.
-final class RecordingClock: Clock, @unchecked Sendable {  // Locked state
-    let slept = Locked<[Duration]>([])
-    let base = ContinuousClock().now
-    var now: ContinuousClock.Instant { base }  // time never passes: sleeping is recorded, not waited
-    var minimumResolution: Duration { .zero }
-    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        slept.withLock { $0.append(deadline - base) }
     }
 }
 
@@ -377,11 +361,11 @@ struct RetryTests {
     }
 
     @Test func authorizedClientRefreshesOnceOn401AndHonoursRetryAfter() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = FakeProvider()
         let session = Fixture.freshSession(clock, refresher: provider)
         let seen = Locked<[String]>([])
-        let transport = FakeHTTP { request in
+        let transport = RecordingTransport { request in
             let auth = request.header("Authorization") ?? ""
             let count = seen.withLock {
                 $0.append(auth)
@@ -399,26 +383,20 @@ struct RetryTests {
         let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
         #expect(response.status == 200)
         #expect(seen.current == ["Bearer at-0", "Bearer at-1", "Bearer at-1"])
-        #expect(sleeper.slept.current == [.seconds(3)])
+        #expect(sleeper.slept == [.seconds(3)])
         #expect(await provider.refreshes == 1)
     }
 
     @Test func secondUnauthorizedIsReturnedNotLooped() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = FakeProvider()
         let session = Fixture.freshSession(clock, refresher: provider)
-        let transport = FakeHTTP { _ in HTTPResponse(status: 401) }
+        let transport = RecordingTransport { _ in HTTPResponse(status: 401) }
         let response = try await AuthorizedClient(session: session, transport: transport, clock: RecordingClock())
             .send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
         #expect(response.status == 401)
         #expect(await provider.refreshes == 1)
     }
-}
-
-struct FakeHTTP: HTTPTransport {
-    let handler: @Sendable (HTTPRequest) -> HTTPResponse
-    init(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.handler = handler }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { handler(request) }
 }
 
 @Suite("Rate limits and degradation")
@@ -444,7 +422,7 @@ struct RateLimitTests {
     }
 
     @Test func refreshFailuresBackOffWithJitter() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = FakeProvider()
         let session = AuthSession(
             tokens: Fixture.expired(clock), store: InMemoryStore(), service: "svc", account: "a", refresher: provider,
@@ -468,10 +446,10 @@ struct RateLimitTests {
     }
 
     @Test func anAPIRateLimitBeyondTheBudgetFailsAtOnceWithTheTime() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let session = Fixture.freshSession(clock)
         let calls = Locked(0)
-        let transport = FakeHTTP { _ in
+        let transport = RecordingTransport { _ in
             calls.withLock { $0 += 1 }
             return HTTPResponse(status: 429, headers: ["Retry-After": "120"])
         }
@@ -482,7 +460,7 @@ struct RateLimitTests {
         }
         #expect(error?.code == .rateLimited)
         #expect(error?.retryAt == clock.date.current.addingTimeInterval(120))
-        #expect(sleeper.slept.current.isEmpty, "no early retry, no waiting beyond the budget")
+        #expect(sleeper.slept.isEmpty, "no early retry, no waiting beyond the budget")
         #expect(calls.current == 1)
     }
 
@@ -494,10 +472,10 @@ struct RateLimitTests {
         #expect(RetryAfter.seconds("soon", now: now) == nil)
         // Through the client: a 503 whose Retry-After is a date 20 s ahead of the session's clock is retried after
         // exactly those 20 s, once.
-        let clock = TestClock()  // the same instant
+        let clock = ManualDate()  // the same instant
         let session = Fixture.freshSession(clock)
         let calls = Locked(0)
-        let transport = FakeHTTP { _ in
+        let transport = RecordingTransport { _ in
             let call = calls.withLock {
                 $0 += 1
                 return $0
@@ -510,11 +488,11 @@ struct RateLimitTests {
         let client = AuthorizedClient(session: session, transport: transport, clock: sleeper, now: clock.now)
         let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
         #expect(response.status == 200 && calls.current == 2)
-        #expect(sleeper.slept.current == [.seconds(20)])
+        #expect(sleeper.slept == [.seconds(20)])
     }
 
     @Test func anOfflineAPICallMakesTheSessionReadOnlyUntilARequestGetsThrough() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let session = Fixture.freshSession(clock)
         let online = Locked(false)
         struct Offline: HTTPTransport {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 import WardenStorage
+import WardenTestSupport
 
 @testable import WardenOAuth
 @testable import WardenSession
@@ -47,7 +48,7 @@ actor GatedStore: DelegatingStore {
 @Suite("Sign-out during a refresh")
 struct SignOutDuringRefreshTests {
     @Test func aRefreshThatReturnsAfterSignOutIsDiscarded() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let provider = GatedProvider()
         let store = GatedStore()
         let session = AuthSession(
@@ -68,7 +69,7 @@ struct SignOutDuringRefreshTests {
     }
 
     @Test func aWriteInFlightDuringSignOutIsPurgedAgain() async throws {
-        let clock = TestClock()
+        let clock = ManualDate()
         let store = GatedStore()
         let session = AuthSession(
             tokens: Fixture.expired(clock), store: store, service: "svc", account: "a", refresher: FakeProvider(),

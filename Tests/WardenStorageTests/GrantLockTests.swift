@@ -1,15 +1,9 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenTestSupport
 
 @testable import WardenStorage
-
-/// A clock whose sleeps return at once: a lock's wait budget is spent without waiting in real time.
-struct ImmediateClock: Clock {
-    var now: ContinuousClock.Instant { ContinuousClock().now }
-    var minimumResolution: Duration { .zero }
-    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {}
-}
 
 @Suite("Grant locks")
 struct GrantLockTests {

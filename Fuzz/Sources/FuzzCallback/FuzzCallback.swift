@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
-import WardenCore
 import WardenApple
+import WardenCore
 import WardenOAuth
 
 /// Authorization responses (RFC 6749 §4.1.2, RFC 9207, RFC 9700 §4.7) through ``PendingAuthorization`` and
@@ -62,14 +62,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 func checkQuery(_ callback: String, state: String, code: String) {
     let beforeFragment = callback.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
     let query = beforeFragment[0].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-    guard query.count == 2, let pairs = try? FormEncoding.decode(String(query[1])) else {
+    guard query.count == 2, let pairs = formPairs(String(query[1])) else {
         fatalError("accepted a callback without a readable query")
     }
     require(pairs.filter { $0.0 == "state" }.map(\.1) == [state], "state not exactly once")
     require(pairs.filter { $0.0 == "code" }.map(\.1) == [code], "code not exactly once")
     require(Set(pairs.map(\.0)).count == pairs.count, "a repeated parameter was accepted")
     guard beforeFragment.count == 2 else { return }
-    if let fragment = try? FormEncoding.decode(String(beforeFragment[1])) {
+    if let fragment = formPairs(String(beforeFragment[1])) {
         require(!fragment.contains { $0.0 == "code" || $0.0 == "access_token" }, "credentials in the fragment")
     }
     // Fuzz/Crashes/FuzzCallback/undecodable-fragment-with-code: `#code=x&%` once passed, undecoded.

@@ -71,7 +71,7 @@ func checkBaseString(_ base: String, method: String, url: String, body: String, 
     // `oauth_signature`, which no source contributes (RFC 5849 §3.4.1.3.1).
     let pairs = normalized.isEmpty ? [] : normalized.split(separator: "&", omittingEmptySubsequences: false)
     let query = URLComponents(string: url)?.percentEncodedQuery ?? ""
-    let sources = [query, body].flatMap { text -> [(String, String)] in (try? FormEncoding.decode(text)) ?? [] }
+    let sources = [query, body].flatMap { text -> [(String, String)] in formPairs(text) ?? [] }
     let expected = sources.filter { $0.0 != "oauth_signature" }.count + protocolCount
     require(pairs.count == expected, "\(pairs.count) parameters, expected \(expected): \(normalized)")
     let split = pairs.map { pair -> (Substring, Substring) in

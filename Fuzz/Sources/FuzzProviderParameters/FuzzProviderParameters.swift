@@ -67,7 +67,7 @@ func checkLogoutReturn(_ text: String, redirect: String) {
     guard (try? request.validateReturn(callback)) != nil else { return }
     require((try? RedirectURI(redirect))?.matches(callback) == true, "a return to another redirect was accepted")
     let query = callback.split(separator: "#", maxSplits: 1)[0].split(separator: "?", maxSplits: 1)
-    guard query.count == 2, let pairs = try? FormEncoding.decode(String(query[1])) else {
+    guard query.count == 2, let pairs = formPairs(String(query[1])) else {
         fatalError("accepted a logout return without a readable query")
     }
     require(pairs.filter { $0.0 == "state" }.map(\.1) == [state], "state not exactly once")
@@ -80,7 +80,8 @@ enum Fixture {
     static func logout(_ redirect: String) -> EndSessionRequest? {
         guard
             let metadata = try? ProviderMetadata(
-                issuer: "https://issuer.example.com", authorizationEndpoint: URL(string: "https://issuer.example.com/a")!,
+                issuer: "https://issuer.example.com",
+                authorizationEndpoint: URL(string: "https://issuer.example.com/a")!,
                 tokenEndpoint: URL(string: "https://issuer.example.com/t")!
             ).withEndSessionEndpoint(URL(string: "https://issuer.example.com/logout")!)
         else { return nil }

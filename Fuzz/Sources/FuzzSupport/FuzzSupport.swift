@@ -88,3 +88,39 @@ public func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> 
 final class BlockingResult<T: Sendable>: @unchecked Sendable {
     var value: T?
 }
+
+/// The fuzz oracles' own `application/x-www-form-urlencoded` reader (WHATWG URL §5.1), written apart from Warden's:
+/// the pairs of `text` in order, `+` as a space, or nil when a `%` escape is malformed or a name or value is not
+/// UTF-8. An oracle that used the decoder under test would agree with its bugs.
+public func formPairs(_ text: String) -> [(String, String)]? {
+    if text.isEmpty { return [] }
+    func unescape(_ part: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var index = part.utf8.startIndex
+        while index < part.utf8.endIndex {
+            let byte = part.utf8[index]
+            if byte == UInt8(ascii: "%") {
+                let digits = part.utf8[index...].dropFirst().prefix(2)
+                // UInt8(_:radix:) alone would take a sign ("%+1").
+                guard digits.count == 2, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+                    let value = UInt8(String(decoding: digits, as: UTF8.self), radix: 16)
+                else { return nil }
+                bytes.append(value)
+                index = part.utf8.index(index, offsetBy: 3)
+            } else {
+                bytes.append(byte == UInt8(ascii: "+") ? 0x20 : byte)
+                index = part.utf8.index(after: index)
+            }
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+    var pairs: [(String, String)] = []
+    for part in text.split(separator: "&", omittingEmptySubsequences: false) {
+        let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let name = unescape(pieces[0]), let value = pieces.count > 1 ? unescape(pieces[1]) : "" else {
+            return nil
+        }
+        pairs.append((name, value))
+    }
+    return pairs
+}

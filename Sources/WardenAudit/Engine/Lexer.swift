@@ -1,5 +1,5 @@
 /// The source languages the auditor reads.
-public enum SourceLanguage: String, Sendable {
+package enum SourceLanguage: String, Sendable {
     case swift
     case objectiveC = "objc"
 }
@@ -16,16 +16,16 @@ public enum SourceLanguage: String, Sendable {
 /// let result = Lexer.lex(Array(source.utf8), language: .swift)
 /// for token in result.tokens where token.kind == .identifier { ... }
 /// ```
-public struct Lexer {
+package struct Lexer {
     /// The tokens (comments excluded), the comments, and notes about malformed input.
-    public struct Result: Sendable {
-        public var tokens: [Token] = []
-        public var comments: [Comment] = []
-        public var notes: [LexerNote] = []
+    package struct Result: Sendable {
+        package var tokens: [Token] = []
+        package var comments: [Comment] = []
+        package var notes: [LexerNote] = []
     }
 
     /// Lexes UTF-8 `bytes` as `language`; never fails.
-    public static func lex(_ bytes: [UInt8], language: SourceLanguage = .swift) -> Result {
+    package static func lex(_ bytes: [UInt8], language: SourceLanguage = .swift) -> Result {
         bytes.withUnsafeBufferPointer { buffer in
             var lexer = Lexer(buffer: buffer, language: language)
             lexer.result.tokens.reserveCapacity(buffer.count / 5)

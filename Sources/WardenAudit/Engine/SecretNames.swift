@@ -1,7 +1,7 @@
 /// Decides whether a variable name or storage key names a secret, word by word (`accessToken` → access, token;
 /// `APIKey` → api, key; `auth_token` → auth, token), so that `tokenizer`, `spinner` or `pinnedHeader` do not match
 /// and `tokenKey` (the name of a key), `hasToken` (a flag) or `passwordField` (a view) are not secrets.
-public enum SecretNames {
+package enum SecretNames {
     static let secretWords: Set<String> = [
         "token", "tokens", "password", "passwords", "passwd", "pwd", "secret", "secrets", "pin", "otp", "totp", "jwt",
         "credential", "credentials", "passcode", "apikey", "cookie", "cookies", "privatekey", "bearer", "sessionid",
@@ -50,7 +50,7 @@ public enum SecretNames {
     ]
 
     /// Lower-cased words of an identifier or key.
-    public static func words(_ name: String) -> [String] {
+    package static func words(_ name: String) -> [String] {
         var words: [String] = []
         var current: [Character] = []
         let characters = Array(name)
@@ -82,7 +82,7 @@ public enum SecretNames {
     static let randomStems = secretStems + ["state", "nonce", "verifier", "salt", "iv", "seed", "challenge", "code"]
 
     /// Whether `name` (a variable, property or storage key) names a secret.
-    public static func isSecret(_ name: String) -> Bool {
+    package static func isSecret(_ name: String) -> Bool {
         guard secretStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
         // Framework constants that name a kind of secret, not one: kSecClassGenericPassword, UITextContentTypePassword.
         if name.hasPrefix("kSec") || name.hasPrefix("UITextContentType") || name.hasPrefix("NSURLCredential") {
@@ -109,7 +109,7 @@ public enum SecretNames {
     }
 
     /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.
-    public static func needsSecureRandom(_ name: String) -> Bool {
+    package static func needsSecureRandom(_ name: String) -> Bool {
         guard randomStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
         let words = words(name)
         guard let last = words.last else { return false }

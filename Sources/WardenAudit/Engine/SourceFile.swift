@@ -1,35 +1,35 @@
 /// A lexed source file with the light structure rules need: matching brackets, function bodies, calls with
 /// argument labels, member chains.
-public struct SourceFile: Sendable {
+package struct SourceFile: Sendable {
     /// A call expression `receiver.name(label: value, ...)`.
-    public struct Call: Sendable {
+    package struct Call: Sendable {
         /// The token index of the called name.
-        public let nameIndex: Int
-        public let name: String
+        package let nameIndex: Int
+        package let name: String
         /// Token indices of `(` and `)`.
-        public let open: Int
-        public let close: Int
+        package let open: Int
+        package let close: Int
         /// Argument token ranges (inside the parentheses), with their labels.
-        public let arguments: [(label: String?, range: Range<Int>)]
+        package let arguments: [(label: String?, range: Range<Int>)]
 
         /// The first argument with `label`.
-        public func argument(_ label: String) -> Range<Int>? { arguments.first { $0.label == label }?.range }
+        package func argument(_ label: String) -> Range<Int>? { arguments.first { $0.label == label }?.range }
     }
 
     /// The path relative to the audited root, with `/` separators.
-    public let path: String
-    public let language: SourceLanguage
-    public let tokens: [Token]
-    public let comments: [Comment]
-    public let notes: [LexerNote]
+    package let path: String
+    package let language: SourceLanguage
+    package let tokens: [Token]
+    package let comments: [Comment]
+    package let notes: [LexerNote]
     /// For each `(`, `[`, `{` and interpolation start, the index of its partner (and the reverse); -1 elsewhere.
-    public let partner: [Int32]
+    package let partner: [Int32]
     /// For each token, the index of the innermost `{` that contains it (-1 at the top level). For a `{` itself,
     /// the brace around it. Lookups of enclosing bodies are O(depth), never O(file).
     let enclosingBrace: [Int32]
 
     /// Lexes `bytes` and matches brackets and bodies.
-    public init(path: String, bytes: [UInt8], language: SourceLanguage) {
+    package init(path: String, bytes: [UInt8], language: SourceLanguage) {
         let lexed = Lexer.lex(bytes, language: language)
         self.path = path
         self.language = language
@@ -82,7 +82,7 @@ public struct SourceFile: Sendable {
     /// Line `number` as its code tokens with every string literal emptied (comments and spacing left out): what a
     /// finding's fingerprint is made of, so that fingerprints survive comment and layout edits and never carry, or
     /// let anyone brute-force, the value of a hard-coded secret.
-    public func fingerprintText(_ number: Int32) -> String {
+    package func fingerprintText(_ number: Int32) -> String {
         var low = 0
         var high = tokens.count
         while low < high {
@@ -98,7 +98,7 @@ public struct SourceFile: Sendable {
     }
 
     /// The call whose name is at `index` (`name(` or `name {`-less), if any.
-    public func call(at index: Int) -> Call? {
+    package func call(at index: Int) -> Call? {
         let open = index + 1
         guard open < tokens.count, tokens[open].kind == .punctuation, tokens[open].text == "(" else { return nil }
         let close = Int(partner[open])
@@ -134,7 +134,7 @@ public struct SourceFile: Sendable {
 
     /// Names of the member chain before the token at `index`: for `UserDefaults.standard.set(`, at `set`,
     /// `["UserDefaults", "standard"]`. Calls and subscripts in the chain are skipped (`a.b().c` → `["a", "b"]`).
-    public func receiver(of index: Int) -> [String] {
+    package func receiver(of index: Int) -> [String] {
         var names: [String] = []
         var position = index - 1
         while position >= 1, tokens[position].kind == .punctuation, tokens[position].text == "." {
@@ -157,7 +157,7 @@ public struct SourceFile: Sendable {
     }
 
     /// Names of member calls chained after `close` (SwiftUI modifiers): `SecureField(...).textContentType(.password)`.
-    public func chain(after close: Int) -> [String] {
+    package func chain(after close: Int) -> [String] {
         var names: [String] = []
         var position = close + 1
         while position + 1 < tokens.count, tokens[position].kind == .punctuation, tokens[position].text == "." {
@@ -177,7 +177,7 @@ public struct SourceFile: Sendable {
 
     /// The outermost `func` body containing `index` (the whole handler, closures included); the innermost brace
     /// when no `func` encloses it.
-    public func enclosingFunction(of index: Int) -> ClosedRange<Int>? {
+    package func enclosingFunction(of index: Int) -> ClosedRange<Int>? {
         guard tokens.indices.contains(index) else { return nil }
         var open = Int(enclosingBrace[index])
         var innermost: ClosedRange<Int>?
@@ -218,7 +218,7 @@ public struct SourceFile: Sendable {
     }
 
     /// Whether any identifier in `range` is spelled `name`.
-    public func contains(_ name: String, in range: some Sequence<Int>) -> Bool {
+    package func contains(_ name: String, in range: some Sequence<Int>) -> Bool {
         range.contains { tokens[$0].kind == .identifier && tokens[$0].text == name }
     }
 }

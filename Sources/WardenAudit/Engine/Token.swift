@@ -4,8 +4,8 @@
 /// fire on a comment or on unrelated string contents. String literals are single tokens whose ``text`` is the
 /// literal value; the expressions of interpolations follow them as ordinary tokens between
 /// ``Kind/interpolationStart`` and ``Kind/interpolationEnd``.
-public struct Token: Sendable, Equatable {
-    public enum Kind: UInt8, Sendable {
+package struct Token: Sendable, Equatable {
+    package enum Kind: UInt8, Sendable {
         case identifier
         case keyword
         /// A string literal; ``Token/text`` is its value with each interpolation replaced by U+FFFC.
@@ -23,15 +23,15 @@ public struct Token: Sendable, Equatable {
         case interpolationEnd
     }
 
-    public let kind: Kind
-    public let text: String
+    package let kind: Kind
+    package let text: String
     /// 1-based line and column (in UTF-8 bytes) of the first byte.
-    public let line: Int32
-    public let column: Int32
+    package let line: Int32
+    package let column: Int32
     /// Whether a string literal contains interpolations.
-    public let isInterpolated: Bool
+    package let isInterpolated: Bool
 
-    public init(kind: Kind, text: String, line: Int32, column: Int32, isInterpolated: Bool = false) {
+    package init(kind: Kind, text: String, line: Int32, column: Int32, isInterpolated: Bool = false) {
         self.kind = kind
         self.text = text
         self.line = line
@@ -40,22 +40,22 @@ public struct Token: Sendable, Equatable {
     }
 
     /// `true` for punctuation or an operator spelled `symbol`.
-    @inlinable public func isSymbol(_ symbol: String) -> Bool {
+    @inlinable package func isSymbol(_ symbol: String) -> Bool {
         (kind == .punctuation || kind == .operator) && text == symbol
     }
 }
 
 /// A comment, kept apart from the tokens (for suppressions).
-public struct Comment: Sendable, Equatable {
-    public let line: Int32
+package struct Comment: Sendable, Equatable {
+    package let line: Int32
     /// The last line the comment covers.
-    public let endLine: Int32
-    public let text: String
+    package let endLine: Int32
+    package let text: String
 }
 
 /// Why a file could not be lexed completely (an unterminated string or comment); the tokens up to that point
 /// are still returned.
-public struct LexerNote: Sendable, Equatable {
-    public let line: Int32
-    public let message: String
+package struct LexerNote: Sendable, Equatable {
+    package let line: Int32
+    package let message: String
 }

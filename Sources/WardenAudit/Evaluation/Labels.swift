@@ -6,46 +6,46 @@ import Foundation
 /// The file is tab-separated, one label per line: `path<TAB>line<TAB>expect|twin<TAB>rule-id`, paths relative to
 /// the audited root; `#` starts a comment. ``markers(root:)`` reads the same labels from `// expect: RULE` and
 /// `// twin: RULE` comments (`<!-- ... -->` in property lists), so the file can be checked against the code.
-public struct Labels: Sendable, Equatable {
+package struct Labels: Sendable, Equatable {
     /// `expect`: the rule must be reported on the line; `twin`: the correct version sits there and must not be.
-    public enum Kind: String, Sendable { case expect, twin }
+    package enum Kind: String, Sendable { case expect, twin }
 
     /// One label: a rule on a line of a file.
-    public struct Label: Sendable, Hashable, Comparable {
+    package struct Label: Sendable, Hashable, Comparable {
         /// The path relative to the audited root.
-        public let file: String
+        package let file: String
         /// The 1-based line.
-        public let line: Int
-        public let kind: Kind
+        package let line: Int
+        package let kind: Kind
         /// A rule id of ``Catalogue``.
-        public let rule: String
+        package let rule: String
 
         /// A label of `rule` on `line` of `file`.
-        public init(file: String, line: Int, kind: Kind, rule: String) {
+        package init(file: String, line: Int, kind: Kind, rule: String) {
             self.file = file
             self.line = line
             self.kind = kind
             self.rule = rule
         }
 
-        public static func < (lhs: Label, rhs: Label) -> Bool {
+        package static func < (lhs: Label, rhs: Label) -> Bool {
             (lhs.file, lhs.line, lhs.kind.rawValue, lhs.rule) < (rhs.file, rhs.line, rhs.kind.rawValue, rhs.rule)
         }
     }
 
     /// Why a labels file could not be read.
-    public struct Malformed: Error, CustomStringConvertible {
-        public let description: String
+    package struct Malformed: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The labels, sorted by file, line, kind and rule.
-    public let labels: [Label]
+    package let labels: [Label]
 
     /// Labels from a list (sorted).
-    public init(_ labels: [Label]) { self.labels = labels.sorted() }
+    package init(_ labels: [Label]) { self.labels = labels.sorted() }
 
     /// Parses the tab-separated form; every rule must be in ``Catalogue``.
-    public init(tsv: String) throws {
+    package init(tsv: String) throws {
         var labels: [Label] = []
         for (number, raw) in tsv.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)  // CRLF files too
@@ -65,13 +65,13 @@ public struct Labels: Sendable, Equatable {
     }
 
     /// The tab-separated form.
-    public var tsv: String {
+    package var tsv: String {
         labels.map { "\($0.file)\t\($0.line)\t\($0.kind.rawValue)\t\($0.rule)\n" }.joined()
     }
 
     /// The labels written as comments in the files under `root`: `expect: a, b` and `twin: c` after `//`, `/*`,
     /// `#` or `<!--`, plus `labels-*.txt` files (`path:line expect|twin rule`) for formats without comments (JSON).
-    public static func markers(root: String) throws -> Labels {
+    package static func markers(root: String) throws -> Labels {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue,
             let enumerator = FileManager.default.enumerator(atPath: root)
@@ -114,27 +114,27 @@ public struct Labels: Sendable, Equatable {
 
 /// How an audit did against ``Labels``: per rule, the labelled findings it reported (recall), the findings that
 /// were not labelled (precision), and the correct-code twins it flagged.
-public struct LabelScore: Sendable {
-    public struct Counts: Sendable, Equatable {
+package struct LabelScore: Sendable {
+    package struct Counts: Sendable, Equatable {
         /// `expect` labels.
-        public var labelled = 0
+        package var labelled = 0
         /// `expect` labels reported.
-        public var found = 0
+        package var found = 0
         /// Findings on no `expect` label of their rule.
-        public var falsePositives = 0
+        package var falsePositives = 0
         /// `twin` labels.
-        public var twins = 0
+        package var twins = 0
         /// `twin` labels with a finding of their rule.
-        public var twinsFlagged = 0
+        package var twinsFlagged = 0
 
         /// found / labelled (1 when nothing is labelled).
-        public var recall: Double { labelled == 0 ? 1 : Double(found) / Double(labelled) }
+        package var recall: Double { labelled == 0 ? 1 : Double(found) / Double(labelled) }
         /// found / (found + false positives) (1 when nothing was reported).
-        public var precision: Double {
+        package var precision: Double {
             found + falsePositives == 0 ? 1 : Double(found) / Double(found + falsePositives)
         }
         /// twinsFlagged / twins (0 when there are no twins).
-        public var twinRate: Double { twins == 0 ? 0 : Double(twinsFlagged) / Double(twins) }
+        package var twinRate: Double { twins == 0 ? 0 : Double(twinsFlagged) / Double(twins) }
 
         mutating func add(_ other: Counts) {
             labelled += other.labelled
@@ -146,17 +146,17 @@ public struct LabelScore: Sendable {
     }
 
     /// Counts per rule id, for every rule that has a label or a finding.
-    public let rules: [String: Counts]
+    package let rules: [String: Counts]
     /// The `expect` labels not reported, as `file:line rule`.
-    public let missed: [String]
+    package let missed: [String]
     /// The findings on no `expect` label of their rule, as `file:line rule`.
-    public let unexpected: [String]
+    package let unexpected: [String]
 
     /// The counts of every rule added up.
-    public var total: Counts { rules.values.reduce(into: Counts()) { $0.add($1) } }
+    package var total: Counts { rules.values.reduce(into: Counts()) { $0.add($1) } }
 
     /// Scores `report` against `labels`.
-    public init(report: AuditReport, labels: Labels) {
+    package init(report: AuditReport, labels: Labels) {
         var rules: [String: Counts] = [:]
         let reported = Set(report.findings.map { "\($0.file):\($0.line) \($0.rule.id)" })
         var expected = Set<String>()

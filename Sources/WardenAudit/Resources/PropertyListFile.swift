@@ -2,15 +2,15 @@ import Foundation
 
 /// An Info.plist or `.entitlements` file, XML or binary, read with Foundation's `PropertyListSerialization`;
 /// findings point at the line of the key in XML files (line 1 for binary ones).
-public struct PropertyListFile: @unchecked Sendable {
-    public let path: String
+package struct PropertyListFile: @unchecked Sendable {
+    package let path: String
     /// The top-level dictionary.
-    public let root: [String: Any]
-    public let isBinary: Bool
+    package let root: [String: Any]
+    package let isBinary: Bool
     private let text: String?
 
     /// Parses `bytes`; `nil` when they are not a property list with a dictionary at the top.
-    public init?(path: String, bytes: [UInt8]) {
+    package init?(path: String, bytes: [UInt8]) {
         // Only what starts like a property list reaches Foundation's parser (it leaks an error object per rejected
         // input on Linux): a binary plist, or XML (optionally after a BOM and whitespace).
         let start = bytes.drop {
@@ -28,13 +28,13 @@ public struct PropertyListFile: @unchecked Sendable {
     }
 
     /// The 1-based line of the first `<key>name</key>`, or 1 (binary lists have no lines).
-    public func line(ofKey name: String) -> Int {
+    package func line(ofKey name: String) -> Int {
         guard let text, let range = text.range(of: "<key>\(name)</key>") else { return 1 }
         return text[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 
     /// A boolean value (`<true/>`, or a string "YES"/"true").
-    public static func isTrue(_ value: Any?) -> Bool {
+    package static func isTrue(_ value: Any?) -> Bool {
         if let flag = value as? Bool { return flag }
         if let number = value as? NSNumber { return number.boolValue }
         if let text = value as? String { return ["yes", "true", "1"].contains(text.lowercased()) }

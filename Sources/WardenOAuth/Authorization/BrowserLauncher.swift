@@ -10,8 +10,8 @@ public protocol BrowserLauncher: Sendable {
 /// `iss`, duplicates) by ``PendingAuthorization/validate(_:)``.
 ///
 /// Implementations: `WebAuthenticationAgent` (Apple, `ASWebAuthenticationSession`), ``LoopbackBrowser`` (RFC 8252
-/// loopback redirect with the system browser, macOS and Linux) and ``ScriptedBrowser`` (tests and demos). All three
-/// are driven by the same `AuthClient.signIn(with:)`.
+/// loopback redirect with the system browser, macOS and Linux); tests and the demo use a scripted one. All are driven
+/// by the same `AuthClient.signIn(with:)`.
 ///
 /// ```swift
 /// let signIn = try await client.signIn(with: LoopbackBrowser())

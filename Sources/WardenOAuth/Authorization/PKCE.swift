@@ -22,7 +22,7 @@ public struct PKCE: Sendable, CustomStringConvertible {
     public init() throws { try self.init(random: SecureRandom()) }
 
     /// A fresh verifier from `random` (tests).
-    public init(random: some RandomSource) throws {
+    package init(random: some RandomSource) throws {
         let bytes = try random.bytes(count: 32)
         try self.init(verifier: Base64URL.encode(bytes))
     }

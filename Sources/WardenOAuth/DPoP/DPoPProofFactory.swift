@@ -4,7 +4,7 @@ import WardenCrypto
 import WardenJOSE
 
 /// Makes DPoP proof JWTs (RFC 9449 §4.2): header `typ: dpop+jwt`, `alg: ES256`, `jwk` (public members only);
-/// claims `jti` (128 bits from the CSPRNG), `htm`, `htu` (normalised by ``DPoPURL``), `iat`, `ath` (base64url
+/// claims `jti` (128 bits from the CSPRNG), `htm`, `htu` (scheme and host lowercased, default port dropped, no query or fragment), `iat`, `ath` (base64url
 /// SHA-256 of the access token) when one is presented, and `nonce` when the server gave one.
 ///
 /// ```swift

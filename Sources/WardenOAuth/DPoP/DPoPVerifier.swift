@@ -6,7 +6,7 @@ import WardenJOSE
 /// Server-side verification of a DPoP proof (RFC 9449 §4.3, §7.1), for Swift resource servers and token
 /// endpoints. Checks, in order, each with its own ``DPoPError`` code: a compact JWS of at most 8 KiB; `typ` is
 /// `dpop+jwt`; `alg` is in the asymmetric allowlist; `jwk` is a public key (no private members) that fits `alg`;
-/// the signature; `htm` and `htu` equal the request's (after ``DPoPURL`` normalisation); `jti`/`iat` present;
+/// the signature; `htm` and `htu` equal the request's (both normalised as RFC 9449 §4.3 says: scheme and host lowercased, default port dropped, no query or fragment); `jti`/`iat` present;
 /// `iat` within the window (no more than `leeway` in the future, no older than `maxAge`); the `jti` not seen before
 /// (``DPoPReplayCache``); the expected `nonce`; `ath` against the presented access token; and the token's
 /// `cnf.jkt` against the proof key's thumbprint.

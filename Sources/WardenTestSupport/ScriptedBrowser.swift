@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenOAuth
 
 /// An ``AuthorizationBrowser`` without a user, for tests and demos against providers that approve without a form
 /// (WardenLocalProvider, a test provider with a pre-approved client): it requests the authorization URL, follows
@@ -9,17 +10,17 @@ import WardenCore
 /// ```swift
 /// let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
 /// ```
-public struct ScriptedBrowser: AuthorizationBrowser {
+package struct ScriptedBrowser: AuthorizationBrowser {
     let transport: any HTTPTransport
     let headers: [String: String]
 
     /// - Parameter headers: sent with every request (e.g. a test provider's session cookie).
-    public init(transport: any HTTPTransport, headers: [String: String] = [:]) {
+    package init(transport: any HTTPTransport, headers: [String: String] = [:]) {
         self.transport = transport
         self.headers = headers
     }
 
-    public func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws -> AuthorizationCode {
+    package func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws -> AuthorizationCode {
         var (url, pending) = try await request.prepare()
         if requireIssuer { pending = pending.requiringIssuer() }
         for _ in 0..<5 {
@@ -38,7 +39,7 @@ public struct ScriptedBrowser: AuthorizationBrowser {
 
     /// Requests the logout URL and follows the provider's redirects to the post-logout redirect, which it validates;
     /// without one, a 2xx page is the end.
-    public func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
+    package func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
         var url = try request.url()
         for _ in 0..<5 {
             let response = try await transport.send(HTTPRequest(url: url, headers: headers, timeout: 10))

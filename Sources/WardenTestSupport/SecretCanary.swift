@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds secrets that leaked into text: the "canary" used by Warden's tests around whole flows.
 ///
 /// A leak is any secret, or any 12-character substring of one, found in the scanned outputs (log lines, error
@@ -8,23 +10,23 @@
 /// let leaks = canary.leaks(in: logLines + [String(describing: error)] + [cliOutput])
 /// #expect(leaks.isEmpty)
 /// ```
-public struct SecretCanary: Sendable {
+package struct SecretCanary: Sendable {
     /// One finding.
-    public struct Leak: Sendable, CustomStringConvertible {
+    package struct Leak: Sendable, CustomStringConvertible {
         /// Index of the secret in the canary's list (the secret itself is never printed).
-        public let secretIndex: Int
+        package let secretIndex: Int
         /// Index of the output in which it was found.
-        public let outputIndex: Int
-        public var description: String { "secret #\(secretIndex) leaked into output #\(outputIndex)" }
+        package let outputIndex: Int
+        package var description: String { "secret #\(secretIndex) leaked into output #\(outputIndex)" }
     }
 
     /// The length of substring that counts as a leak.
-    public static let substringLength = 12
+    package static let substringLength = 12
 
     private let secrets: [[Substring]]
 
     /// A canary for `secrets` (each should be at least 12 characters).
-    public init(secrets: [String]) {
+    package init(secrets: [String]) {
         self.secrets = secrets.map { secret in
             guard secret.count > Self.substringLength else { return [Substring(secret)] }
             var windows: [Substring] = []
@@ -38,7 +40,7 @@ public struct SecretCanary: Sendable {
     }
 
     /// Every leak of every secret in `outputs`.
-    public func leaks(in outputs: [String]) -> [Leak] {
+    package func leaks(in outputs: [String]) -> [Leak] {
         var found: [Leak] = []
         for (outputIndex, output) in outputs.enumerated() {
             for (secretIndex, windows) in secrets.enumerated() where windows.contains(where: { output.contains($0) }) {

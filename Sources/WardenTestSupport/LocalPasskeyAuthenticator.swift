@@ -13,27 +13,27 @@ import WardenPasskeys
 /// let registration = try authenticator.register(rpID: "example.com", origin: "https://example.com", challenge: c1)
 /// let assertion = try authenticator.assert(rpID: "example.com", origin: "https://example.com", challenge: c2)
 /// ```
-public struct LocalPasskeyAuthenticator: Sendable {
+package struct LocalPasskeyAuthenticator: Sendable {
     private let key: ECPrivateKey
     /// The credential ID (32 random bytes).
-    public let credentialID: [UInt8]
+    package let credentialID: [UInt8]
     /// The counter of the next assertion is one more than this.
-    public private(set) var signCount: UInt32 = 0
+    package private(set) var signCount: UInt32 = 0
     /// The user handle assertions return (set at registration).
-    public private(set) var userHandle: [UInt8]?
+    package private(set) var userHandle: [UInt8]?
 
-    public init() throws {
+    package init() throws {
         key = try ECPrivateKey(curve: .p256)
         credentialID = try SecureRandom().bytes(count: 32)
     }
 
     /// The credential's COSE_Key.
-    public var publicKey: COSEKey {
+    package var publicKey: COSEKey {
         get throws { try COSEKey(publicKey: key.publicKey, algorithm: .es256) }
     }
 
     /// A registration (`navigator.credentials.create`) for `challenge`, user present and verified.
-    public mutating func register(rpID: String, origin: String, challenge: [UInt8], userHandle: [UInt8]? = nil)
+    package mutating func register(rpID: String, origin: String, challenge: [UInt8], userHandle: [UInt8]? = nil)
         throws -> RegistrationResponse
     {
         self.userHandle = userHandle
@@ -52,13 +52,14 @@ public struct LocalPasskeyAuthenticator: Sendable {
     }
 
     /// A sign-in (`navigator.credentials.get`) for `challenge`, counting up.
-    public mutating func assert(rpID: String, origin: String, challenge: [UInt8]) throws -> AssertionResponse {
+    package mutating func assert(rpID: String, origin: String, challenge: [UInt8]) throws -> AssertionResponse {
         signCount += 1
         return try assertion(rpID: rpID, origin: origin, challenge: challenge, count: signCount)
     }
 
     /// A sign-in with a chosen counter (a cloned authenticator replays an old one).
-    public func assertion(rpID: String, origin: String, challenge: [UInt8], count: UInt32) throws -> AssertionResponse {
+    package func assertion(rpID: String, origin: String, challenge: [UInt8], count: UInt32) throws -> AssertionResponse
+    {
         let clientData = Self.clientData(type: "webauthn.get", challenge: challenge, origin: origin)
         let authenticatorData = Self.authenticatorData(rpID: rpID, flags: 0x05, count: count)
         let signature = try key.signature(for: authenticatorData + HashFunction.sha256.hash(clientData))
