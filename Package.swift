@@ -3,8 +3,9 @@
 //
 // The Linux/Apple choice is made here, once: on Linux the crypto backend is OpenSSL's libcrypto (through the
 // `COpenSSL` system library) and storage uses libsecret; on Apple platforms CryptoKit/Security and the Keychain.
-// Sources never test `os(...)` for these decisions; they test the `WARDEN_OPENSSL` / `WARDEN_APPLE` defines set
-// below, once per whole file.
+// Sources never test `os(...)` for these decisions; they test the defines set below, once per whole file: the
+// crypto backend's `WARDEN_OPENSSL` / `WARDEN_APPLE`, storage's `WARDEN_SECRET_SERVICE` (the Keychain goes with
+// `WARDEN_APPLE`), and `PlatformStore` answers "the platform's secure store" for everything above Storage.
 //
 // Needs a Swift 6 toolchain: Xcode 16 or later on Apple platforms.
 import PackageDescription
@@ -29,6 +30,11 @@ let backendDefines: [SwiftSetting] = [
     .define("WARDEN_OPENSSL", .when(platforms: linux)),
     .define("WARDEN_APPLE", .when(platforms: apple)),
 ]
+/// Which secure credential store exists, decided apart from the crypto backend: the Secret Service where the
+/// CSecretService shim (libsecret loaded at run time) is linked, Linux. The Keychain is the Apple platform's
+/// (`WARDEN_APPLE`: Security is there), which is also what the shared iOS SDK probe defines for WardenStorage.
+/// Code that only needs "the platform's secure store" asks `PlatformStore` instead of testing either define.
+let storageDefines: [SwiftSetting] = [.define("WARDEN_SECRET_SERVICE", .when(platforms: linux))]
 /// RFC 8252 loopback sign-in (sockets, `Process` to open a browser) exists on desktops only: never on iOS,
 /// Mac Catalyst, visionOS, tvOS or watchOS, where ASWebAuthenticationSession is the browser.
 let loopbackDefines: [SwiftSetting] = [.define("WARDEN_LOOPBACK", .when(platforms: [.macOS, .linux]))]
@@ -86,7 +92,7 @@ let package = Package(
         .target(
             name: "WardenStorage",
             dependencies: ["WardenCore", .target(name: "CSecretService", condition: .when(platforms: linux))],
-            swiftSettings: strict + backendDefines
+            swiftSettings: strict + backendDefines + storageDefines
         ),
         .target(
             name: "WardenPasskeys", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"], swiftSettings: strict),
@@ -139,7 +145,7 @@ let package = Package(
                 "WardenLocalProvider", "WardenPasskeys", "WardenAudit", "WardenTestSupport",
                 .target(name: "WardenRedis", condition: .when(platforms: linux)),
             ],
-            swiftSettings: strict + backendDefines + loopbackDefines + redisDefines
+            swiftSettings: strict + backendDefines + storageDefines + loopbackDefines + redisDefines
         ),
         .executableTarget(name: "warden", dependencies: ["WardenCLI"], swiftSettings: strict),
         .plugin(
@@ -171,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "WardenStorageTests",
             dependencies: ["WardenStorage", "WardenCore", "WardenTestSupport"],
-            swiftSettings: strict + backendDefines
+            swiftSettings: strict + backendDefines + storageDefines
         ),
         .testTarget(
             name: "WardenSessionTests",

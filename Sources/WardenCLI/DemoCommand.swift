@@ -465,7 +465,7 @@ struct DemoCommand: CLICommand {
 
     /// The Secret Service when the library and a service are there, otherwise memory — with the reason.
     static func demoStore(io: CommandIO, service: String) async -> (any CredentialStore, String) {
-        #if WARDEN_OPENSSL
+        #if WARDEN_SECRET_SERVICE
             if let why = SecretServiceStore.libraryLoadError {
                 return (InMemoryStore(), "memory store (libsecret not loadable: \(why.prefix(80)))")
             }

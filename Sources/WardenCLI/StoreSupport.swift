@@ -16,26 +16,24 @@ enum StoreChoice {
     static let service = "dev.warden.cli.tokens"
 
     static func store(_ arguments: ParsedArguments, io: CommandIO) throws -> any CredentialStore {
-        switch arguments.value("store") ?? defaultStore {
-        case "keychain":
-            #if WARDEN_APPLE
-                let runtime = try io.directory(xdg: "XDG_RUNTIME_DIR", fallback: "Library/Caches")
-                return KeychainStore.loginKeychain(
-                    grantLock: FileGrantLock(
-                        directory: URL(fileURLWithPath: runtime).appendingPathComponent("warden/locks")))
-            #else
-                throw CLIError.usage("the Keychain store exists on Apple platforms only; use secret-service")
-            #endif
-        case "secret-service":
-            #if WARDEN_OPENSSL
-                // Several `warden` processes may refresh one grant: they share a lease under $XDG_RUNTIME_DIR.
-                let runtime = try io.directory(xdg: "XDG_RUNTIME_DIR", fallback: ".local/state")
-                return SecretServiceStore(
-                    grantLock: FileGrantLock(
-                        directory: URL(fileURLWithPath: runtime).appendingPathComponent("warden/locks")))
-            #else
-                throw CLIError.usage("the Secret Service store exists on Linux only")
-            #endif
+        let choice = arguments.value("store") ?? defaultStore
+        switch choice {
+        case PlatformStore.Kind.keychain.rawValue, PlatformStore.Kind.secretService.rawValue:
+            let kind = PlatformStore.Kind(rawValue: choice)!
+            guard PlatformStore.isAvailable(kind) else {
+                let alternative = PlatformStore.secure.map { "; use \($0.rawValue)" } ?? ""
+                throw CLIError.usage(
+                    (kind == .keychain
+                        ? "the Keychain store exists on Apple platforms only"
+                        : "the Secret Service store exists on Linux only") + alternative)
+            }
+            // Several `warden` processes may refresh one grant: they share a lease under $XDG_RUNTIME_DIR.
+            let runtime = try io.directory(
+                xdg: "XDG_RUNTIME_DIR", fallback: kind == .keychain ? "Library/Caches" : ".local/state")
+            let lock = FileGrantLock(directory: URL(fileURLWithPath: runtime).appendingPathComponent("warden/locks"))
+            do { return try PlatformStore.make(kind, grantLock: lock, commandLineTool: true) } catch {
+                throw CLIError.usage(error.reason, code: error.codeName)
+            }
         case "memory":
             return InMemoryStore()
         case "file":
@@ -54,13 +52,7 @@ enum StoreChoice {
     }
 
     /// The platform's secure store: the Keychain on Apple platforms, the Secret Service elsewhere.
-    static var defaultStore: String {
-        #if WARDEN_APPLE
-            "keychain"
-        #else
-            "secret-service"
-        #endif
-    }
+    static var defaultStore: String { PlatformStore.secure?.rawValue ?? "memory" }
 
     static func account(_ arguments: ParsedArguments) throws -> String {
         let account = arguments.value("account") ?? "default"

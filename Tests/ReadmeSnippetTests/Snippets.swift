@@ -140,7 +140,7 @@ enum ReadmeSnippets {
     }
 
     static func storage() async throws {
-        let store: any CredentialStore = SecretServiceStore()            // Linux; KeychainStore() on Apple platforms
+        let store = try PlatformStore.make()  // KeychainStore() on Apple platforms, SecretServiceStore() on Linux
         try await InstallSentinel(appID: "com.example.app", appGroup: "group.com.example.app")
             .purgeIfFirstLaunch(store: store, services: ["com.example.app.tokens"])
     }

@@ -1,4 +1,4 @@
-#if WARDEN_OPENSSL
+#if WARDEN_SECRET_SERVICE
     import Foundation
     import Testing
     import WardenCore

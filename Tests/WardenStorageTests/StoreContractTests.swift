@@ -18,8 +18,9 @@ enum Stores {
                     directory: FileManager.default.temporaryDirectory.appendingPathComponent("warden-store-\(UUID())"))
             ),
         ]
-        #if WARDEN_OPENSSL
-            if inSecretServiceSession { stores.append(("secret-service", SecretServiceStore())) }
+        #if WARDEN_SECRET_SERVICE
+            // What the platform factory hands out, so the contract covers the store apps and the CLI get.
+            if inSecretServiceSession { stores.append(("secret-service", try PlatformStore.make())) }
         #endif
         return stores
     }
