@@ -2,10 +2,20 @@ import WardenCore
 
 /// One option a command accepts.
 struct OptionSpec: Sendable {
+    /// Whether a command can run without the option. The parser enforces it and the usage line is written from it,
+    /// so help and behaviour cannot drift apart.
+    enum Requirement: Hashable, Sendable {
+        case optional
+        case required
+        /// Exactly one option of the named group (`(--jwk FILE | --jwks FILE)`).
+        case oneOf(String)
+    }
+
     let name: String  // without the leading dashes
     let valueName: String?  // nil for a flag
     let help: String
     var repeatable = false
+    var requirement = Requirement.optional
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: nil, help: help)
@@ -13,6 +23,22 @@ struct OptionSpec: Sendable {
     static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, help: help, repeatable: repeatable)
     }
+
+    /// The same option, which every run must give.
+    func required() -> OptionSpec {
+        var copy = self
+        copy.requirement = .required
+        return copy
+    }
+    /// The same option as one alternative of `group`: a run gives exactly one option of the group.
+    func oneOf(_ group: String) -> OptionSpec {
+        var copy = self
+        copy.requirement = .oneOf(group)
+        return copy
+    }
+
+    /// `--name VALUE`, or `--name` for a flag, as the usage line shows it.
+    var synopsis: String { "--\(name)" + (valueName.map { " \($0)" } ?? "") }
 }
 
 /// The option names a command looked at, so a declared option that no code path reads is caught
@@ -72,6 +98,33 @@ struct ParsedArguments {
             }
             if !spec.repeatable, values[name] != nil { throw CLIError.usage("'--\(name)' given more than once") }
             values[name, default: []].append(value)
+        }
+        try checkRequirements(options)
+    }
+
+    /// Every required option is there, and exactly one of each group: in declaration order, so the first missing
+    /// option is the one named.
+    private func checkRequirements(_ options: [OptionSpec]) throws {
+        func given(_ spec: OptionSpec) -> Bool { values[spec.name] != nil || flags.contains(spec.name) }
+        var checked: Set<String> = []
+        for spec in options {
+            switch spec.requirement {
+            case .optional: continue
+            case .required:
+                guard given(spec) else { throw CLIError.usage("missing '--\(spec.name)'") }
+            case .oneOf(let group):
+                guard checked.insert(group).inserted else { continue }
+                let members = options.filter { $0.requirement == spec.requirement }
+                let present = members.filter(given)
+                if present.isEmpty {
+                    let others = members.dropFirst().map { "'--\($0.name)'" }.joined(separator: " or ")
+                    throw CLIError.usage("missing '--\(members[0].name)' (or \(others))")
+                }
+                if present.count > 1 {
+                    throw CLIError.usage(
+                        present.map { "'--\($0.name)'" }.joined(separator: " and ") + " exclude each other")
+                }
+            }
         }
     }
 

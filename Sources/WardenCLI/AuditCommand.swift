@@ -5,7 +5,7 @@ import WardenCore
 struct AuditCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "audit", abstract: "Find authentication-chain anti-patterns in an app's source tree.",
-        usage: "[PATH] [options]",
+        arguments: "[PATH]",
         discussion: """
             Reads Swift, Objective-C, property lists, .entitlements, JSON, .xcconfig files and project.pbxproj's \
             INFOPLIST_KEY_ settings under PATH (default: the

@@ -4,7 +4,7 @@ import WardenAudit
 struct BenchAuditCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "audit", abstract: "Lines per second of warden audit on a generated app (or PATH), with peak memory.",
-        usage: "[PATH] [options]",
+        arguments: "[PATH]",
         discussion: """
             Without PATH, writes a synthetic app of --lines Swift lines (default 200000) in files of about 500 lines
             (view controllers, networking, storage, SwiftUI views, comments, multi-line strings, a few findings) to a

@@ -2,7 +2,9 @@
 struct CommandConfiguration: Sendable {
     let name: String
     let abstract: String
-    var usage: String = ""
+    /// The positional arguments as the usage line shows them (`TOKEN`, `FILE...`, `[PATH]`). Options are never
+    /// written here: the usage line lists them from ``options`` (required ones, groups, then `[options]`).
+    var arguments: String = ""
     var discussion: String = ""
     var options: [OptionSpec] = []
     var subcommands: [any CLICommand.Type] = []
@@ -26,11 +28,7 @@ enum Help {
     static func text(for command: any CLICommand.Type, path: [String]) -> String {
         let configuration = command.configuration
         var lines: [String] = ["OVERVIEW: \(configuration.abstract)", ""]
-        let usage =
-            configuration.usage.isEmpty
-            ? path.joined(separator: " ") + (configuration.subcommands.isEmpty ? " [options]" : " <subcommand>")
-            : path.joined(separator: " ") + " " + configuration.usage
-        lines += ["USAGE: \(usage)", ""]
+        lines += ["USAGE: " + usage(configuration, path: path), ""]
         if !configuration.discussion.isEmpty { lines += [configuration.discussion, ""] }
         let options = configuration.options + [.flag("help", "Show help information.")]
         lines.append("OPTIONS:")
@@ -47,5 +45,26 @@ enum Help {
             lines += ["", "  See '\(path.joined(separator: " ")) <subcommand> --help' for details."]
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The usage line, from the declarations: the path, each required option, each group as `(--a A | --b B)`,
+    /// `[options]` when any option is optional, then the positional arguments.
+    static func usage(_ configuration: CommandConfiguration, path: [String]) -> String {
+        var parts = path
+        if !configuration.subcommands.isEmpty { return (parts + ["<subcommand>"]).joined(separator: " ") }
+        var groups: Set<String> = []
+        for option in configuration.options {
+            switch option.requirement {
+            case .optional: continue
+            case .required: parts.append(option.synopsis)
+            case .oneOf(let group):
+                guard groups.insert(group).inserted else { continue }
+                let members = configuration.options.filter { $0.requirement == option.requirement }
+                parts.append("(" + members.map(\.synopsis).joined(separator: " | ") + ")")
+            }
+        }
+        if configuration.options.contains(where: { $0.requirement == .optional }) { parts.append("[options]") }
+        if !configuration.arguments.isEmpty { parts.append(configuration.arguments) }
+        return parts.joined(separator: " ")
     }
 }

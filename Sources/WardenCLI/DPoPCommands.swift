@@ -12,7 +12,7 @@ struct DPoPCommand: CLICommand {
 struct DPoPKeygenCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "keygen", abstract: "Write a new P-256 DPoP key (PKCS#8 PEM, mode 0600) and print its thumbprint.",
-        usage: "FILE", discussion: "An existing FILE is never overwritten (exit 2).")
+        arguments: "FILE", discussion: "An existing FILE is never overwritten (exit 2).")
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let path = try arguments.singlePositional("FILE")
@@ -32,11 +32,10 @@ struct DPoPKeygenCommand: CLICommand {
 struct DPoPProofCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "proof", abstract: "Print a DPoP proof JWT for one request.",
-        usage: "--key FILE --htm METHOD --htu URL [--access-token T] [--nonce N]",
         options: [
-            .value("key", "FILE", "The DPoP key (from 'warden dpop keygen')."),
-            .value("htm", "METHOD", "The request's HTTP method."),
-            .value("htu", "URL", "The request's URL (query and fragment are dropped)."),
+            .value("key", "FILE", "The DPoP key (from 'warden dpop keygen').").required(),
+            .value("htm", "METHOD", "The request's HTTP method.").required(),
+            .value("htu", "URL", "The request's URL (query and fragment are dropped).").required(),
             .value("access-token", "T", "The access token the request presents (adds ath); '-' reads stdin."),
             .value("nonce", "N", "The server's DPoP-Nonce."),
         ])
@@ -63,16 +62,15 @@ struct DPoPProofCommand: CLICommand {
 struct DPoPVerifyCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify", abstract: "Verify a DPoP proof as a resource server or token endpoint would.",
-        usage:
-            "--htm M --htu URL [--access-token T] [--nonce N] [--jkt THUMBPRINT] [--now UNIX] [--max-age SEC] [--replay-cache URL] PROOF",
+        arguments: "PROOF",
         discussion: """
             Exit 0 valid (prints {"jkt","jti","iat"}), 1 refused (the reason on stderr), 2 invocation error, 75 the
             replay cache could not answer (retry). PROOF '-' reads stdin. With --replay-cache, processes sharing one
             Redis accept a proof once between them (password from WARDEN_REDIS_PASSWORD).
             """,
         options: [
-            .value("htm", "METHOD", "The request's HTTP method."),
-            .value("htu", "URL", "The request's URL."),
+            .value("htm", "METHOD", "The request's HTTP method.").required(),
+            .value("htu", "URL", "The request's URL.").required(),
             .value("access-token", "T", "The access token presented with the proof (ath must match)."),
             .value("nonce", "N", "The nonce the server issued (required in the proof)."),
             .value("jkt", "THUMBPRINT", "The token's cnf.jkt (the proof key must match)."),

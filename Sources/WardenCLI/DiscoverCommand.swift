@@ -8,7 +8,7 @@ struct DiscoverCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "discover",
         abstract: "Fetch a provider's discovery document and check what sign-in will need.",
-        usage: "ISSUER [--json]",
+        arguments: "ISSUER",
         discussion: """
             Checks: the announced issuer equals ISSUER exactly (a trailing slash, an Entra {tenantid} template are \
             named), https endpoints, PKCE S256, whether sign-in will be pushed (PAR), DPoP, the RFC 9207 iss \

@@ -89,7 +89,7 @@ enum TokenInput {
 
 struct JWTDecodeCommand: CLICommand {
     static let configuration = CommandConfiguration(
-        name: "decode", abstract: "Print a token's header and payload, UNVERIFIED.", usage: "TOKEN",
+        name: "decode", abstract: "Print a token's header and payload, UNVERIFIED.", arguments: "TOKEN",
         discussion: "Nothing is verified: never base a decision on this output. TOKEN '-' reads standard input.",
         options: [.flag("json", #"Print {"verified":false,"header":...,"payload":...}."#)])
 
@@ -113,17 +113,18 @@ struct JWTDecodeCommand: CLICommand {
 struct JWTVerifyCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify", abstract: "Verify a JWT: signature via a JWKS, then claims.",
-        usage: "--jwks FILE|URL [options] TOKEN",
+        arguments: "TOKEN",
         discussion: """
             exp is required; exp/nbf get --leeway (default 60 s, 0-300); iat in the future is rejected with no
             leeway. --aud is required (a token minted for another service must not pass) unless --any-audience says
             so. Prints the claims as JSON on success (exit 0); a rejected token is exit 1 with its reason code.
             """,
         options: [
-            .value("jwks", "FILE|URL", "The key set (a file, or an http(s) URL)."),
+            .value("jwks", "FILE|URL", "The key set (a file, or an http(s) URL).").required(),
             .value("iss", "S", "Required issuer (exact match)."),
-            .value("aud", "S", "Required audience (required, unless --any-audience)."),
-            .flag("any-audience", "Accept a token whatever its aud (only for tokens meant for any service)."),
+            .value("aud", "S", "The audience this service accepts (or --any-audience).").oneOf("audience"),
+            .flag("any-audience", "Accept a token whatever its aud (only for tokens meant for any service).")
+                .oneOf("audience"),
             .value("leeway", "SEC", "Clock skew allowance for exp/nbf (default 60)."),
             .value("now", "UNIX", "Verify as of this time (seconds since 1970)."),
             .value("nonce", "S", "Required nonce."),
@@ -134,12 +135,6 @@ struct JWTVerifyCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let jwksSource = try arguments.required("jwks")
         let anyAudience = arguments.has("any-audience")
-        switch (arguments.value("aud"), anyAudience) {
-        case (nil, false):
-            throw CLIError.usage("give --aud (the audience this service accepts), or --any-audience to accept any")
-        case (_?, true): throw CLIError.usage("--aud and --any-audience contradict each other")
-        default: break
-        }
         let algorithms = try TokenInput.algorithms(arguments)
         let leewaySeconds = try arguments.integer("leeway", range: 0...300) ?? 60
         guard let leeway = try? Leeway(seconds: TimeInterval(leewaySeconds)) else {
@@ -172,27 +167,24 @@ struct JWTVerifyCommand: CLICommand {
 struct JWSVerifyCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify", abstract: "Verify a compact JWS signature and print the payload.",
-        usage: "(--jwk FILE | --jwks FILE) [--alg A] TOKEN",
+        arguments: "TOKEN",
         discussion: "Tokens are capped at 64 KiB; zip, enc and any crit are rejected. Claims are not checked.",
         options: [
-            .value("jwk", "FILE", "A single JWK."),
-            .value("jwks", "FILE", "A JWK set."),
+            .value("jwk", "FILE", "A single JWK.").oneOf("keys"),
+            .value("jwks", "FILE", "A JWK set.").oneOf("keys"),
             .value("alg", "A", "Allowed algorithm (repeatable; default: any the key fits).", repeatable: true),
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let algorithms = try TokenInput.algorithms(arguments)
         let keys: JWKSet
-        switch (arguments.value("jwk"), arguments.value("jwks")) {
-        case (let file?, nil):
+        if let file = arguments.value("jwk") {  // the parser let exactly one of --jwk and --jwks through
             let text = String(decoding: try Input.file(file, io: io), as: UTF8.self)
             do { keys = try JWKSet(keys: [try JWK(json: text)]) } catch {
                 throw CLIError.usage("the JWK is not usable: \(error.reason)", code: error.codeName)
             }
-        case (nil, let file?):
-            keys = try await TokenInput.keySet(file, io: io)
-        default:
-            throw CLIError.usage("give exactly one of --jwk or --jwks")
+        } else {
+            keys = try await TokenInput.keySet(try arguments.required("jwks"), io: io)
         }
         let token = try TokenInput.token(arguments, io: io)
         do {

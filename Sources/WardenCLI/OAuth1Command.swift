@@ -10,12 +10,13 @@ struct OAuth1Command: CLICommand {
 struct OAuth1SignCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "sign", abstract: "Print the Authorization header value for a request.",
-        usage: "--method M --url URL --consumer-key K (--consumer-secret S | --rsa-key PEM) [options]",
         options: [
-            .value("method", "M", "HTTP method."), .value("url", "URL", "The request URL (with its query)."),
-            .value("consumer-key", "K", "Consumer key."),
-            .value("consumer-secret", "S", "Consumer secret (HMAC/PLAINTEXT)."),
-            .value("rsa-key", "PEM", "RSA private key file (RSA-SHA1/RSA-SHA256)."), .value("token", "T", "Token."),
+            .value("method", "M", "HTTP method.").required(),
+            .value("url", "URL", "The request URL (with its query).").required(),
+            .value("consumer-key", "K", "Consumer key.").required(),
+            .value("consumer-secret", "S", "Consumer secret (HMAC/PLAINTEXT).").oneOf("secret"),
+            .value("rsa-key", "PEM", "RSA private key file (RSA-SHA1/RSA-SHA256).").oneOf("secret"),
+            .value("token", "T", "Token."),
             .value("token-secret", "TS", "Token secret."),
             .value(
                 "signature-method", "M",

@@ -35,12 +35,12 @@ struct OAuthCommand: CLICommand {
 struct OAuthCallbackCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "callback", abstract: "Validate an authorization response exactly as the client library does.",
-        usage: "--redirect-uri URI --state S [--issuer ISS] [--require-iss] URL",
+        arguments: "URL",
         discussion:
             #"Prints {"code": ...} on success (exit 0); a rejected response is exit 1; an invalid --redirect-uri is exit 2."#,
         options: [
-            .value("redirect-uri", "URI", "The registered redirect URI (an RFC 8252 form)."),
-            .value("state", "S", "The state that was sent."),
+            .value("redirect-uri", "URI", "The registered redirect URI (an RFC 8252 form).").required(),
+            .value("state", "S", "The state that was sent.").required(),
             .value("issuer", "ISS", "The expected issuer (RFC 9207 iss)."),
             .flag("require-iss", "Reject responses without iss."),
         ])
@@ -98,13 +98,11 @@ enum SessionFiles {
 struct LoginCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "login", abstract: "Sign in with the system browser (RFC 8252 loopback redirect, PKCE S256).",
-        usage:
-            "--issuer URL --client-id ID [--scope S] [--param NAME=VALUE]... [--browser CMD] [--store KIND] [--account NAME]",
         discussion:
             "--param adds an authorization parameter (prompt, login_hint, max_age, acr_values, ui_locales, audience, resource or any other the provider takes); max_age and acr_values are then checked in the ID token. Names Warden sets itself (state, nonce, code_challenge, ...) are refused (exit 2). An ID token that fails validation (no sub, an untrusted audience, a bad signature, issued in the provider's future) is refused (exit 1) and nothing is stored.",
         options: [
-            .value("issuer", "URL", "The OpenID provider / authorization server issuer."),
-            .value("client-id", "ID", "The public client registered for http://127.0.0.1/callback."),
+            .value("issuer", "URL", "The OpenID provider / authorization server issuer.").required(),
+            .value("client-id", "ID", "The public client registered for http://127.0.0.1/callback.").required(),
             .value("scope", "S", "Scopes (default: openid offline_access)."),
             .value("param", "NAME=VALUE", "An authorization parameter (repeatable).", repeatable: true),
             .value(
@@ -190,7 +188,6 @@ struct LoginCommand: CLICommand {
 struct TokenCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "token", abstract: "Print a valid access token, refreshing it when it expires within --min-ttl.",
-        usage: "[--account NAME] [--store KIND] [--min-ttl SEC]",
         discussion:
             "Needs no network while the stored access token is valid. Several 'warden token' processes share one refresh (a lease beside the store); a newer token another process stored is used, never an old refresh token. Exit 1 when the session is signed out (the grant was revoked; the store is purged); exit 75 (EX_TEMPFAIL) on a transient failure (offline, a timeout, 5xx: the session is kept; try again).",
         options: [
@@ -224,7 +221,6 @@ struct TokenCommand: CLICommand {
 struct LogoutCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "logout", abstract: "Revoke the tokens and delete everything stored for the account.",
-        usage: "[--account NAME] [--store KIND] [--end-session [--browser CMD]]",
         discussion:
             "--end-session also ends the provider's browser session (OpenID Connect RP-Initiated Logout): the browser opens the provider's end_session_endpoint with the ID token as id_token_hint and comes back to http://127.0.0.1/logged-out (register it as a post-logout redirect URI), whose state is checked. The local sign-out happens first in every case; exit 1 when the browser session could not be ended.",
         options: [

@@ -16,12 +16,14 @@ struct PasskeyCommand: CLICommand {
 /// Options and helpers both passkey commands share.
 enum PasskeyInput {
     static let common: [OptionSpec] = [
-        .value("rp-id", "ID", "The relying party ID (a domain, e.g. example.com)."),
-        .value("origin", "URL", "An allowed origin, e.g. https://example.com (repeatable).", repeatable: true),
-        .value("challenge", "B64URL", "The challenge the server issued (base64url)."),
+        .value("rp-id", "ID", "The relying party ID (a domain, e.g. example.com).").required(),
+        .value("origin", "URL", "An allowed origin, e.g. https://example.com (repeatable).", repeatable: true)
+            .required(),
+        .value("challenge", "B64URL", "The challenge the server issued (base64url).").oneOf("challenge"),
         .value(
             "challenge-store", "URL",
-            "Take the challenge the response signed from a shared store (redis://...), once, instead of --challenge."),
+            "Take the challenge the response signed from a shared store (redis://...), once, instead of --challenge."
+        ).oneOf("challenge"),
         .value("binding", "ID", "With --challenge-store: the session or user the challenge was issued to."),
         .flag("require-uv", "Require user verification (UV flag)."),
         .flag("allow-cross-origin", "Accept crossOrigin: true (iframes on other sites)."),
@@ -62,14 +64,12 @@ enum PasskeyInput {
 
         init(_ arguments: ParsedArguments, io: CommandIO) throws {
             guard let store = try SharedStores.challengeStore(arguments, io: io) else {
+                // The parser let exactly one of --challenge and --challenge-store through.
                 guard let challenge = try PasskeyInput.bytes(arguments, "challenge") else {
                     throw CLIError.usage("missing '--challenge'")
                 }
                 self = .given(challenge)
                 return
-            }
-            guard arguments.value("challenge") == nil else {
-                throw CLIError.usage("'--challenge' and '--challenge-store' exclude each other")
             }
             self = .store(store, binding: try arguments.required("binding"))
         }
@@ -95,15 +95,14 @@ enum PasskeyInput {
 struct PasskeyIssueChallengeCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "issue-challenge", abstract: "Issue a challenge into a shared store; print it (base64url).",
-        usage: "--challenge-store URL --binding ID [--ceremony authentication|registration] [--lifetime SEC]",
         discussion: """
             Stores 32 fresh random bytes for the session or user --binding, valid once and for --lifetime seconds
             (default 300), where any process verifying with the same --challenge-store can redeem them once. Exit 0
             and the challenge; 75 when the store cannot answer (retry); 2 invocation error.
             """,
         options: [
-            .value("challenge-store", "URL", "The shared store: redis://[user@]host[:port][/db]."),
-            .value("binding", "ID", "The session or user the challenge is for."),
+            .value("challenge-store", "URL", "The shared store: redis://[user@]host[:port][/db].").required(),
+            .value("binding", "ID", "The session or user the challenge is for.").required(),
             .value("ceremony", "NAME", "authentication (default) or registration."),
             .value("lifetime", "SEC", "Seconds the challenge stays valid (default 300)."),
         ])
@@ -131,7 +130,7 @@ struct PasskeyIssueChallengeCommand: CLICommand {
 struct PasskeyVerifyRegistrationCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify-registration", abstract: "Verify a registration response; print the credential record.",
-        usage: "--rp-id ID --origin URL --challenge B64URL --user-handle B64URL [options] FILE",
+        arguments: "FILE",
         discussion: """
             FILE holds PublicKeyCredential.toJSON() of navigator.credentials.create() ('-' reads stdin). Accepted:
             exit 0 and the credential record JSON (what --credential of verify-assertion reads); the record names
@@ -140,7 +139,7 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
             checked against --attestation-roots (packed) or Apple's WebAuthn root (apple).
             """,
         options: PasskeyInput.common + [
-            .value("user-handle", "B64URL", "The user.id of the creation options (required; stored in the record)."),
+            .value("user-handle", "B64URL", "The user.id of the creation options (stored in the record).").required(),
             .value(
                 "attestation-roots", "PEM", "Trusted roots for packed certificates (and, besides Apple's, for apple)."),
             .flag("require-trusted-attestation", "Accept only attestation chains that reach a configured root."),
@@ -185,7 +184,7 @@ struct PasskeyVerifyRegistrationCommand: CLICommand {
 struct PasskeyVerifyAssertionCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify-assertion", abstract: "Verify a sign-in against a credential record; print the new sign count.",
-        usage: "--rp-id ID --origin URL --challenge B64URL --credential RECORD [options] FILE",
+        arguments: "FILE",
         discussion: """
             FILE holds PublicKeyCredential.toJSON() of navigator.credentials.get() ('-' reads stdin); RECORD is the
             JSON printed by verify-registration. Accepted: exit 0 and the new sign count. Rejected: exit 1 and the
@@ -194,7 +193,7 @@ struct PasskeyVerifyAssertionCommand: CLICommand {
             """,
         options: PasskeyInput.common + [
             .value("user-handle", "B64URL", "The account expected to sign in: the record must belong to it."),
-            .value("credential", "RECORD", "The stored credential record (JSON)."),
+            .value("credential", "RECORD", "The stored credential record (JSON).").required(),
             .flag(
                 "json", #"Print {"signCount":N,"userHandle":B64URL,"userVerified":B,"backedUp":B,"record":{...}}."#),
         ])

@@ -5,7 +5,7 @@ struct PinCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "pin",
         abstract: "Print the SPKI SHA-256 pin of each certificate (PEM chain or DER).",
-        usage: "FILE...",
+        arguments: "FILE...",
         discussion: """
             One 'sha256/<base64>' line per certificate, identical to
             openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64

@@ -13,13 +13,12 @@ struct SIWACommand: CLICommand {
 struct SIWAClientSecretCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "client-secret", abstract: "Print the ES256 client secret JWT for /auth/token and /auth/revoke.",
-        usage: "--team-id T --client-id C --key-id K --key FILE.p8 [--ttl SEC]",
         discussion: "The output is a credential (asked for exactly that value). Exit 2 for a bad key, TTL or flag.",
         options: [
-            .value("team-id", "T", "The Apple developer team ID (iss)."),
-            .value("client-id", "C", "The Services ID or bundle ID (sub)."),
-            .value("key-id", "K", "The key ID of the .p8 key (kid)."),
-            .value("key", "FILE", "The .p8 private key (PKCS#8 P-256)."),
+            .value("team-id", "T", "The Apple developer team ID (iss).").required(),
+            .value("client-id", "C", "The Services ID or bundle ID (sub).").required(),
+            .value("key-id", "K", "The key ID of the .p8 key (kid).").required(),
+            .value("key", "FILE.p8", "The .p8 private key (PKCS#8 P-256).").required(),
             .value("ttl", "SEC", "Lifetime in seconds (default 3600, at most 15552000 = 180 days)."),
         ])
 
@@ -46,26 +45,20 @@ struct SIWAClientSecretCommand: CLICommand {
 struct SIWAVerifyCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "verify", abstract: "Validate a Sign in with Apple identity token; print what it says about the user.",
-        usage: "--jwks FILE|URL --client-id C (--nonce RAW | --no-nonce) [--issuer ISS] [--now UNIX] TOKEN",
+        arguments: "TOKEN",
         discussion:
             "--nonce is the raw nonce the app kept (its SHA-256 must be in the token); --no-nonce says the flow has none. Exit 1 rejected, 2 usage.",
         options: [
-            .value("jwks", "FILE|URL", "Apple's keys (https://appleid.apple.com/auth/keys, or a file)."),
-            .value("client-id", "C", "An allowed audience (repeatable).", repeatable: true),
-            .value("nonce", "RAW", "The raw nonce the app generated."),
-            .flag("no-nonce", "The token comes from a flow without a nonce (it is then not checked)."),
+            .value("jwks", "FILE|URL", "Apple's keys (https://appleid.apple.com/auth/keys, or a file).").required(),
+            .value("client-id", "C", "An allowed audience (repeatable).", repeatable: true).required(),
+            .value("nonce", "RAW", "The raw nonce the app generated.").oneOf("nonce"),
+            .flag("no-nonce", "The token comes from a flow without a nonce (it is then not checked).").oneOf("nonce"),
             .value("issuer", "ISS", "The expected iss (default https://appleid.apple.com)."),
             .value("now", "UNIX", "Validate as of this time (seconds since 1970)."),
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let clients = arguments.all("client-id")
-        guard !clients.isEmpty else { throw CLIError.usage("missing '--client-id'") }
-        switch (arguments.value("nonce"), arguments.has("no-nonce")) {
-        case (nil, false): throw CLIError.usage("give --nonce (the raw nonce the app kept), or --no-nonce")
-        case (_?, true): throw CLIError.usage("--nonce and --no-nonce contradict each other")
-        default: break
-        }
         let keys = try await TokenInput.keySet(try arguments.required("jwks"), io: io)
         let token = try TokenInput.token(arguments, io: io)
         let validator = AppleIdentityTokenValidator(

@@ -74,11 +74,11 @@ enum StoreChoice {
 struct StoreCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "store", abstract: "Low-level credential store access: get, set, delete, list (debugging).",
-        usage: "get|set|delete|list --service S [--account A] [--store KIND]",
+        arguments: "get|set|delete|list",
         discussion:
             "'get' prints the stored item: use it only when you want exactly that value on screen. 'set' reads the item from standard input.",
         options: [
-            .value("service", "S", "The service name."),
+            .value("service", "S", "The service name.").required(),
             StoreChoice.options[0],
             .flag("insecure-storage", "Allow the plaintext file store."),
             .value("account", "NAME", "The account name."),

@@ -129,17 +129,17 @@ struct PasskeyCommandTests {
         (
             [
                 "passkey", "verify-registration", "--rp-id", "https://a.example", "--origin", "https://a.example",
-                "--challenge", "AA", "f",
+                "--challenge", "AA", "--user-handle", "AA", "f",
             ], "warden: invalid_configuration:"
         ),
         (
             ["passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example", "f"],
-            "warden: usage: missing '--challenge'"
+            "warden: usage: missing '--challenge' (or '--challenge-store')"
         ),
         (
             [
                 "passkey", "verify-registration", "--rp-id", "a.example", "--origin", "https://a.example",
-                "--challenge", "A+==", "f",
+                "--challenge", "A+==", "--user-handle", "AA", "f",
             ], "warden: usage: '--challenge' must be non-empty base64url"
         ),
         (

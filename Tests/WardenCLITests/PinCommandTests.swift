@@ -51,35 +51,6 @@ struct CommandTreeTests {
         #expect(run.stderr == "warden: usage: unknown command 'frobnicate' for 'warden'\n")
     }
 
-    @Test func helpOnEveryCommand() async {
-        for path in [["pin"], ["bench"], ["bench", "crypto"], []] {
-            let run = await CLI.run(path + ["--help"])
-            #expect(run.status == 0, "\(path)")
-            #expect(run.stdout.contains("USAGE: warden"), "\(path)")
-            let viaHelp = await CLI.run(["help"] + path)
-            #expect(viaHelp.stdout == run.stdout)
-        }
-    }
-
-    /// Snapshot of the help text: a change to it is a change to the CLI contract.
-    @Test func pinHelpSnapshot() async {
-        let run = await CLI.run(["pin", "--help"])
-        #expect(
-            run.stdout == """
-                OVERVIEW: Print the SPKI SHA-256 pin of each certificate (PEM chain or DER).
-
-                USAGE: warden pin FILE...
-
-                One 'sha256/<base64>' line per certificate, identical to
-                openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64
-
-                OPTIONS:
-                  --json                      Print {"pins":[{"file","pin"}]}.
-                  --help                      Show help information.
-
-                """)
-    }
-
     @Test func groupWithoutSubcommandIsUsage() async {
         let run = await CLI.run(["bench"])
         #expect(run.status == 2)
