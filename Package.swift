@@ -223,6 +223,7 @@ let package = Package(
                 "WardenCLI", "WardenCrypto", "WardenCore", "WardenJOSE", "WardenOAuth", "WardenLocalProvider",
                 "WardenSession", "WardenStorage", "WardenTestSupport",
             ],
+            exclude: ["HelpSnapshots"],  // read from the source tree by HelpTests
             swiftSettings: strict + loopbackDefines
         ),
     ],

@@ -15,16 +15,24 @@ public struct Auditor: Sendable {
     /// An auditor with `options` (vendored folders skipped, no baseline, no progress by default).
     public init(options: AuditOptions = AuditOptions()) { self.options = options }
 
-    /// Why an audit could not run.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    /// Why an audit could not run: `unreadable_path` (the tree is not there) or `invalid_baseline` (a baseline that
+    /// is not a warden baseline document). Both are the caller's configuration.
+    public struct Failure: WardenError, Equatable {
+        public let codeName: String
+        public let reason: String
+        public var failureKind: FailureKind { .misconfiguration }
+
+        static func unreadablePath(_ reason: String) -> Failure { Failure(codeName: "unreadable_path", reason: reason) }
+        static func invalidBaseline(_ reason: String) -> Failure {
+            Failure(codeName: "invalid_baseline", reason: reason)
+        }
     }
 
     /// Audits every file under `root` (a directory, or a single file).
     public func audit(root: String) throws -> AuditReport {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
-            throw Failure(description: "'\(root)' does not exist")
+            throw Failure.unreadablePath("'\(root)' does not exist")
         }
         let base =
             isDirectory.boolValue

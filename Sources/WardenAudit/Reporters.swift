@@ -236,7 +236,7 @@ public enum Reporter {
     public static func fingerprints(baseline data: Data) throws -> Set<String> {
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let findings = object["findings"] as? [[String: Any]]
-        else { throw Auditor.Failure(description: "the baseline is not a warden baseline document") }
+        else { throw Auditor.Failure.invalidBaseline("the baseline is not a warden baseline document") }
         return Set(findings.compactMap { $0["fingerprint"] as? String })
     }
 }

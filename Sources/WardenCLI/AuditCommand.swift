@@ -64,6 +64,8 @@ struct AuditCommand: CLICommand {
                 options.baseline = try Reporter.fingerprints(baseline: try Input.file(path, io: io))
             } catch let error as CLIError {
                 throw error
+            } catch let error as any WardenError {
+                throw CLIError.usage("'--baseline': \(error.reason)", code: "invalid_baseline")
             } catch {
                 throw CLIError.usage("'--baseline': \(error)", code: "invalid_baseline")
             }
@@ -85,7 +87,7 @@ struct AuditCommand: CLICommand {
         do {
             report = try Auditor(options: options).audit(root: root)
         } catch let error as Auditor.Failure {
-            throw CLIError.usage(error.description, code: "unreadable_path")
+            throw CLIError.usage(error.reason, code: error.codeName)
         }
         for skipped in report.skipped { io.err("warden: note: skipped \(skipped.path): \(skipped.reason)") }
         if let path = arguments.value("write-baseline") {

@@ -27,10 +27,20 @@ public protocol WardenError: Error, CustomStringConvertible, Sendable {
     var reason: String { get }
     /// How the caller should react.
     var failureKind: FailureKind { get }
+    /// Where Warden raised the error (`WardenJOSE/JWSVerifier.swift:42`), for bug reports; nil for errors that are
+    /// values of a closed set with no single origin (``FailureKind``-like enums such as `BiometricFailure`).
+    var location: String? { get }
 }
 
 extension WardenError {
-    public var description: String { "\(codeName): \(reason)" }
+    public var location: String? { nil }
+
+    /// `code: reason`, then where Warden raised it: `unknown_kid: no key for kid 'k1' (WardenJOSE/JWKSet.swift:88)`.
+    /// Neither part ever holds a secret; show ``reason`` alone to users.
+    public var description: String { summary + (location.map { " (\($0))" } ?? "") }
+
+    /// `code: reason` without the location: what a report, a state or another error's reason quotes.
+    public var summary: String { "\(codeName): \(reason)" }
 }
 
 /// A ``WardenError`` with a typed, stable code: its ``WardenError/codeName`` is the code's text and `==` compares
@@ -40,10 +50,16 @@ public protocol CodedError: WardenError, Equatable {
     associatedtype Code: Hashable, Sendable, CustomStringConvertible
     /// The stable code.
     var code: Code { get }
+    /// The file Warden raised the error in (`#fileID`).
+    var file: String { get }
+    /// Its line.
+    var line: Int { get }
 }
 
 extension CodedError {
     public var codeName: String { code.description }
+
+    public var location: String? { "\(file):\(line)" }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 

@@ -104,6 +104,10 @@ public struct TransportError: CodedError {
 
     public let code: Code
     public let reason: String
+    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
+    public let file: String
+    /// The line of ``file``.
+    public let line: Int
 
     /// Whether the failure is about reaching the server (offline, DNS, refused, lost, timed out) — what makes a
     /// session offline. A too-large response, an insecure URL, a refused redirect or a pinning failure is not.
@@ -111,7 +115,9 @@ public struct TransportError: CodedError {
         [.timedOut, .cannotConnect, .connectionLost, .dnsLookupFailed, .notConnected].contains(code)
     }
 
-    public init(_ code: Code, _ reason: String = "") {
+    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
+        self.file = file
+        self.line = line
         self.code = code
         self.reason = Self.reason(reason, or: code)
     }

@@ -37,11 +37,17 @@ public struct InputError: CodedError {
     public let code: Code
     /// A sentence a UI can show. It never contains the input.
     public let userMessage: String
+    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
+    public let file: String
+    /// The line of ``file``.
+    public let line: Int
     public var reason: String { userMessage }
     public var failureKind: FailureKind { .rejected }
 
     /// Creates an error.
-    public init(_ code: Code, _ userMessage: String) {
+    public init(_ code: Code, _ userMessage: String, file: String = #fileID, line: Int = #line) {
+        self.file = file
+        self.line = line
         self.code = code
         self.userMessage = userMessage
     }

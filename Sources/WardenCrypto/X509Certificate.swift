@@ -150,7 +150,7 @@ public struct X509Certificate: Sendable, Hashable {
         } catch let error as CryptoError {
             throw error
         } catch {
-            throw CryptoError(.backendFailure, "\(error)")
+            throw CryptoError(.backendFailure, (error as? any WardenError)?.summary ?? "\(error)")
         }
     }
 

@@ -131,6 +131,10 @@ public struct OAuthError: CodedError {
 
     public let code: Code
     public let reason: String
+    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
+    public let file: String
+    /// The line of ``file``.
+    public let line: Int
     /// The HTTP status, when the error came from an HTTP response.
     public let status: Int?
     /// `Retry-After` in seconds, when the server sent one.
@@ -144,8 +148,10 @@ public struct OAuthError: CodedError {
 
     public init(
         _ code: Code, _ reason: String = "", status: Int? = nil, retryAfter: Double? = nil,
-        providerDescription: String? = nil, fromTokenEndpoint: Bool = false
+        providerDescription: String? = nil, fromTokenEndpoint: Bool = false, file: String = #fileID, line: Int = #line
     ) {
+        self.file = file
+        self.line = line
         self.code = code
         self.reason = Self.reason(reason, or: code)
         self.status = status

@@ -1,4 +1,5 @@
 import Foundation
+import WardenCore
 import WardenCrypto
 
 /// An attestation statement format (WebAuthn §8).
@@ -151,7 +152,9 @@ enum AttestationVerifier {
         do {
             leafKey = try leaf.publicKey
         } catch {
-            throw PasskeyError(.invalidAttestation, "packed: attestation certificate key: \(error)")
+            throw PasskeyError(
+                .invalidAttestation,
+                "packed: attestation certificate key: \((error as? any WardenError)?.summary ?? "\(error)")")
         }
         guard try COSEKey.verify(signature, signed, key: leafKey, algorithm: algorithm) else {
             throw PasskeyError(.invalidSignature, "packed attestation signature does not verify")
@@ -179,7 +182,8 @@ enum AttestationVerifier {
         do {
             isCA = try leaf.basicConstraintsCA
         } catch {
-            throw PasskeyError(.invalidAttestation, "packed: Basic Constraints: \(error)")
+            throw PasskeyError(
+                .invalidAttestation, "packed: Basic Constraints: \(error.summary)")
         }
         guard isCA != true else { throw PasskeyError(.invalidAttestation, "packed: attestation certificate is a CA") }
         if let `extension` = leaf.extension(aaguidExtension) {

@@ -47,10 +47,15 @@ public struct CBORMapEntry: Sendable, Hashable {
     }
 }
 
-/// Why CBOR input was refused.
-public struct CBORError: Error, Equatable, CustomStringConvertible {
+/// Why CBOR input was refused: always `malformed_cbor`, rejected, with the byte offset where decoding stopped.
+public struct CBORError: WardenError, Equatable {
     public let reason: String
+    /// The offset of the byte where the input stopped being strict CBOR.
     public let offset: Int
+    public var codeName: String { "malformed_cbor" }
+    public var failureKind: FailureKind { .rejected }
+    /// The offset, in place of a source location: it is what a bug report about an input needs.
+    public var location: String? { "byte \(offset)" }
     public var description: String { "CBOR: \(reason) at byte \(offset)" }
 }
 

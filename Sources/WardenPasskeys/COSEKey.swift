@@ -169,7 +169,8 @@ public struct COSEKey: Sendable {
         } catch let error as PasskeyError {
             throw error
         } catch {
-            throw PasskeyError(.invalidKey, "credential public key: \(error)")
+            throw PasskeyError(
+                .invalidKey, "credential public key: \((error as? any WardenError)?.summary ?? "\(error)")")
         }
         self.algorithm = algorithm
         self.publicKey = key

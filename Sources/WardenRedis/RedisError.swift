@@ -35,8 +35,14 @@ public struct RedisError: CodedError {
 
     public let code: Code
     public let reason: String
+    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
+    public let file: String
+    /// The line of ``file``.
+    public let line: Int
 
-    public init(_ code: Code, _ reason: String = "") {
+    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
+        self.file = file
+        self.line = line
         self.code = code
         self.reason = Self.reason(reason, or: code)
     }

@@ -322,7 +322,7 @@ public actor AuthClient {
             case .opened: report.browserSession = .opened
             }
         } catch {
-            report.browserSession = .failed(reason: (error as? any WardenError)?.description ?? "the browser failed")
+            report.browserSession = .failed(reason: (error as? any WardenError)?.summary ?? "the browser failed")
         }
         return report
     }

@@ -42,7 +42,7 @@ public protocol HardwareDPoPKeyMaker: Sendable {
 }
 
 /// Why a stored hardware key could not be opened.
-public enum HardwareKeyFailure: Error, Sendable, Equatable {
+public enum HardwareKeyFailure: WardenError, Equatable {
     /// Not now (the device is locked, the keychain not readable yet): try again later; the key is fine.
     case unavailableNow(String)
     /// The blob will never work again (another device's, the hardware key was invalidated or erased).
@@ -63,6 +63,29 @@ public enum HardwareKeyFailure: Error, Sendable, Equatable {
             return .unusable(description)
         default:
             return .unavailableNow(description)
+        }
+    }
+
+    public var codeName: String {
+        switch self {
+        case .unavailableNow: "hardware_key_unavailable"
+        case .unusable: "hardware_key_unusable"
+        }
+    }
+
+    /// What the system reported (its error domain and code).
+    public var reason: String {
+        switch self {
+        case .unavailableNow(let reported): "the hardware key cannot be used now (\(reported))"
+        case .unusable(let reported): "the hardware key is gone for good (\(reported))"
+        }
+    }
+
+    /// `unavailableNow` is transient (the key is kept); `unusable` is rejected (a new key replaces it).
+    public var failureKind: FailureKind {
+        switch self {
+        case .unavailableNow: .transient
+        case .unusable: .rejected
         }
     }
 }

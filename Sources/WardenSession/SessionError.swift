@@ -42,6 +42,10 @@ public struct SessionError: CodedError {
 
     public let code: Code
     public let reason: String
+    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
+    public let file: String
+    /// The line of ``file``.
+    public let line: Int
     /// The failure underneath, when there is one.
     public let underlying: (any WardenError)?
     /// For ``Code/rateLimited`` (and a degraded session backing off): the earliest time to try again.
@@ -49,7 +53,12 @@ public struct SessionError: CodedError {
 
     /// Creates an error; an empty `reason` reads as the code in words (`signed_out` gives "signed out"), as every
     /// other Warden error does.
-    public init(_ code: Code, _ reason: String = "", underlying: (any WardenError)? = nil, retryAt: Date? = nil) {
+    public init(
+        _ code: Code, _ reason: String = "", underlying: (any WardenError)? = nil, retryAt: Date? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
+        self.file = file
+        self.line = line
         self.code = code
         self.retryAt = retryAt
         self.reason = Self.reason(reason, or: code)

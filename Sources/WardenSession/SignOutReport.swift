@@ -62,6 +62,6 @@ extension SignOutReport.Revocation {
     static func outcome(of error: OAuthError?, tokenType: String) -> Self {
         guard let error else { return .revoked(tokenType: tokenType) }
         if error.code == .noRevocationEndpoint { return .noEndpoint }
-        return .failed(reason: error.description, willRetry: error.failureKind == .transient)
+        return .failed(reason: error.summary, willRetry: error.failureKind == .transient)
     }
 }

@@ -182,6 +182,13 @@ enum ReadmeSnippets {
         WardenLog.configure(sink: StderrLogSink(), minimumLevel: .info)            // or OSLogSink, or your own LogSink
     }
 
+    static func oneErrorShape(session: AuthSession) async {
+        do { _ = try await session.validAccessToken() } catch let error as any WardenError {
+            print(error)              // "<code>: <reason> (<Module>/<File>.swift:<line>)"
+            if error.failureKind == .transient { /* keep the session, retry later */ }
+        }
+    }
+
     static func passkeys(session: WebSession, user: User, body: [UInt8]) async throws {
         let rp = try RelyingParty(id: "example.com", origins: ["https://example.com"])
         let challenges = InMemoryChallengeStore()           // or your own ChallengeStore over Redis/SQL (atomic take)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenApple
+import WardenCore
 import WardenOAuth
 
 @Suite("Apple platform policies")
@@ -21,6 +22,30 @@ struct ApplePlatformPolicyTests {
     ])
     func biometricFailures(code: Int, failure: BiometricFailure) {
         #expect(BiometricFailure(laErrorCode: code) == failure)
+    }
+
+    /// A biometric failure is a Warden error like any other: its own stable code, a reason, and the reaction
+    /// (`userCancelled` is never retried, `transient` may be, `misconfiguration` means offering another way).
+    @Test(arguments: [
+        (BiometricFailure.missingUsageDescription, "missing_usage_description", FailureKind.misconfiguration),
+        (.invalidReason, "invalid_reason", .misconfiguration),
+        (.unavailable, "biometry_unavailable", .misconfiguration),
+        (.notEnrolled, "biometry_not_enrolled", .misconfiguration),
+        (.passcodeNotSet, "passcode_not_set", .misconfiguration),
+        (.lockout, "biometry_lockout", .rejected), (.fallback, "user_fallback", .userCancelled),
+        (.cancelled, "user_cancelled", .userCancelled), (.notInteractive, "not_interactive", .transient),
+        (.failed, "authentication_failed", .rejected),
+    ])
+    func biometricFailuresAreWardenErrors(failure: BiometricFailure, code: String, kind: FailureKind) {
+        let error: any WardenError = failure
+        #expect(error.codeName == code)
+        #expect(error.failureKind == kind)
+        #expect(!error.reason.isEmpty && error.description == "\(code): \(error.reason)")
+    }
+
+    @Test func anAuthorizationErrorRecordsWhereItWasMapped() {
+        let (error, line) = (AppleAuthorizationError(authorizationErrorCode: 1001), #line)
+        #expect(error.location == "WardenAppleTests/ApplePlatformPolicyTests.swift:\(line)")
     }
 
     /// The App Switcher: deactivate → background → foreground → active. A Face ID prompt: deactivate → active.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WardenCore
 
 @testable import WardenAudit
 
@@ -162,7 +163,10 @@ struct ReporterTests {
         #expect(skipped["App/Latin1.swift"] == "not UTF-8")
         #expect(skipped["App/Info.plist"] != nil)
         if getuid() != 0 { #expect(skipped["App/Locked.swift"] == "unreadable") }
-        #expect(throws: Auditor.Failure.self) { try Auditor().audit(root: root.path + "/missing") }
+        let missing = #expect(throws: Auditor.Failure.self) { try Auditor().audit(root: root.path + "/missing") }
+        #expect(missing?.codeName == "unreadable_path" && missing?.failureKind == .misconfiguration)
+        let baseline = #expect(throws: Auditor.Failure.self) { try Reporter.fingerprints(baseline: Data("[1]".utf8)) }
+        #expect(baseline?.codeName == "invalid_baseline")
     }
 
     @Test func binaryPropertyLists() throws {

@@ -1,4 +1,5 @@
 import Testing
+import WardenCore
 import WardenTestSupport
 
 @testable import WardenPasskeys
@@ -52,6 +53,16 @@ struct CBORTests {
     ])
     func rejects(hex: String, name: String) {
         #expect(throws: CBORError.self, "\(name)") { try CBORDecoder().decode(Hex.decode(hex)) }
+    }
+
+    /// A CBOR refusal is a Warden error: one code, rejected, located at the byte where decoding stopped.
+    @Test func aRefusalIsAWardenErrorAtItsOffset() {
+        // RFC 8949 §3.1: 0x1c is a reserved additional-information value, at byte 2 of this input.
+        let error = #expect(throws: CBORError.self) { try CBORDecoder().decode([0x82, 0x01, 0x1C]) }
+        let any: (any WardenError)? = error
+        #expect(any?.codeName == "malformed_cbor")
+        #expect(any?.failureKind == .rejected)
+        #expect(error?.offset == 2 && any?.location == "byte 2")
     }
 
     @Test func depthAndSizeCaps() {

@@ -111,6 +111,29 @@ struct HardwareDPoPKeyTests {
         }
     }
 
+    /// A reopen failure is a Warden error: kept keys are transient, replaced ones rejected, the system's domain and
+    /// code in the reason.
+    @Test func reopenFailuresAreWardenErrors() {
+        let now: any WardenError = HardwareKeyFailure.classify(
+            NSError(domain: "com.apple.LocalAuthentication", code: -1004))
+        #expect(now.codeName == "hardware_key_unavailable" && now.failureKind == .transient)
+        #expect(now.reason.contains("com.apple.LocalAuthentication -1004"))
+        let gone: any WardenError = HardwareKeyFailure.classify(NSError(domain: "CryptoTokenKit", code: -6))
+        #expect(gone.codeName == "hardware_key_unusable" && gone.failureKind == .rejected)
+    }
+
+    /// Every module's error records the place that raised it, and prints it.
+    @Test func everyModulesErrorRecordsItsLocation() {
+        let errors: [(any WardenError, Int)] = [
+            (SessionError(.signedOut), #line), (StorageError(.locked), #line), (OAuthError(.invalidGrant), #line),
+            (DPoPError(.malformed), #line), (TransportError(.timedOut), #line), (InputError(.tooLong, "long"), #line),
+        ]
+        for (error, line) in errors {
+            #expect(error.location == "WardenSessionTests/HardwareDPoPKeyTests.swift:\(line)", "\(type(of: error))")
+            #expect(error.description == error.summary + " (WardenSessionTests/HardwareDPoPKeyTests.swift:\(line))")
+        }
+    }
+
     @Test func withoutHardwareTheSoftwareKeyIsUsedAndSaidSo() async throws {
         let store = InMemoryStore()
         let enclave = FakeEnclave(available: false)

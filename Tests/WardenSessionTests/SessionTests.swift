@@ -78,7 +78,8 @@ struct AuthSessionTests {
     /// One error shape: a SessionError without a reason reads as its code in words, like every other Warden error.
     @Test func aSessionErrorWithoutAReasonSaysItsCode() {
         #expect(SessionError(.signedOut).reason == "signed out")
-        #expect(SessionError(.refreshLoop).description == "refresh_loop: refresh loop")
+        let (loop, line) = (SessionError(.refreshLoop), #line)
+        #expect(loop.description == "refresh_loop: refresh loop (WardenSessionTests/SessionTests.swift:\(line))")
         #expect(SessionError(.persistenceFailed, "the keychain is locked").reason == "the keychain is locked")
     }
 

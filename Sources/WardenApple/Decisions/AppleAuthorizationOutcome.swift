@@ -64,6 +64,10 @@ public struct AppleAuthorizationError: CodedError {
 
     public let code: Code
     public let reason: String
+    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
+    public let file: String
+    /// The line of ``file``.
+    public let line: Int
     /// The domain of the error the system reported (`com.apple.AuthenticationServices.AuthorizationError`,
     /// `WKErrorDomain`, ...), nil for errors Warden raised itself.
     public let domain: String?
@@ -73,14 +77,18 @@ public struct AppleAuthorizationError: CodedError {
     /// `ASAuthorizationErrorDomain`.
     public static let authorizationErrorDomain = "com.apple.AuthenticationServices.AuthorizationError"
 
-    public init(_ code: Code, _ reason: String = "") {
+    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
+        self.file = file
+        self.line = line
         self.code = code
         self.reason = Self.reason(reason, or: code)
         domain = nil
         domainCode = nil
     }
 
-    private init(_ code: Code, _ reason: String, domain: String, domainCode: Int) {
+    private init(_ code: Code, _ reason: String, domain: String, domainCode: Int, file: String, line: Int) {
+        self.file = file
+        self.line = line
         self.code = code
         self.reason = reason
         self.domain = domain
@@ -88,16 +96,18 @@ public struct AppleAuthorizationError: CodedError {
     }
 
     /// The error for an `ASAuthorizationError.Code` raw value.
-    public init(authorizationErrorCode raw: Int) {
-        self.init(domain: Self.authorizationErrorDomain, code: raw)
+    public init(authorizationErrorCode raw: Int, file: String = #fileID, line: Int = #line) {
+        self.init(domain: Self.authorizationErrorDomain, code: raw, file: file, line: line)
     }
 
     /// The error for what `authorizationController(controller:didCompleteWithError:)` delivered, by its domain and
     /// code (`error as NSError`). Codes of `ASAuthorizationErrorDomain` are mapped; anything else is
     /// ``Code/unknown`` and keeps its domain and code for diagnostics.
-    public init(domain: String, code raw: Int) {
+    public init(domain: String, code raw: Int, file: String = #fileID, line: Int = #line) {
         guard domain == Self.authorizationErrorDomain else {
-            self.init(.unknown, "the authorization failed (\(domain) \(raw))", domain: domain, domainCode: raw)
+            self.init(
+                .unknown, "the authorization failed (\(domain) \(raw))", domain: domain, domainCode: raw, file: file,
+                line: line)
             return
         }
         let (code, reason): (Code, String) =
@@ -113,7 +123,7 @@ public struct AppleAuthorizationError: CodedError {
             case 1010: (.deviceNotConfiguredForPasskeyCreation, "this device is not set up to create passkeys")
             default: (.unknown, "the authorization failed for an unknown reason (\(raw))")
             }
-        self.init(code, reason, domain: domain, domainCode: raw)
+        self.init(code, reason, domain: domain, domainCode: raw, file: file, line: line)
     }
 
     /// How to react. An unknown failure is ``FailureKind/rejected``, never transient: retrying it automatically

@@ -1,4 +1,5 @@
 import Foundation
+import WardenCore
 
 /// What to do with a Sign in with Apple credential state (`ASAuthorizationAppleIDProvider.CredentialState`),
 /// decided portably so the Apple monitor only translates.
@@ -84,7 +85,7 @@ public enum BiometricPolicyChoice: Sendable, Equatable {
 
 /// Why a biometric re-authentication (`BiometricGate`, WardenApple) did not pass, from LocalAuthentication's
 /// `LAError.Code`, so the app can react to each case instead of one "failed".
-public enum BiometricFailure: Error, Sendable, Equatable {
+public enum BiometricFailure: WardenError, Equatable {
     /// Info.plist lacks `NSFaceIDUsageDescription` (Face ID would terminate the app).
     case missingUsageDescription
     /// A blank reason (`LAContext` would raise an Objective-C exception, a crash).
@@ -118,6 +119,48 @@ public enum BiometricFailure: Error, Sendable, Equatable {
         case -8: self = .lockout
         case -1004: self = .notInteractive
         default: self = .failed
+        }
+    }
+
+    public var codeName: String {
+        switch self {
+        case .missingUsageDescription: "missing_usage_description"
+        case .invalidReason: "invalid_reason"
+        case .unavailable: "biometry_unavailable"
+        case .notEnrolled: "biometry_not_enrolled"
+        case .passcodeNotSet: "passcode_not_set"
+        case .lockout: "biometry_lockout"
+        case .fallback: "user_fallback"
+        case .cancelled: "user_cancelled"
+        case .notInteractive: "not_interactive"
+        case .failed: "authentication_failed"
+        }
+    }
+
+    public var reason: String {
+        switch self {
+        case .missingUsageDescription: "Info.plist has no NSFaceIDUsageDescription"
+        case .invalidReason: "the prompt's reason is blank"
+        case .unavailable: "this device has no usable biometry"
+        case .notEnrolled: "no biometry is enrolled on this device"
+        case .passcodeNotSet: "this device has no passcode"
+        case .lockout: "biometry is locked after too many failed attempts; the device passcode unlocks it"
+        case .fallback: "the user chose the fallback"
+        case .cancelled: "the prompt was cancelled"
+        case .notInteractive: "the prompt needed UI it was not allowed to show"
+        case .failed: "the user was not recognised"
+        }
+    }
+
+    /// The app's configuration or the device's set-up decides `misconfiguration` (the app should offer another
+    /// way); the user's choice is `userCancelled` (never retried); a prompt not allowed now is `transient`; a
+    /// failed match or a lockout is `rejected`.
+    public var failureKind: FailureKind {
+        switch self {
+        case .missingUsageDescription, .invalidReason, .unavailable, .notEnrolled, .passcodeNotSet: .misconfiguration
+        case .cancelled, .fallback: .userCancelled
+        case .notInteractive: .transient
+        case .lockout, .failed: .rejected
         }
     }
 }
