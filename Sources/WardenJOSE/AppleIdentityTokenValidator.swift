@@ -112,36 +112,3 @@ public struct AppleIdentityTokenValidator: Sendable {
         return Int(int)
     }
 }
-
-/// `aud` must contain one of several allowed client IDs.
-public struct AudienceSetPolicy: ClaimPolicy {
-    public let allowed: Set<String>
-
-    public init(allowed: Set<String>) { self.allowed = allowed }
-
-    public func check(_ context: ClaimContext) -> PolicyResult {
-        evaluate {
-            let audiences = try context.claims.audience
-            guard audiences.contains(where: allowed.contains) else {
-                throw JOSEError(.audienceMismatch, "aud is not one of the configured client IDs")
-            }
-        }
-    }
-}
-
-/// `azp` among the allowed clients: required when `aud` names several audiences, checked whenever present.
-struct AuthorizedPartyAmongPolicy: ClaimPolicy {
-    let allowed: Set<String>
-
-    func check(_ context: ClaimContext) -> PolicyResult {
-        evaluate {
-            let azp = try context.claims.string("azp")
-            if try context.claims.audience.count > 1, azp == nil {
-                throw JOSEError(.azpMismatch, "several audiences and no azp")
-            }
-            if let azp, !CodePoints.contains(allowed, azp) {
-                throw JOSEError(.azpMismatch, "azp is not one of the allowed clients")
-            }
-        }
-    }
-}

@@ -70,11 +70,7 @@ public struct JWTVerifier: Sendable {
             throw JOSEError(error.code == .invalidJSON ? .malformed : error.code, "payload: \(error.reason)")
         }
         let claims = JWTClaims(object: object)
-        if case .failsToMeetPolicy(let reason) = policy.check(
-            ClaimContext(header: jws.header, claims: claims, now: now()))
-        {
-            throw reason
-        }
+        try policy.check(ClaimContext(header: jws.header, claims: claims, now: now()))
         return Verified(header: jws.header, claims: claims, key: jws.key)
     }
 }

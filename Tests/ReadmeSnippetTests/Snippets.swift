@@ -47,6 +47,17 @@ enum ReadmeSnippets {
         let ec = try ECPrivateKey()                                  // P-256, raw r||s signatures (DPoP, tests)
     }
 
+    static func customClaimPolicy(jwks: JWKSet) {
+        struct TenantPolicy: ClaimPolicy {
+            func check(_ context: ClaimContext) throws(JOSEError) {
+                guard try context.claims.string("tid") == "9188040d-6c67-4c5b-b112-36a304b66dad" else {
+                    throw JOSEError(.invalidClaim, "the token is from another tenant")
+                }
+            }
+        }
+        let tenantVerifier = JWTVerifier(keys: jwks, allowedAlgorithms: [.rs256], policy: AllOf { ExpirationPolicy(); TenantPolicy() })
+    }
+
     static func certificatePins(pemOrDER: Data) async throws {
         let pins = try CertificatePin.pins(fromCertificates: Array(pemOrDER))
     }

@@ -1,0 +1,13 @@
+/// `acr` against the requested `acr_values` (OIDC Core §3.1.2.1, §2): a returned `acr` must be one of them.
+public struct AuthenticationContextPolicy: ClaimPolicy {
+    public let requested: [String]
+
+    public init(_ requested: [String]) { self.requested = requested }
+
+    public func check(_ context: ClaimContext) throws(JOSEError) {
+        guard let acr = try context.claims.string("acr") else { return }
+        guard requested.contains(acr) else {
+            throw JOSEError(.acrMismatch, "acr is not one of the requested acr_values")
+        }
+    }
+}
