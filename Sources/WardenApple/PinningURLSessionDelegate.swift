@@ -1,6 +1,7 @@
 #if WARDEN_APPLE
     import Foundation
     import Security
+    import WardenCore
     import WardenCrypto
 
     /// A `URLSessionDelegate` that first runs the system trust evaluation (`SecTrustEvaluateWithError`) and only
@@ -9,10 +10,16 @@
         public let pins: PinSet
         /// Called with a report when a report-only or expired pin set saw a mismatch.
         let report: @Sendable (String) -> Void
+        /// The time the pin set's expiry is judged at.
+        let now: NowProvider
 
-        public init(pins: PinSet, report: @escaping @Sendable (String) -> Void = { _ in }) {
+        public init(
+            pins: PinSet, report: @escaping @Sendable (String) -> Void = { _ in },
+            now: @escaping NowProvider = systemNow
+        ) {
             self.pins = pins
             self.report = report
+            self.now = now
         }
 
         public func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge) async
@@ -25,7 +32,7 @@
             guard SecTrustEvaluateWithError(trust, &error) else { return (.cancelAuthenticationChallenge, nil) }
             let certificates = (SecTrustCopyCertificateChain(trust) as? [SecCertificate]) ?? []
             let der = certificates.map { Array(SecCertificateCopyData($0) as Data) }
-            guard let decision = try? pins.evaluate(certificates: der, now: Date()) else {
+            guard let decision = try? pins.evaluate(certificates: der, now: now()) else {
                 return (.cancelAuthenticationChallenge, nil)
             }
             switch decision {

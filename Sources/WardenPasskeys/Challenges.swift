@@ -112,7 +112,7 @@ extension ChallengeStore {
 /// Thread-safety: an actor.
 public actor InMemoryChallengeStore: ChallengeStore {
     private var table: OwnerQuotaTable<String, [UInt8], PasskeyChallenge>
-    private let now: @Sendable () -> Date
+    private let now: NowProvider
     /// Outstanding challenges kept at most.
     public nonisolated let capacity: Int
     /// Outstanding challenges one binding may hold.
@@ -122,8 +122,7 @@ public actor InMemoryChallengeStore: ChallengeStore {
     ///   - capacity: outstanding challenges kept at most.
     ///   - perBindingCapacity: outstanding challenges per binding (a user's open sign-in pages).
     ///   - now: the clock that decides expiry.
-    public init(capacity: Int = 100_000, perBindingCapacity: Int = 16, now: @escaping @Sendable () -> Date = Date.init)
-    {
+    public init(capacity: Int = 100_000, perBindingCapacity: Int = 16, now: @escaping NowProvider = systemNow) {
         table = OwnerQuotaTable(capacity: capacity, perOwnerCapacity: perBindingCapacity, remembersEvictions: false)
         self.capacity = table.capacity
         self.perBindingCapacity = table.perOwnerCapacity

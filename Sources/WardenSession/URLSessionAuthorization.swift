@@ -90,7 +90,7 @@ extension URLSession {
         async throws -> (Data, URLResponse)
     {
         try await policy.run(
-            method: request.httpMethod ?? "GET", now: { Date() }, sleep: { try await Task.sleep(for: $0) },
+            method: request.httpMethod ?? "GET", now: session.now, sleep: { try await Task.sleep(for: $0) },
             send: { try await send(request, token: token, session: session) },
             status: { answer in
                 (answer.1 as? HTTPURLResponse).map { ($0.statusCode, $0.value(forHTTPHeaderField: "Retry-After")) }

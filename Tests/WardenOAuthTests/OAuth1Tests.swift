@@ -37,6 +37,19 @@ struct OAuth1Tests {
         #expect(Self.signature(third) == "MdpQcU8iPSUjWoN/UDMsK2sui9I=")
     }
 
+    /// Without a timestamp the signer reads its clock (`now:`), never a hidden `Date()`: at the RFC's instant it
+    /// signs the RFC's first request exactly.
+    @Test func theTimestampComesFromTheInjectedClock() throws {
+        let signer = OAuth1Signer(
+            consumerKey: "dpf43f3p2l4k3l03", method: .hmacSHA1(consumerSecret: "kd94hf93k423kf44"), realm: "Photos",
+            callback: "http://printer.example.com/ready", includeVersion: false,
+            now: { Date(timeIntervalSince1970: 137_131_200) })
+        let header = try signer.authorizationHeader(
+            method: "POST", url: "https://photos.example.net/initiate", nonce: "wIjqoS")
+        #expect(header.contains(#"oauth_timestamp="137131200""#))
+        #expect(Self.signature(header) == "74KNZJeDHnMBp0EMJ9ZHt/XKycU=")
+    }
+
     /// RFC 5849 §3.4.1.1: the base string of the example request, and its correct HMAC-SHA1 (the RFC text's
     /// signature is wrong).
     @Test func rfc5849Section3_4_1_1() throws {

@@ -64,12 +64,14 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible, CustomReflectable
     /// Include `oauth_version="1.0"` (default true, as most providers and libraries expect).
     public let includeVersion: Bool
     let random: any RandomSource
+    let now: NowProvider
 
     public init(
         consumerKey: String, method: Method, token: String? = nil, tokenSecret: String? = nil, realm: String? = nil,
         callback: String? = nil, verifier: String? = nil, includeVersion: Bool = true,
-        random: some RandomSource = SecureRandom()
+        random: some RandomSource = SecureRandom(), now: @escaping NowProvider = systemNow
     ) {
+        self.now = now
         self.consumerKey = consumerKey
         methodName = method.name
         switch method {
@@ -169,7 +171,7 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible, CustomReflectable
             try nonce
             ?? Base64URL.encode(random.bytes(count: 16)).replacingOccurrences(of: "-", with: "x").replacingOccurrences(
                 of: "_", with: "y")
-        let timestamp = timestamp ?? String(Int(Date().timeIntervalSince1970))
+        let timestamp = timestamp ?? String(Int(now().timeIntervalSince1970))
         var parameters = protocolParameters(nonce: nonce, timestamp: timestamp)
         let isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
         // RFC 5849 §3.5: protocol parameters travel in one place. This signer sends them in the header, so one in

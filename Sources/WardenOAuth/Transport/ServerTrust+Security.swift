@@ -16,7 +16,7 @@
                 ? ((SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate]) ?? []).map {
                     Array(SecCertificateCopyData($0) as Data)
                 } : nil
-            switch verdict(host: space.host, chain: chain, now: Date()) {
+            switch verdict(host: space.host, chain: chain, now: now()) {
             case .notPinned: return .defaultHandling
             case .accept: return .accept(URLCredential(trust: serverTrust))
             case .refuse(let reason): return .refuse(reason)

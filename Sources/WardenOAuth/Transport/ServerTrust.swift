@@ -14,6 +14,8 @@ import WardenCrypto
 /// transport refuses to be configured with pins.
 struct ServerTrust: Sendable {
     let pins: [String: PinSet]
+    /// The time pin sets are judged at (their expiry).
+    var now: NowProvider = systemNow
 
     enum Verdict {
         case defaultHandling

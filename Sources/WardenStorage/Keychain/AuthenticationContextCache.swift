@@ -45,12 +45,12 @@ final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locke
     private let window: TimeInterval
     private let make: () -> Context
     private let invalidate: (Context) -> Void
-    private let now: @Sendable () -> Date
+    private let now: NowProvider
     /// The kept context, and when a read with it succeeded (the window starts there; nil: not authenticated yet).
     private let cached = Locked<(context: Context, authenticated: Date?)?>(nil)
 
     init(
-        window: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }, make: @escaping () -> Context,
+        window: TimeInterval, now: @escaping NowProvider = systemNow, make: @escaping () -> Context,
         invalidate: @escaping (Context) -> Void
     ) {
         self.window = window
