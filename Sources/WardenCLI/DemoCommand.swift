@@ -662,7 +662,7 @@ struct DemoCommand: CLICommand {
             _ = try pending.validate("http://127.0.0.1:1/evil?code=x&state=\(pending.state.unredacted())")
         }
         await record("alg none token", "alg_none") {
-            let keys = try JWKSet(bytes: Array(try await transport.send(HTTPRequest(url: metadata.jwksURI!)).body))
+            let keys = try JWKSet(json: Array(try await transport.send(HTTPRequest(url: metadata.jwksURI!)).body))
             let token =
                 Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Array(#"{"iss":"x"}"#.utf8))
                 + "."

@@ -63,7 +63,7 @@ enum TokenInput {
             bytes = Array(try Input.file(source, io: io))
         }
         do {
-            let set = try JWKSet(bytes: bytes)
+            let set = try JWKSet(json: bytes)
             for (index, reason) in set.skipped { io.err("warden: note: JWKS key \(index) skipped: \(reason.reason)") }
             return set
         } catch {

@@ -96,7 +96,7 @@ extension ChallengeStore {
     public func redeem(
         clientDataJSON: [UInt8], binding: String, ceremony: PasskeyChallenge.Ceremony, now: Date = Date()
     ) async throws -> PasskeyChallenge {
-        let clientData = try CollectedClientData(bytes: clientDataJSON)
+        let clientData = try CollectedClientData(json: clientDataJSON)
         return try await redeem(clientData.challenge, binding: binding, ceremony: ceremony, now: now)
     }
 }

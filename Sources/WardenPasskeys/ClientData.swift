@@ -1,8 +1,9 @@
+import WardenCore
 import WardenCrypto
 import WardenJOSE
 
 /// The collected client data (WebAuthn Level 3 §5.8.1), read with the strict JSON reader.
-public struct CollectedClientData: Sendable {
+public struct CollectedClientData: Sendable, JSONDocument {
     /// `webauthn.create` or `webauthn.get`.
     public let type: String
     /// The challenge bytes (decoded from base64url).
@@ -20,7 +21,7 @@ public struct CollectedClientData: Sendable {
     public static let maximumBytes = 64 * 1024
 
     /// Parses `clientDataJSON`.
-    public init(bytes: [UInt8]) throws(PasskeyError) {
+    public init(json bytes: [UInt8]) throws(PasskeyError) {
         guard bytes.count <= Self.maximumBytes else { throw PasskeyError(.tooLarge, "clientDataJSON over 64 KiB") }
         let object: JSONObject
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import WardenCore
 import WardenJOSE
 
 /// What the relying party stores for a registered credential (WebAuthn §4 "credential record"), and reads back
@@ -11,7 +12,7 @@ import WardenJOSE
 /// ```
 ///
 /// The record holds no secret: the public key, counters and flags only.
-public struct CredentialRecord: Sendable, Equatable {
+public struct CredentialRecord: Sendable, Equatable, JSONDocument {
     /// The credential ID.
     public var id: [UInt8]
     /// The credential public key as COSE_Key bytes.

@@ -75,7 +75,7 @@ public struct RelyingParty: Sendable {
         guard (1...PasskeyCreationOptions.maximumUserIDBytes).contains(userHandle.count) else {
             throw PasskeyError(.invalidConfiguration, "the user handle is 1 to 64 bytes (WebAuthn user.id)")
         }
-        let clientData = try CollectedClientData(bytes: response.clientDataJSON)
+        let clientData = try CollectedClientData(json: response.clientDataJSON)
         try check(clientData, type: "webauthn.create", challenge: challenge)
         let object: CBORValue
         do {
@@ -149,7 +149,7 @@ public struct RelyingParty: Sendable {
         if let expectedUserHandle, !ConstantTime.equals(expectedUserHandle, credential.userHandle) {
             throw PasskeyError(.userHandleMismatch, "the credential belongs to a different user than the expected one")
         }
-        let clientData = try CollectedClientData(bytes: response.clientDataJSON)
+        let clientData = try CollectedClientData(json: response.clientDataJSON)
         try check(clientData, type: "webauthn.get", challenge: challenge)
         let authenticatorData = try AuthenticatorData(bytes: response.authenticatorData)
         try check(authenticatorData, requireUserVerification: requireUserVerification)

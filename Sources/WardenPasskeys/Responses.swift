@@ -1,4 +1,5 @@
 import Foundation
+import WardenCore
 import WardenJOSE
 
 /// A registration response in the shape `PublicKeyCredential.toJSON()` produces (WebAuthn Level 3
@@ -8,7 +9,7 @@ import WardenJOSE
 /// ```swift
 /// let response = try RegistrationResponse(json: Array(requestBody))
 /// ```
-public struct RegistrationResponse: Sendable {
+public struct RegistrationResponse: Sendable, JSONDocument {
     /// `rawId` (which must equal `id`).
     public let credentialID: [UInt8]
     public let clientDataJSON: [UInt8]
@@ -72,7 +73,7 @@ public struct RegistrationResponse: Sendable {
 }
 
 /// An authentication (assertion) response in the `AuthenticationResponseJSON` shape.
-public struct AssertionResponse: Sendable {
+public struct AssertionResponse: Sendable, JSONDocument {
     public let credentialID: [UInt8]
     public let clientDataJSON: [UInt8]
     public let authenticatorData: [UInt8]

@@ -188,18 +188,18 @@ struct AuthenticatorDataTests {
     func clientDataRejects(name: String, json: String) {
         var bytes = Array(json.utf8)
         if name == "invalid UTF-8" { bytes = Array(#"{"type":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8) }
-        #expect(throws: PasskeyError(.malformed), "\(name)") { try CollectedClientData(bytes: bytes) }
+        #expect(throws: PasskeyError(.malformed), "\(name)") { try CollectedClientData(json: bytes) }
     }
 
     @Test func megabyteInputsAreRefusedQuickly() throws {
         let huge = Array(repeating: UInt8(ascii: "["), count: 2 << 20)
-        #expect(throws: PasskeyError(.tooLarge)) { try CollectedClientData(bytes: huge) }
+        #expect(throws: PasskeyError(.tooLarge)) { try CollectedClientData(json: huge) }
         #expect(throws: PasskeyError(.tooLarge)) { try RegistrationResponse(json: huge) }
         #expect(throws: PasskeyError(.tooLarge)) { try AssertionResponse(json: huge) }
         #expect(throws: PasskeyError(.tooLarge)) { try AuthenticatorData(bytes: huge) }
         // Deep nesting under the size cap is refused by the depth caps, not by the stack.
         let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
-        #expect(throws: PasskeyError(.malformed)) { try CollectedClientData(bytes: Array(deep.prefix(60_000))) }
+        #expect(throws: PasskeyError(.malformed)) { try CollectedClientData(json: Array(deep.prefix(60_000))) }
         #expect(throws: PasskeyError(.malformed)) { try RegistrationResponse(json: Array(deep.prefix(200_000))) }
     }
 

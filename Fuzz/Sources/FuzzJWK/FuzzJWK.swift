@@ -14,7 +14,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     {
         checkKey(key, object: object)
     }
-    guard let set = try? JWKSet(bytes: bytes) else { return 0 }
+    guard let set = try? JWKSet(json: bytes) else { return 0 }
     guard let object = try? JSONReader(maximumBytes: 1 << 20).parseObject(bytes),
         let entries = object["keys"]?.arrayValue
     else { fatalError("a JWKS parsed from something that is not {\"keys\": [...]}") }

@@ -13,7 +13,7 @@ import WardenCrypto
 /// ```
 ///
 /// `oct` keys print `<redacted>`. Thread-safety: immutable, `Sendable`.
-public struct JWK: Sendable, CustomStringConvertible {
+public struct JWK: Sendable, CustomStringConvertible, JSONDocument {
     /// RFC 7518 §6.1 key types.
     public enum KeyType: String, Sendable {
         case rsa = "RSA"
@@ -76,9 +76,9 @@ public struct JWK: Sendable, CustomStringConvertible {
         "JWK(kty: \(keyType.rawValue)\(keyID.map { ", kid: \($0)" } ?? "")\(keyType == .oct ? ", <redacted>" : ""))"
     }
 
-    /// Parses a JWK from its JSON text.
-    public init(json: String) throws(JOSEError) {
-        try self.init(object: try JSONReader(maximumBytes: 64 * 1024).parseObject(Array(json.utf8)))
+    /// Parses a JWK from its JSON document (at most 64 KiB); `String` and `Data` forms come from ``JSONDocument``.
+    public init(json bytes: [UInt8]) throws(JOSEError) {
+        try self.init(object: try JSONReader(maximumBytes: 64 * 1024).parseObject(bytes))
     }
 
     /// Members that only private keys have (RFC 7518 §6.2.2, §6.3.2; RFC 8037 §2).

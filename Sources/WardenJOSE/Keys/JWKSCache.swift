@@ -95,7 +95,7 @@ public actor JWKSCache {
                 throw JOSEError(.keySetUnavailable, "the JWKS endpoint answered HTTP \(response.status)")
             }
             guard response.body.count <= 1 << 20 else { throw JOSEError(.keySetUnavailable, "JWKS over 1 MiB") }
-            let set = try JWKSet(bytes: Array(response.body))
+            let set = try JWKSet(json: Array(response.body))
             current = set
             failure = nil
             expiresAt = now().addingTimeInterval(maxAge(response.header("Cache-Control")))

@@ -1,3 +1,5 @@
+import WardenCore
+
 /// A JSON Web Key Set (RFC 7517 §5) for verification.
 ///
 /// Keys that cannot be used (unknown `kty`, an off-curve point, a 1024-bit modulus) are skipped and reported in
@@ -9,7 +11,7 @@
 /// let jwks = try JWKSet(json: jwksText)
 /// for (index, reason) in jwks.skipped { log.warning("JWKS key \(index) skipped: \(reason)") }
 /// ```
-public struct JWKSet: Sendable {
+public struct JWKSet: Sendable, JSONDocument {
     /// The usable keys in document order.
     public let keys: [JWK]
     /// `(index in "keys", why it was skipped)` for each unusable key.
@@ -18,13 +20,9 @@ public struct JWKSet: Sendable {
     /// them is ``JOSEError/Code/ambiguousKey`` (RFC 7517 §4.5 asks for distinct `kid`s; guessing is unsafe).
     public let duplicateKeyIDs: Set<String>
 
-    /// Parses a JWKS document (`{"keys":[...]}`).
-    public init(json: String) throws(JOSEError) {
-        try self.init(bytes: Array(json.utf8))
-    }
-
-    /// Parses a JWKS document from bytes (at most 1 MiB).
-    public init(bytes: [UInt8]) throws(JOSEError) {
+    /// Parses a JWKS document (`{"keys":[...]}`, at most 1 MiB); `String` and `Data` forms come from
+    /// ``JSONDocument``.
+    public init(json bytes: [UInt8]) throws(JOSEError) {
         let object = try JSONReader(maximumBytes: 1 << 20).parseObject(bytes)
         guard let array = object["keys"]?.arrayValue else {
             throw JOSEError(.invalidKey, "a JWKS needs a 'keys' array")

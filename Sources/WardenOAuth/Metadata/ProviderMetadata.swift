@@ -57,13 +57,23 @@ public struct ProviderMetadata: Sendable {
         codeChallengeMethodsSupported = ["S256"]
     }
 
+    /// ``init(json:expectedIssuer:issuerTemplate:)-([UInt8],_,_)`` from `Data` (an HTTP body).
+    public init(json: Data, expectedIssuer: String, issuerTemplate: TenantIssuerTemplate? = nil) throws(OAuthError) {
+        try self.init(json: Array(json), expectedIssuer: expectedIssuer, issuerTemplate: issuerTemplate)
+    }
+
+    /// ``init(json:expectedIssuer:issuerTemplate:)-([UInt8],_,_)`` from the document's text.
+    public init(json: String, expectedIssuer: String, issuerTemplate: TenantIssuerTemplate? = nil) throws(OAuthError) {
+        try self.init(json: Array(json.utf8), expectedIssuer: expectedIssuer, issuerTemplate: issuerTemplate)
+    }
+
     /// Parses a metadata document and checks it against the configured `issuer`.
     ///
     /// - Parameter issuerTemplate: opt-in for a multi-tenant discovery document (Entra's `common`): its announced
     ///   issuer may be exactly this template instead of `expectedIssuer`. Every other mismatch is still refused.
-    public init(json: Data, expectedIssuer: String, issuerTemplate: TenantIssuerTemplate? = nil) throws(OAuthError) {
+    public init(json: [UInt8], expectedIssuer: String, issuerTemplate: TenantIssuerTemplate? = nil) throws(OAuthError) {
         let object: JSONObject
-        do { object = try JSONReader(maximumBytes: 256 * 1024).parseObject(Array(json)) } catch {
+        do { object = try JSONReader(maximumBytes: 256 * 1024).parseObject(json) } catch {
             throw OAuthError(.invalidMetadata, "metadata is not a JSON object: \(error.reason)")
         }
         func string(_ name: String) -> String? { object[name]?.stringValue }

@@ -5,7 +5,7 @@ import WardenJOSE
 /// A successful token endpoint response (RFC 6749 §5.1), validated.
 ///
 /// Secrets print `<redacted>`.
-public struct TokenResponse: Sendable, CustomStringConvertible {
+public struct TokenResponse: Sendable, CustomStringConvertible, JSONDocument {
     public let accessToken: Redacted<String>
     /// `Bearer` (compared case-insensitively when parsing; normalised here).
     public let tokenType: String
@@ -30,10 +30,10 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
         self.scope = scope
     }
 
-    /// Parses and validates a 200 response body.
-    public init(json body: Data) throws(OAuthError) {
+    /// Parses and validates a 200 response body; `String` and `Data` forms come from ``JSONDocument``.
+    public init(json body: [UInt8]) throws(OAuthError) {
         let object: JSONObject
-        do { object = try JSONReader(maximumBytes: 256 * 1024, maximumDepth: 8).parseObject(Array(body)) } catch {
+        do { object = try JSONReader(maximumBytes: 256 * 1024, maximumDepth: 8).parseObject(body) } catch {
             throw OAuthError(.invalidTokenResponse, "the token response is not a JSON object (\(error.codeName))")
         }
         func string(_ name: String) throws(OAuthError) -> String? {
