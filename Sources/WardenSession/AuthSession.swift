@@ -249,7 +249,7 @@ public actor AuthSession {
                     log.error("refreshed tokens could not be stored: \(e.reason)")
                 }
                 var held = fresh
-                if error == nil, store is any RefreshTokenVault {
+                if error == nil, store.refreshTokenVault != nil {
                     // Held separately (e.g. biometric-bound): do not keep it in memory past its use.
                     held.refreshToken = nil
                     held.refreshTokenHeldSeparately = true
@@ -274,7 +274,7 @@ public actor AuthSession {
         let refreshToken: String
         if let value = tokens.refreshToken?.unredacted() {
             refreshToken = value
-        } else if tokens.refreshTokenHeldSeparately, let vault = store as? any RefreshTokenVault {
+        } else if tokens.refreshTokenHeldSeparately, let vault = store.refreshTokenVault {
             do throws(StorageError) {
                 guard let value = try await vault.loadRefreshToken(service: service, account: account) else {
                     log.notice("the protected refresh token is gone (biometry changed?); signing out")

@@ -13,7 +13,7 @@ public protocol RefreshTokenVault: Sendable {
 /// With one item for the whole set, binding it to `.biometryCurrentSet` makes every session restore prompt and
 /// background refresh impossible. Split, the `tokens` store (e.g. `afterFirstUnlockThisDeviceOnly`) holds the
 /// access and ID tokens with a marker, and the `refreshTokens` store (e.g. `.biometryCurrentSet`) holds only the
-/// refresh token; ``AuthSession`` reads it through ``RefreshTokenVault`` only when it refreshes.
+/// refresh token; `AuthSession` reads it through ``CredentialStore/refreshTokenVault`` only when it refreshes.
 ///
 /// **Two items, two primary keys.** A Keychain generic-password item is keyed by class + service + account (+ access
 /// group), whatever its protection: two stores writing the same service and account write one item, and the token set
@@ -43,6 +43,9 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
 
     /// Both halves of a grant are refreshed together: the lock is the `tokens` store's.
     public var grantLock: any GrantLock { tokens.grantLock }
+
+    /// This store: it keeps the refresh token in its own item.
+    public var refreshTokenVault: (any RefreshTokenVault)? { self }
 
     /// What is appended to a service name to key its refresh-token items.
     public static let refreshTokenSuffix = ".refresh-token"

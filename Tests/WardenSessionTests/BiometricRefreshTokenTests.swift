@@ -90,6 +90,43 @@ struct BiometricRefreshTokenTests {
         #expect(await session.currentTokens?.refreshToken == nil, "not kept in memory after use")
     }
 
+    /// An app's own store that wraps the split store (logging, metrics, a migration) and forwards its vault: the
+    /// session still refreshes through the protected item. The session asks the store for its vault, never for its
+    /// type, so the wrapper is not mistaken for a one-item store (which would end in "no refresh token": signed out).
+    struct LoggingStore: CredentialStore {
+        let inner: SplitTokenStore
+        let writes = Locked(0)
+        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+            writes.withLock { $0 += 1 }
+            try await inner.save(data, service: service, account: account)
+        }
+        func load(service: String, account: String) async throws(StorageError) -> Data? {
+            try await inner.load(service: service, account: account)
+        }
+        func delete(service: String, account: String) async throws(StorageError) {
+            try await inner.delete(service: service, account: account)
+        }
+        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
+        func accounts(service: String) async throws(StorageError) -> [String] {
+            try await inner.accounts(service: service)
+        }
+        var grantLock: any GrantLock { inner.grantLock }
+        var refreshTokenVault: (any RefreshTokenVault)? { inner.refreshTokenVault }
+    }
+
+    @Test func aWrappingStoreThatForwardsTheVaultKeepsTheSplitWorking() async throws {
+        let setup = Setup()
+        let wrapper = LoggingStore(inner: setup.store)
+        try await wrapper.save(try Fixture.expired(setup.clock).encoded(), service: "svc", account: "a")
+        let session = try await AuthSession.restore(
+            store: wrapper, service: "svc", account: "a", refresher: setup.provider, now: setup.clock.now)
+        #expect(try await session.validAccessToken() == "at-1")
+        #expect(await setup.protected.prompts == 1, "the refresh token came from the protected item")
+        #expect(await session.currentTokens?.refreshToken == nil, "not kept in memory after use")
+        #expect(wrapper.writes.current == 2, "the first save and the rotated set")
+        #expect(InMemoryStore().refreshTokenVault == nil && setup.store.refreshTokenVault != nil)
+    }
+
     @Test(arguments: [BiometricItemStore.Prompt.cancel, .fail])
     func aRefusedPromptKeepsTheSessionAndDoesNotLoop(_ prompt: BiometricItemStore.Prompt) async throws {
         let setup = Setup()
