@@ -1,0 +1,322 @@
+/// Bindings: the last binding of a name before a use, in its scope, and the value of each binding site.
+extension Dataflow {
+    /// How a binding site gets its value.
+    enum SiteKind: UInt8 {
+        case declaration, forIn, assignment, compoundAssignment, outParameter, mutatingCall, objcMutatingMessage
+    }
+
+    /// Variables followed through at most this many nested bindings, and a use looks back at most this many
+    /// tokens for its binding (a pathological file stays linear).
+    static let maximumDepth = 48
+    static let maximumLookBack = 8192
+
+    /// What the variable `name` carries at token `index`: the value of its last binding before `index` in its
+    /// scope, found by looking back from the use (only uses a rule asks about are followed, so a file pays for
+    /// the values that reach a sink, not for every declaration).
+    func taint(of name: String, at index: Int) -> Taint? {
+        guard index > 0, index <= tokens.count else { return nil }
+        let scopes = scan.scopes
+        let scope = index < tokens.count ? scopes[index] : scopes[index - 1]
+        // A name never bound in this scope (a parameter, a property) needs no look back.
+        guard boundNames(in: scope).contains(name) else { return nil }
+        let lower = max(0, Int(scope), index - Self.maximumLookBack)
+        // Compared in place (a copy of each token would retain and release its text).
+        let utf8Count = name.utf8.count
+        return tokens.withUnsafeBufferPointer { tokens -> Taint? in
+            var position = index - 1
+            defer { scan.spend(index - 1 - position) }
+            while position >= lower {
+                if tokens[position].kind == .identifier, scopes[position] == scope,
+                    tokens[position].text.utf8.count == utf8Count, tokens[position].text == name,
+                    !evaluating.contains(Int32(position)), let site = site(at: position, name),
+                    let value = value(of: site, at: position)
+                {
+                    return value
+                }
+                position -= 1
+            }
+            return nil
+        }
+    }
+
+    /// The names that have a binding site in `scope` (a superset: ``site(at:_:)`` decides), found in one pass over
+    /// the scope the first time it is asked about.
+    func boundNames(in scope: Int32) -> Set<String> {
+        if let known = bound[scope] { return known }
+        var names = Set<String>()
+        let scopes = scan.scopes
+        let range =
+            scope >= 0 && scan.file.partner[Int(scope)] > scope
+            ? Int(scope)..<(Int(scan.file.partner[Int(scope)]) + 1) : 0..<tokens.count
+        for position in range where scopes[position] == scope && tokens[position].kind == .identifier {
+            let previous = position > 0 ? tokens[position - 1] : nil
+            if let previous, previous.kind == .keyword || previous.isSymbol("&") || previous.isSymbol("[") {
+                let objcMutation =
+                    previous.isSymbol("[") && position + 1 < tokens.count
+                    && Self.objcMutators.contains(tokens[position + 1].text)
+                if previous.isSymbol("&") || objcMutation || ["let", "var", "for"].contains(previous.text) {
+                    names.insert(tokens[position].text)
+                }
+                continue
+            }
+            guard position + 1 < tokens.count else { continue }
+            let next = tokens[position + 1]
+            if next.kind == .operator, next.text == "=" || next.text == "+=" {
+                names.insert(tokens[position].text)
+            } else if next.kind == .punctuation, next.text == "." || next.text == "[",
+                previous?.isSymbol(".") != true || (position >= 2 && tokens[position - 2].text == "self")
+            {
+                // The head of `owner.a = v`, `owner.append(x)`, `owner[k] = v`.
+                var end = position
+                while scan.isSymbol(end + 1, "."), end + 2 < tokens.count, tokens[end + 2].kind == .identifier {
+                    end += 2
+                }
+                if scan.isSymbol(end + 1, "["), scan.file.partner[end + 1] > end + 1 {
+                    end = Int(scan.file.partner[end + 1])
+                }
+                let after = end + 1 < tokens.count ? tokens[end + 1] : nil
+                if after?.isSymbol("=") == true || after?.isSymbol("+=") == true
+                    || (end > position && after?.isSymbol("(") == true && Self.mutators.contains(tokens[end].text))
+                {
+                    names.insert(tokens[position].text)
+                }
+            }
+        }
+        bound[scope] = names
+        return names
+    }
+
+    /// The binding site the name at `position` is in, as (kind, the token its parser starts from).
+    func site(at position: Int, _ name: String) -> (SiteKind, Int)? {
+        let before = position > 0 ? tokens[position - 1] : nil
+        if let before, before.kind == .keyword {
+            if before.text == "let" || before.text == "var" { return (.declaration, position - 1) }
+            if before.text == "for" { return (.forIn, position - 1) }
+        }
+        if before?.isSymbol("&") == true { return (.outParameter, position - 1) }
+        if before?.isSymbol(":") == true { return nil }  // a type annotation or a label
+        guard position + 1 < tokens.count else { return nil }
+        let next = tokens[position + 1]
+        if next.isSymbol("=") { return (.assignment, position + 1) }
+        if next.isSymbol("+=") { return (.compoundAssignment, position + 1) }
+        // owner.a.b = v, owner.append(x), owner[k] = v: walk the chain to what follows it.
+        var end = position
+        while scan.isSymbol(end + 1, "."), end + 2 < tokens.count, tokens[end + 2].kind == .identifier { end += 2 }
+        if end > position {
+            if scan.isSymbol(end + 1, "=") { return (.assignment, end + 1) }
+            if scan.isSymbol(end + 1, "("), Self.mutators.contains(tokens[end].text) { return (.mutatingCall, end) }
+        }
+        if scan.isSymbol(end + 1, "["), scan.file.partner[end + 1] > end + 1 {
+            let close = Int(scan.file.partner[end + 1])
+            if scan.isSymbol(close + 1, "=") { return (.assignment, close + 1) }
+        }
+        // [owner setObject:x forKey:@"k"]
+        if before?.isSymbol("[") == true || (scan.text(position - 1) == "." && scan.text(position - 2) == "self"),
+            next.kind == .identifier, Self.objcMutators.contains(next.text), scan.isSymbol(position + 2, ":")
+        {
+            return (.objcMutatingMessage, position + 1)
+        }
+        return nil
+    }
+
+    func value(of site: (SiteKind, Int), at position: Int) -> Taint? {
+        let key = Int32(position)
+        if let known = siteTaints[key] { return known }
+        guard depth < Self.maximumDepth else { return nil }
+        evaluating.insert(key)
+        depth += 1
+        defer {
+            depth -= 1
+            evaluating.remove(key)
+        }
+        let anchor = site.1
+        let parsed: Parsed?
+        switch site.0 {
+        case .declaration: parsed = declaration(anchor)
+        case .forIn: parsed = forIn(anchor)
+        case .assignment: parsed = assignment(anchor, compound: false)
+        case .compoundAssignment: parsed = assignment(anchor, compound: true)
+        case .outParameter: parsed = outParameter(anchor)
+        case .mutatingCall: parsed = mutatingCall(anchor)
+        case .objcMutatingMessage: parsed = objcMutatingMessage(anchor)
+        }
+        guard let parsed else { return nil }
+        var taint = parsed.taint.through(parsed.name, line: tokens[position].line)
+        // Randomness is followed through two variables: further on it has usually become something else (a
+        // service name built with a random suffix, the client made with it, the session that client opened).
+        if let random = taint.random, random.path.count > 2 { taint.random = nil }
+        if parsed.merging, let previous = self.taint(of: parsed.name, at: position) { taint.merge(previous) }
+        siteTaints[key] = taint
+        return taint
+    }
+
+    /// A parsed binding site: the variable, whether it adds to the variable's previous value, and the value.
+    typealias Parsed = (name: String, merging: Bool, taint: Taint)
+
+    /// `let NAME (: Type)? = EXPR`, `if let NAME = EXPR`, `guard let NAME = EXPR else`.
+    func declaration(_ index: Int) -> Parsed? {
+        guard index + 1 < tokens.count, tokens[index + 1].kind == .identifier else { return nil }
+        var position = index + 2
+        if scan.isSymbol(position, ":") {
+            position += 1
+            var steps = 0
+            while position < tokens.count, steps < 64, !tokens[position].isSymbol("=") {
+                let token = tokens[position]
+                if scan.file.partner[position] > position {
+                    position = Int(scan.file.partner[position]) + 1
+                    steps += 1
+                    continue
+                }
+                guard
+                    token.kind == .identifier || token.kind == .keyword || token.isSymbol(".")
+                        || token.kind == .operator && token.text != "="
+                else { return nil }
+                if token.line != tokens[index].line { return nil }
+                position += 1
+                steps += 1
+            }
+        }
+        guard scan.isSymbol(position, "=") else { return nil }
+        let name = tokens[index + 1].text
+        let previous = scan.text(index - 1)
+        let condition = ["if", "guard", "while", ","].contains(previous) || scan.text(index - 2) == "case"
+        return (name, false, evaluate(valueRange(from: position + 1, stopAtBrace: condition)))
+    }
+
+    /// `for NAME in EXPR {`.
+    func forIn(_ index: Int) -> Parsed? {
+        guard index + 3 < tokens.count, tokens[index + 1].kind == .identifier, tokens[index + 2].text == "in" else {
+            return nil
+        }
+        let name = tokens[index + 1].text
+        return (name, false, evaluate(valueRange(from: index + 3, stopAtBrace: true)))
+    }
+
+    /// `NAME = EXPR`, `self.NAME = EXPR`, `owner.member = EXPR`, `dict[key] = EXPR`, `NAME += EXPR`.
+    func assignment(_ index: Int, compound: Bool) -> Parsed? {
+        guard index >= 1, index + 1 < tokens.count else { return nil }
+        let before = index - 1
+        let target = tokens[before]
+        if target.kind == .identifier {
+            let chain = scan.file.receiver(of: before)
+            if chain.isEmpty || chain == ["self"] || chain == ["_"] {
+                return (target.text, compound, evaluate(valueRange(from: index + 1, stopAtBrace: false)))
+            }
+            // owner.member = value: the owner now carries the value; a secret-named member makes it a secret.
+            let owner = chain.first == "self" && chain.count > 1 ? chain[1] : chain[0]
+            let value = valueRange(from: index + 1, stopAtBrace: false)
+            var taint = evaluate(value)
+            if taint.secret == nil, scan.isSecret(target.text), !scan.isLiteral(value) {
+                taint.secret = origin("'\(target.text)'", before)
+            }
+            return (owner, true, taint)
+        }
+        guard target.isSymbol("]"), scan.file.partner[before] >= 0 else { return nil }
+        // dict["password"] = value
+        let open = Int(scan.file.partner[before])
+        guard open >= 1, tokens[open - 1].kind == .identifier else { return nil }
+        let owner = tokens[open - 1].text
+        let value = valueRange(from: index + 1, stopAtBrace: false)
+        var taint = evaluate(value)
+        if taint.secret == nil, !scan.isLiteral(value),
+            ((open + 1)..<before).contains(where: {
+                tokens[$0].kind == .string && scan.isSecret(tokens[$0].text)
+            })
+        {
+            let key = ((open + 1)..<before).first { tokens[$0].kind == .string && scan.isSecret(tokens[$0].text) }
+            taint.secret = origin("'\(key.map { tokens[$0].text } ?? "")'", open)
+        }
+        taint.merge(evaluate((open + 1)..<before))
+        return (owner, true, taint)
+    }
+
+    /// `SecItemCopyMatching(query, &result)`: `result` holds the Keychain item.
+    func outParameter(_ index: Int) -> Parsed? {
+        guard index + 1 < tokens.count, tokens[index + 1].kind == .identifier,
+            let open = scan.enclosingOpener(of: index, "(", limit: 64), scan.text(open - 1) == "SecItemCopyMatching"
+        else { return nil }
+        var taint = Taint()
+        taint.secret = origin("a Keychain read", open - 1)
+        return (tokens[index + 1].text, false, taint)
+    }
+
+    static let mutators: Set<String> = [
+        "append", "insert", "merge", "updateValue", "setValue", "setObject", "setString", "setData", "setBlob",
+        "setDictionary", "addEntries", "add",
+    ]
+
+    /// `owner.append(x)`, `dict.setValue(x, forKey: "password")`, `doc.setString(x, forKey: "pin")`.
+    func mutatingCall(_ index: Int) -> Parsed? {
+        guard Self.mutators.contains(tokens[index].text) else { return nil }
+        let chain = scan.file.receiver(of: index)
+        guard let first = chain.first, let call = scan.file.call(at: index) else { return nil }
+        let owner = first == "self" && chain.count > 1 ? chain[1] : first
+        var taint = evaluate((call.open + 1)..<call.close)
+        if taint.secret == nil, let key = call.argument("forKey"),
+            let literal = scan.firstString(in: key), scan.isSecret(literal),
+            let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value)
+        {
+            taint.secret = origin("'\(literal)'", key.lowerBound)
+        }
+        return (owner, true, taint)
+    }
+
+    static let objcMutators: Set<String> = [
+        "setObject", "setValue", "appendString", "appendData", "appendFormat", "addObject", "setString",
+    ]
+
+    /// `[dict setObject:x forKey:@"token"]`, `[blob appendString:password]`.
+    func objcMutatingMessage(_ index: Int) -> Parsed? {
+        guard Self.objcMutators.contains(tokens[index].text), let message = scan.message(at: index),
+            message.parts.first?.index == index,
+            message.receiver.count == 1
+                || (message.receiver.count == 3 && scan.text(message.receiver.lowerBound) == "self")
+        else { return nil }
+        let owner = scan.text(message.receiver.upperBound - 1)
+        var taint = Taint()
+        for part in message.parts { taint.merge(evaluate(part.argument)) }
+        if taint.secret == nil, let key = message.argument("forKey"), let literal = scan.firstString(in: key),
+            scan.isSecret(literal), let value = message.parts.first?.argument, !scan.isLiteral(value)
+        {
+            taint.secret = origin("'\(literal)'", key.lowerBound)
+        }
+        return (owner, true, taint)
+    }
+
+    /// The right-hand side starting at `start`: to the end of the statement, across lines that continue it (an
+    /// operator at the end of a line, or a line that starts with `.` or a binary operator), over brackets and
+    /// trailing closures; in a condition (`if let`, `guard let`), up to its `{` or `else`.
+    func valueRange(from start: Int, stopAtBrace: Bool) -> Range<Int> {
+        guard start < tokens.count else { return start..<start }
+        var line = tokens[start].line
+        var index = start
+        let limit = min(tokens.count, start + Self.maximumExpression)
+        while index < limit {
+            let token = tokens[index]
+            if token.line != line, index > start {
+                let previous = tokens[index - 1]
+                let continues =
+                    (previous.kind == .operator && previous.text != "!" && previous.text != "?")
+                    || token.isSymbol(".")
+                    || (token.kind == .operator && ["+", "??", "&&", "||", "-", "*"].contains(token.text))
+                guard continues else { break }
+                line = token.line
+            }
+            if stopAtBrace, token.isSymbol("{") || (token.kind == .keyword && token.text == "else") { break }
+            if scan.file.partner[index] > index, token.kind != .interpolationEnd {
+                let close = Int(scan.file.partner[index])
+                line = tokens[close].line
+                index = close + 1
+                continue
+            }
+            if token.kind == .punctuation, [";", "}", ")", "]", ","].contains(token.text) { break }
+            if index > start, token.kind == .keyword,
+                ["let", "var", "return", "if", "guard", "func", "case", "else"].contains(token.text)
+            {
+                break
+            }
+            index += 1
+        }
+        return start..<index
+    }
+}
