@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import WardenCore
+
+/// Audits a source tree: Swift and Objective-C files and property lists, in parallel, with suppressions,
+/// a baseline and vendored folders skipped.
+///
+/// ```swift
+/// let report = try Auditor(options: AuditOptions()).audit(root: "MyApp")
+/// for finding in report.findings { print(finding.file, finding.line, finding.rule.id) }
+/// ```
+public struct Auditor: Sendable {
+    public let options: AuditOptions
+
+    /// An auditor with `options` (vendored folders skipped, no baseline, no progress by default).
+    public init(options: AuditOptions = AuditOptions()) { self.options = options }
+
+    /// Why an audit could not run: `unreadable_path` (the tree is not there) or `invalid_baseline` (a baseline that
+    /// is not a warden baseline document). Both are the caller's configuration.
+    public struct Failure: WardenError, Equatable {
+        public let codeName: String
+        public let reason: String
+        public var failureKind: FailureKind { .misconfiguration }
+
+        static func unreadablePath(_ reason: String) -> Failure { Failure(codeName: "unreadable_path", reason: reason) }
+        static func invalidBaseline(_ reason: String) -> Failure {
+            Failure(codeName: "invalid_baseline", reason: reason)
+        }
+    }
+
+    /// Audits every file under `root` (a directory, or a single file).
+    public func audit(root: String) throws -> AuditReport {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            throw Failure.unreadablePath("'\(root)' does not exist")
+        }
+        let base =
+            isDirectory.boolValue
+            ? URL(fileURLWithPath: root).standardizedFileURL.path
+            : URL(fileURLWithPath: root).deletingLastPathComponent().standardizedFileURL.path
+        let paths = isDirectory.boolValue ? collect(base) : [URL(fileURLWithPath: root).lastPathComponent]
+        return audit(base: base, relativePaths: paths)
+    }
+
+    /// Audits in-memory files (`path` → contents); used by tests.
+    public func audit(files: [String: String]) -> AuditReport {
+        audit(contents: files.mapValues { Array($0.utf8) })
+    }
+
+    /// Audits in-memory files given as bytes (`path` → contents): binary, non-UTF-8 and malformed inputs take the
+    /// same paths as on disk. Used by tests and the fuzz target.
+    public func audit(contents: [String: [UInt8]]) -> AuditReport {
+        let inputs: [(String, [UInt8]?)] = contents.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return run(inputs.map { input in { input } }, count: inputs.count)
+    }
+
+    static let sourceExtensions: [String: SourceLanguage] = [
+        "swift": .swift, "m": .objectiveC, "mm": .objectiveC, "h": .objectiveC,
+    ]
+
+    static let resourceExtensions: Set<String> = ["plist", "entitlements", "json", "xcconfig", "pbxproj"]
+
+    func collect(_ base: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
+        var paths: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            if options.excludedDirectories.contains(name) || (name.hasPrefix(".") && name != ".") {
+                if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory {
+                    enumerator.skipDescendants()
+                    continue
+                }
+                if name.hasPrefix(".") { continue }
+            }
+            let ext = (name as NSString).pathExtension
+            if Self.sourceExtensions[ext] != nil || Self.resourceExtensions.contains(ext) {
+                // Asset catalogues' Contents.json files describe images, not configuration.
+                if ext == "json", path.contains(".xcassets/") { continue }
+                paths.append(path)
+            }
+        }
+        return paths.sorted()
+    }
+
+    func audit(base: String, relativePaths: [String]) -> AuditReport {
+        let loaders: [@Sendable () -> (String, [UInt8]?)] = relativePaths.map { relative in
+            {
+                let data = FileManager.default.contents(atPath: base + "/" + relative)
+                return (relative, data.map { Array($0) })
+            }
+        }
+        return run(loaders, count: relativePaths.count)
+    }
+
+    struct FileOutcome: Sendable {
+        var path: String
+        var findings: [RawFinding] = []
+        var facts = FileFacts()
+        /// Test code: a test target or folder, or a file that imports a test framework.
+        var isTest = false
+        var suppressions: [Suppression] = []
+        var lines = 0
+        var skipped: String?
+        /// What each finding line gives its fingerprint (source: ``SourceFile/fingerprintText(_:)``; plist: the line).
+        var fingerprintTexts: [Int: String] = [:]
+    }
+
+    struct Suppression: Sendable {
+        let rules: Set<String>
+        let line: Int
+        let endLine: Int
+    }
+}
