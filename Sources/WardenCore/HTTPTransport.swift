@@ -63,7 +63,10 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// A failure below HTTP, classified for retry decisions.
-public struct TransportError: CodedError {
+public typealias TransportError = CodedFailure<TransportErrorDomain>
+
+/// The codes of ``TransportError`` and how a caller should react to each.
+public enum TransportErrorDomain: ErrorDomain {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
             case timedOut = "timed_out"
@@ -102,32 +105,20 @@ public struct TransportError: CodedError {
         public static let other = Code(.other)
     }
 
-    public let code: Code
-    public let reason: String
-    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
-    public let file: String
-    /// The line of ``file``.
-    public let line: Int
-
-    /// Whether the failure is about reaching the server (offline, DNS, refused, lost, timed out) — what makes a
-    /// session offline. A too-large response, an insecure URL, a refused redirect or a pinning failure is not.
-    public var isConnectivity: Bool {
-        [.timedOut, .cannotConnect, .connectionLost, .dnsLookupFailed, .notConnected].contains(code)
-    }
-
-    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
-        self.file = file
-        self.line = line
-        self.code = code
-        self.reason = Self.reason(reason, or: code)
-    }
-
-    public var failureKind: FailureKind {
+    public static func failureKind(of code: Code) -> FailureKind {
         switch code {
         case .cancelled: .userCancelled
         case .insecureURL, .pinningUnsupported: .misconfiguration
         case .responseTooLarge, .redirectRefused, .pinningFailed: .rejected
         default: .transient
         }
+    }
+}
+
+extension TransportError {
+    /// Whether the failure is about reaching the server (offline, DNS, refused, lost, timed out) — what makes a
+    /// session offline. A too-large response, an insecure URL, a refused redirect or a pinning failure is not.
+    public var isConnectivity: Bool {
+        [.timedOut, .cannotConnect, .connectionLost, .dnsLookupFailed, .notConnected].contains(code)
     }
 }

@@ -4,7 +4,10 @@ import WardenCore
 /// the source location.
 ///
 /// `==` compares the code only, so tests write `#expect(throws: CryptoError(.weakKey))`.
-public struct CryptoError: CodedError {
+public typealias CryptoError = CodedFailure<CryptoErrorDomain>
+
+/// The codes of ``CryptoError`` and how a caller should react to each.
+public enum CryptoErrorDomain: ErrorDomain {
     /// A stable error code (a struct over a private enum, so new codes are not a breaking change).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
@@ -50,20 +53,7 @@ public struct CryptoError: CodedError {
         public static let untrustedCertificate = Code(.untrustedCertificate)
     }
 
-    public let code: Code
-    public let reason: String
-    public let file: String
-    public let line: Int
-
-    /// Creates an error; `reason` must not contain secret material.
-    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
-        self.code = code
-        self.reason = Self.reason(reason, or: code)
-        self.file = file
-        self.line = line
-    }
-
-    public var failureKind: FailureKind {
+    public static func failureKind(of code: Code) -> FailureKind {
         switch code {
         case .randomUnavailable, .backendFailure: .misconfiguration
         case .invalidKey, .weakKey, .unsupportedKey, .algorithmMismatch: .misconfiguration

@@ -6,7 +6,10 @@ import WardenCore
 /// Policy failures (an expired token, a wrong audience) are reported with the same type so that one `catch`
 /// covers every rejection; ``failureKind`` says `.rejected` for forged or invalid input and
 /// `.misconfiguration` for problems with the caller's keys or options.
-public struct JOSEError: CodedError {
+public typealias JOSEError = CodedFailure<JOSEErrorDomain>
+
+/// The codes of ``JOSEError`` and how a caller should react to each.
+public enum JOSEErrorDomain: ErrorDomain {
     /// A stable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
@@ -108,20 +111,7 @@ public struct JOSEError: CodedError {
         public static let keySetUnavailable = Code(.keySetUnavailable)
     }
 
-    public let code: Code
-    public let reason: String
-    public let file: String
-    public let line: Int
-
-    /// Creates an error; `reason` must not contain token contents or key material.
-    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
-        self.code = code
-        self.reason = Self.reason(reason, or: code)
-        self.file = file
-        self.line = line
-    }
-
-    public var failureKind: FailureKind {
+    public static func failureKind(of code: Code) -> FailureKind {
         switch code.backing {
         case .invalidKey, .weakKey, .mixedKeySet, .privateKeyInSet, .invalidConfiguration: .misconfiguration
         case .keySetUnavailable: .transient

@@ -3,7 +3,10 @@ import WardenCore
 /// Why a passkey ceremony was refused: a stable ``Code`` (printed by `warden passkey` as the reason code), a
 /// reason that never contains challenges, signatures or key material, and the source location. `==` compares the
 /// code.
-public struct PasskeyError: CodedError {
+public typealias PasskeyError = CodedFailure<PasskeyErrorDomain>
+
+/// The codes of ``PasskeyError`` and how a caller should react to each.
+public enum PasskeyErrorDomain: ErrorDomain {
     /// A stable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
@@ -99,20 +102,7 @@ public struct PasskeyError: CodedError {
         public static let challengeStoreUnavailable = Code(.challengeStoreUnavailable)
     }
 
-    public let code: Code
-    public let reason: String
-    public let file: String
-    public let line: Int
-
-    /// Creates an error; `reason` must not contain challenges, signatures or keys.
-    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
-        self.code = code
-        self.reason = Self.reason(reason, or: code)
-        self.file = file
-        self.line = line
-    }
-
-    public var failureKind: FailureKind {
+    public static func failureKind(of code: Code) -> FailureKind {
         switch code {
         case .invalidConfiguration: .misconfiguration
         case .challengeStoreUnavailable: .transient

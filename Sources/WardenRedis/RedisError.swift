@@ -2,7 +2,10 @@ import WardenCore
 
 /// Why a Redis call failed. Every failure of the server or the network is ``FailureKind/transient``: the one-time
 /// stores built on it then refuse (a challenge or a proof is never "not seen before" because Redis did not answer).
-public struct RedisError: CodedError {
+public typealias RedisError = CodedFailure<RedisErrorDomain>
+
+/// The codes of ``RedisError`` and how a caller should react to each.
+public enum RedisErrorDomain: ErrorDomain {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             case unreachable = "redis_unreachable"
@@ -33,22 +36,8 @@ public struct RedisError: CodedError {
         public static let invalidConfiguration = Code(.invalidConfiguration)
     }
 
-    public let code: Code
-    public let reason: String
-    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
-    public let file: String
-    /// The line of ``file``.
-    public let line: Int
-
-    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
-        self.file = file
-        self.line = line
-        self.code = code
-        self.reason = Self.reason(reason, or: code)
-    }
-
     /// Authentication and configuration errors need an operator; everything else may pass with a retry.
-    public var failureKind: FailureKind {
+    public static func failureKind(of code: Code) -> FailureKind {
         code == .authenticationFailed || code == .invalidConfiguration ? .misconfiguration : .transient
     }
 }

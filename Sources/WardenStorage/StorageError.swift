@@ -4,7 +4,10 @@ import WardenCore
 ///
 /// A locked keychain or keyring, or an interaction that is not allowed right now (the device is locked), is
 /// **transient**: the caller must keep the session and try later, never treat it as a sign-out.
-public struct StorageError: CodedError {
+public typealias StorageError = CodedFailure<StorageErrorDomain>
+
+/// The codes of ``StorageError`` and how a caller should react to each.
+public enum StorageErrorDomain: ErrorDomain {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             case invalidName = "invalid_name"
@@ -52,21 +55,7 @@ public struct StorageError: CodedError {
         public static let lockTimeout = Code(.lockTimeout)
     }
 
-    public let code: Code
-    public let reason: String
-    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
-    public let file: String
-    /// The line of ``file``.
-    public let line: Int
-
-    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
-        self.file = file
-        self.line = line
-        self.code = code
-        self.reason = Self.reason(reason, or: code)
-    }
-
-    public var failureKind: FailureKind {
+    public static func failureKind(of code: Code) -> FailureKind {
         switch code.backing {
         case .locked, .interactionNotAllowed, .backendFailure, .lockTimeout: .transient
         case .missingEntitlement, .serviceUnavailable, .invalidName, .accessControlUnavailable: .misconfiguration

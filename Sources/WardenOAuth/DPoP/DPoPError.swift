@@ -2,7 +2,10 @@ import WardenCore
 
 /// Why a DPoP proof (RFC 9449) was refused, or a DPoP exchange failed. Every refusal of ``DPoPVerifier`` has
 /// its own stable code.
-public struct DPoPError: CodedError {
+public typealias DPoPError = CodedFailure<DPoPErrorDomain>
+
+/// The codes of ``DPoPError`` and how a caller should react to each.
+public enum DPoPErrorDomain: ErrorDomain {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             case malformed = "dpop_malformed"
@@ -63,21 +66,7 @@ public struct DPoPError: CodedError {
         public static let tokenTypeDowngrade = Code(.tokenTypeDowngrade)
     }
 
-    public let code: Code
-    public let reason: String
-    /// Where Warden raised the error (`#fileID`: module and file), for bug reports; never compared by `==`.
-    public let file: String
-    /// The line of ``file``.
-    public let line: Int
-
-    public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
-        self.file = file
-        self.line = line
-        self.code = code
-        self.reason = Self.reason(reason, or: code)
-    }
-
-    public var failureKind: FailureKind {
+    public static func failureKind(of code: Code) -> FailureKind {
         code == .nonceRequired || code == .replayCacheUnavailable ? .transient : .rejected
     }
 }
