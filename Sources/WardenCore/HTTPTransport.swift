@@ -67,6 +67,15 @@ public typealias TransportError = CodedFailure<TransportErrorDomain>
 
 /// The codes of ``TransportError`` and how a caller should react to each.
 public enum TransportErrorDomain: ErrorDomain {
+    public static func failureKind(of code: Code) -> FailureKind {
+        switch code {
+        case .cancelled: .userCancelled
+        case .insecureURL, .pinningUnsupported: .misconfiguration
+        case .responseTooLarge, .redirectRefused, .pinningFailed: .rejected
+        default: .transient
+        }
+    }
+
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
             case timedOut = "timed_out"
@@ -103,15 +112,6 @@ public enum TransportErrorDomain: ErrorDomain {
         /// The server's certificate chain matched no configured pin.
         public static let pinningFailed = Code(.pinningFailed)
         public static let other = Code(.other)
-    }
-
-    public static func failureKind(of code: Code) -> FailureKind {
-        switch code {
-        case .cancelled: .userCancelled
-        case .insecureURL, .pinningUnsupported: .misconfiguration
-        case .responseTooLarge, .redirectRefused, .pinningFailed: .rejected
-        default: .transient
-        }
     }
 }
 

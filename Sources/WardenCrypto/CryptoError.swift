@@ -8,6 +8,14 @@ public typealias CryptoError = CodedFailure<CryptoErrorDomain>
 
 /// The codes of ``CryptoError`` and how a caller should react to each.
 public enum CryptoErrorDomain: ErrorDomain {
+    public static func failureKind(of code: Code) -> FailureKind {
+        switch code {
+        case .randomUnavailable, .backendFailure: .misconfiguration
+        case .invalidKey, .weakKey, .unsupportedKey, .algorithmMismatch: .misconfiguration
+        default: .rejected
+        }
+    }
+
     /// A stable error code (a struct over a private enum, so new codes are not a breaking change).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
@@ -51,13 +59,5 @@ public enum CryptoErrorDomain: ErrorDomain {
         /// A certificate chain that does not verify against the configured trust anchors (bad signature, expired,
         /// not yet valid, wrong issuer, a non-CA intermediate).
         public static let untrustedCertificate = Code(.untrustedCertificate)
-    }
-
-    public static func failureKind(of code: Code) -> FailureKind {
-        switch code {
-        case .randomUnavailable, .backendFailure: .misconfiguration
-        case .invalidKey, .weakKey, .unsupportedKey, .algorithmMismatch: .misconfiguration
-        default: .rejected
-        }
     }
 }

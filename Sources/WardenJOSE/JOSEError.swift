@@ -10,6 +10,14 @@ public typealias JOSEError = CodedFailure<JOSEErrorDomain>
 
 /// The codes of ``JOSEError`` and how a caller should react to each.
 public enum JOSEErrorDomain: ErrorDomain {
+    public static func failureKind(of code: Code) -> FailureKind {
+        switch code.backing {
+        case .invalidKey, .weakKey, .mixedKeySet, .privateKeyInSet, .invalidConfiguration: .misconfiguration
+        case .keySetUnavailable: .transient
+        default: .rejected
+        }
+    }
+
     /// A stable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
@@ -109,13 +117,5 @@ public enum JOSEErrorDomain: ErrorDomain {
         public static let authTimeRegressed = Code(.authTimeRegressed)
         public static let invalidConfiguration = Code(.invalidConfiguration)
         public static let keySetUnavailable = Code(.keySetUnavailable)
-    }
-
-    public static func failureKind(of code: Code) -> FailureKind {
-        switch code.backing {
-        case .invalidKey, .weakKey, .mixedKeySet, .privateKeyInSet, .invalidConfiguration: .misconfiguration
-        case .keySetUnavailable: .transient
-        default: .rejected
-        }
     }
 }

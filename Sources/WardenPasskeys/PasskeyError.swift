@@ -7,6 +7,14 @@ public typealias PasskeyError = CodedFailure<PasskeyErrorDomain>
 
 /// The codes of ``PasskeyError`` and how a caller should react to each.
 public enum PasskeyErrorDomain: ErrorDomain {
+    public static func failureKind(of code: Code) -> FailureKind {
+        switch code {
+        case .invalidConfiguration: .misconfiguration
+        case .challengeStoreUnavailable: .transient
+        default: .rejected
+        }
+    }
+
     /// A stable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: String, Sendable {
@@ -100,13 +108,5 @@ public enum PasskeyErrorDomain: ErrorDomain {
         /// The challenge store could not answer (a remote store unreachable, timing out or refusing us): the
         /// ceremony is refused, and the client may retry (a transient failure).
         public static let challengeStoreUnavailable = Code(.challengeStoreUnavailable)
-    }
-
-    public static func failureKind(of code: Code) -> FailureKind {
-        switch code {
-        case .invalidConfiguration: .misconfiguration
-        case .challengeStoreUnavailable: .transient
-        default: .rejected
-        }
     }
 }

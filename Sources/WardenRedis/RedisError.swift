@@ -6,6 +6,11 @@ public typealias RedisError = CodedFailure<RedisErrorDomain>
 
 /// The codes of ``RedisError`` and how a caller should react to each.
 public enum RedisErrorDomain: ErrorDomain {
+    /// Authentication and configuration errors need an operator; everything else may pass with a retry.
+    public static func failureKind(of code: Code) -> FailureKind {
+        code == .authenticationFailed || code == .invalidConfiguration ? .misconfiguration : .transient
+    }
+
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             case unreachable = "redis_unreachable"
@@ -34,10 +39,5 @@ public enum RedisErrorDomain: ErrorDomain {
         public static let unexpectedReply = Code(.unexpectedReply)
         /// A URL or setting that cannot work (an unknown scheme, `rediss://`, a database out of range).
         public static let invalidConfiguration = Code(.invalidConfiguration)
-    }
-
-    /// Authentication and configuration errors need an operator; everything else may pass with a retry.
-    public static func failureKind(of code: Code) -> FailureKind {
-        code == .authenticationFailed || code == .invalidConfiguration ? .misconfiguration : .transient
     }
 }

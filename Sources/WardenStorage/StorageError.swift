@@ -8,6 +8,15 @@ public typealias StorageError = CodedFailure<StorageErrorDomain>
 
 /// The codes of ``StorageError`` and how a caller should react to each.
 public enum StorageErrorDomain: ErrorDomain {
+    public static func failureKind(of code: Code) -> FailureKind {
+        switch code.backing {
+        case .locked, .interactionNotAllowed, .backendFailure, .lockTimeout: .transient
+        case .missingEntitlement, .serviceUnavailable, .invalidName, .accessControlUnavailable: .misconfiguration
+        case .userCancelled: .userCancelled
+        case .authenticationFailed, .corruptedData, .itemTooLarge: .rejected
+        }
+    }
+
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             case invalidName = "invalid_name"
@@ -53,14 +62,5 @@ public enum StorageErrorDomain: ErrorDomain {
         /// Another holder of the grant (an app extension, a second process) is refreshing it and did not finish
         /// within the wait (``GrantLock``); transient: the session is kept and the next call tries again.
         public static let lockTimeout = Code(.lockTimeout)
-    }
-
-    public static func failureKind(of code: Code) -> FailureKind {
-        switch code.backing {
-        case .locked, .interactionNotAllowed, .backendFailure, .lockTimeout: .transient
-        case .missingEntitlement, .serviceUnavailable, .invalidName, .accessControlUnavailable: .misconfiguration
-        case .userCancelled: .userCancelled
-        case .authenticationFailed, .corruptedData, .itemTooLarge: .rejected
-        }
     }
 }

@@ -6,6 +6,10 @@ public typealias DPoPError = CodedFailure<DPoPErrorDomain>
 
 /// The codes of ``DPoPError`` and how a caller should react to each.
 public enum DPoPErrorDomain: ErrorDomain {
+    public static func failureKind(of code: Code) -> FailureKind {
+        code == .nonceRequired || code == .replayCacheUnavailable ? .transient : .rejected
+    }
+
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Backing: String, Sendable {
             case malformed = "dpop_malformed"
@@ -64,9 +68,5 @@ public enum DPoPErrorDomain: ErrorDomain {
         public static let keyMismatch = Code(.keyMismatch)
         /// DPoP was requested but the server issued another `token_type` (a silent downgrade to Bearer).
         public static let tokenTypeDowngrade = Code(.tokenTypeDowngrade)
-    }
-
-    public static func failureKind(of code: Code) -> FailureKind {
-        code == .nonceRequired || code == .replayCacheUnavailable ? .transient : .rejected
     }
 }

@@ -15,15 +15,10 @@ extension DemoCommand {
         static let step: String? = "provider offline, then back"
 
         static func links(in world: DemoWorld) async -> [Link] {
-            let provider = world.provider
-            let session = world.session
-            let store = world.store
-            let transport = world.transport
-            let service = world.service
-            let account = world.account
-            let ledger = world.ledger
-            let api = world.api
-            let demoClock = world.demoClock
+            let (provider, session, store, transport, service, account, ledger, api, demoClock) = (
+                world.provider, world.session, world.store, world.transport, world.service, world.account, world.ledger,
+                world.api, world.demoClock
+            )
             var links: [Link] = []
             // 5. Provider offline → session kept, read-only; back online → recovers.
             provider.outage = .connectionRefused

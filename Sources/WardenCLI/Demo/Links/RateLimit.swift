@@ -15,10 +15,7 @@ extension DemoCommand {
         static let step: String? = "rate limited with Retry-After"
 
         static func links(in world: DemoWorld) async -> [Link] {
-            let provider = world.provider
-            let session = world.session
-            let transport = world.transport
-            let api = world.api
+            let (provider, session, transport, api) = (world.provider, world.session, world.transport, world.api)
             var links: [Link] = []
             // 6. 429 with Retry-After.
             let rateSleeper = RecordingClock()

@@ -15,11 +15,9 @@ extension DemoCommand {
         static let step: String? = "rate limited beyond the budget"
 
         static func links(in world: DemoWorld) async -> [Link] {
-            let provider = world.provider
-            let session = world.session
-            let transport = world.transport
-            let api = world.api
-            let demoClock = world.demoClock
+            let (provider, session, transport, api, demoClock) = (
+                world.provider, world.session, world.transport, world.api, world.demoClock
+            )
             var links: [Link] = []
             // 6b. A Retry-After beyond the caller's budget: fail at once with the time, never retry early.
             let budgetSleeper = RecordingClock()

@@ -15,11 +15,9 @@ extension DemoCommand {
         static let step: String? = "grant revoked at the provider"
 
         static func links(in world: DemoWorld) async -> [Link] {
-            let provider = world.provider
-            let session = world.session
-            let store = world.store
-            let service = world.service
-            let account = world.account
+            let (provider, session, store, service, account) = (
+                world.provider, world.session, world.store, world.service, world.account
+            )
             var links: [Link] = []
             // 7. Grant revoked at the provider → invalid_grant → signed out, store purged.
             provider.revokeAllGrants()

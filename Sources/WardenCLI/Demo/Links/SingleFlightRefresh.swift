@@ -15,14 +15,10 @@ extension DemoCommand {
         static let step: String? = "50 concurrent API calls with an expired access token"
 
         static func links(in world: DemoWorld) async -> [Link] {
-            let provider = world.provider
-            let session = world.session
-            let store = world.store
-            let transport = world.transport
-            let service = world.service
-            let account = world.account
-            let ledger = world.ledger
-            let api = world.api
+            let (provider, session, store, transport, service, account, ledger, api) = (
+                world.provider, world.session, world.store, world.transport, world.service, world.account, world.ledger,
+                world.api
+            )
             var links: [Link] = []
             // 4. 50 concurrent API calls with an expired token → exactly one refresh, rotated and persisted.
             provider.expireAccessTokens()

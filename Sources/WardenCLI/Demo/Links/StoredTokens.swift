@@ -15,11 +15,9 @@ extension DemoCommand {
         static let step: String? = nil
 
         static func links(in world: DemoWorld) async -> [Link] {
-            let store = world.store
-            let service = world.service
-            let account = world.account
-            let tokens = world.tokens
-            let storeName = world.storeName
+            let (store, service, account, tokens, storeName) = (
+                world.store, world.service, world.account, world.tokens, world.storeName
+            )
             var links: [Link] = []
             do {
                 let stored = try await store.load(service: service, account: account).map { data throws(StorageError) in
