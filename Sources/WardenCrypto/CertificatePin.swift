@@ -39,8 +39,8 @@ public struct CertificatePin: Hashable, Sendable, CustomStringConvertible {
     /// One pin per certificate in `input`: a PEM chain (any number of `CERTIFICATE` blocks) or one DER
     /// certificate.
     ///
-    /// - Throws: ``CryptoError/Code/inputTooLarge`` over 1 MiB, ``CryptoError/Code/noCertificate`` when the input
-    ///   holds no certificate, ``CryptoError/Code/malformedInput`` for a certificate that does not parse.
+    /// - Throws: ``CryptoErrorDomain/Code/inputTooLarge`` over 1 MiB, ``CryptoErrorDomain/Code/noCertificate`` when the input
+    ///   holds no certificate, ``CryptoErrorDomain/Code/malformedInput`` for a certificate that does not parse.
     public static func pins(fromCertificates input: [UInt8]) throws -> [CertificatePin] {
         try subjectPublicKeyInfos(fromCertificates: input).map(CertificatePin.init(spkiDER:))
     }
@@ -59,8 +59,8 @@ public struct CertificatePin: Hashable, Sendable, CustomStringConvertible {
 @_spi(Fuzzing) public enum CertificateInput {
     /// The DER certificates in `input`; empty for input that is neither PEM nor DER-shaped (a SEQUENCE).
     ///
-    /// - Throws: ``CryptoError/Code/noCertificate`` for empty input or PEM without a `CERTIFICATE` block,
-    ///   ``CryptoError/Code/inputTooLarge`` over 1 MiB, ``CryptoError/Code/malformedInput`` for PEM that is not
+    /// - Throws: ``CryptoErrorDomain/Code/noCertificate`` for empty input or PEM without a `CERTIFICATE` block,
+    ///   ``CryptoErrorDomain/Code/inputTooLarge`` over 1 MiB, ``CryptoErrorDomain/Code/malformedInput`` for PEM that is not
     ///   UTF-8 or not well formed.
     @_spi(Fuzzing) public static func derCertificates(_ input: [UInt8]) throws -> [[UInt8]] {
         guard !input.isEmpty else { throw CryptoError(.noCertificate, "empty input") }

@@ -1,6 +1,6 @@
 import WardenCore
 
-/// An error from WardenCrypto: a stable ``Code``, a reason that never contains key material or secrets, and
+/// An error from WardenCrypto: a stable ``CryptoErrorDomain/Code``, a reason that never contains key material or secrets, and
 /// the source location.
 ///
 /// `==` compares the code only, so tests write `#expect(throws: CryptoError(.weakKey))`.

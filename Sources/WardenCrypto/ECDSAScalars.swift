@@ -57,7 +57,7 @@ public enum ECDSASignature {
     ///
     /// Strict DER: one SEQUENCE of exactly two minimal, positive INTEGERs that fit the curve, no trailing bytes.
     ///
-    /// - Throws: ``CryptoError/Code/malformedSignature``.
+    /// - Throws: ``CryptoErrorDomain/Code/malformedSignature``.
     public static func raw(fromDER der: [UInt8], curve: EllipticCurve) throws(CryptoError) -> [UInt8] {
         let size = curve.fieldByteCount
         do {
@@ -96,7 +96,7 @@ public enum ECDSASignature {
 extension ECDSASignature {
     /// The DER `ECDSA-Sig-Value` of a raw `r||s` signature (as WebAuthn authenticators and X.509 write them).
     ///
-    /// - Throws: ``CryptoError/Code/malformedSignature`` unless `raw` is two equal halves.
+    /// - Throws: ``CryptoErrorDomain/Code/malformedSignature`` unless `raw` is two equal halves.
     public static func der(fromRaw raw: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard !raw.isEmpty, raw.count % 2 == 0 else {
             throw CryptoError(.malformedSignature, "raw ECDSA signatures are r||s of equal length")

@@ -118,8 +118,8 @@ public struct PublicKey: Sendable {
     /// Verifies `signature` over `message`.
     ///
     /// - Returns: `true` for a valid signature, `false` for a well-formed signature that does not verify.
-    /// - Throws: ``CryptoError/Code/algorithmMismatch`` when the algorithm does not fit this key;
-    ///   ``CryptoError/Code/malformedSignature`` for a signature of the wrong length or, for ECDSA, with `r` or
+    /// - Throws: ``CryptoErrorDomain/Code/algorithmMismatch`` when the algorithm does not fit this key;
+    ///   ``CryptoErrorDomain/Code/malformedSignature`` for a signature of the wrong length or, for ECDSA, with `r` or
     ///   `s` zero or not below the group order.
     public func isValidSignature(
         _ signature: some ContiguousBytes, for message: some ContiguousBytes, algorithm: SignatureAlgorithm
@@ -153,8 +153,8 @@ public struct PublicKey: Sendable {
     /// The DER is parsed strictly and `r`, `s` are range-checked first; the backend then verifies the original
     /// bytes without a conversion round trip.
     ///
-    /// - Throws: ``CryptoError/Code/algorithmMismatch`` for a non-EC key or a hash that does not fit the curve;
-    ///   ``CryptoError/Code/malformedSignature`` for non-DER or out-of-range signatures.
+    /// - Throws: ``CryptoErrorDomain/Code/algorithmMismatch`` for a non-EC key or a hash that does not fit the curve;
+    ///   ``CryptoErrorDomain/Code/malformedSignature`` for non-DER or out-of-range signatures.
     public func isValidSignature(derECDSA signature: [UInt8], for message: [UInt8], hash: HashFunction) throws -> Bool {
         try checkCompatible(.ecdsa(hash))
         guard case .ec(let curve) = kind else { throw CryptoError(.algorithmMismatch, "ECDSA needs an EC key") }
@@ -163,7 +163,7 @@ public struct PublicKey: Sendable {
         return backing.verifyECDSA(der: signature, raw: raw, message: message, hash: hash)
     }
 
-    /// Throws ``CryptoError/Code/algorithmMismatch`` unless `algorithm` can be used with this key.
+    /// Throws ``CryptoErrorDomain/Code/algorithmMismatch`` unless `algorithm` can be used with this key.
     public func checkCompatible(_ algorithm: SignatureAlgorithm) throws {
         switch (kind, algorithm) {
         case (.rsa, .rsaPKCS1v15), (.rsa, .rsaPSS), (.ed25519, .ed25519): return
@@ -199,7 +199,7 @@ public struct PublicKey: Sendable {
     public static let untrustedRSAExponent: [UInt8] = [0x01, 0x00, 0x01]
 
     /// Refuses a key an unauthenticated party chose when it is costlier to verify than any real one: RSA over
-    /// ``maximumUntrustedRSAModulusBits`` bits or with an exponent other than 65537 (``CryptoError/Code/unsupportedKey``).
+    /// ``maximumUntrustedRSAModulusBits`` bits or with an exponent other than 65537 (``CryptoErrorDomain/Code/unsupportedKey``).
     /// EC and Ed25519 keys pass (their cost is fixed).
     public func checkUntrustedCost() throws {
         guard case .rsa(let bits) = kind else { return }

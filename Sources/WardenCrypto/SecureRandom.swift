@@ -11,7 +11,7 @@ public struct SecureRandom: RandomSource {
     /// The system source.
     public init() {}
 
-    /// `count` random bytes, or ``CryptoError/Code/randomUnavailable`` — never zeros.
+    /// `count` random bytes, or ``CryptoErrorDomain/Code/randomUnavailable`` — never zeros.
     public func bytes(count: Int) throws -> [UInt8] {
         guard count >= 0 else { throw CryptoError(.malformedInput, "negative random byte count") }
         var output = [UInt8](repeating: 0, count: count)

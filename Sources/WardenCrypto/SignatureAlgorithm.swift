@@ -1,7 +1,7 @@
 /// A signature scheme, independent of any token format.
 ///
 /// The key decides which schemes are possible: `PublicKey.isValidSignature(_:for:algorithm:)` throws
-/// ``CryptoError/Code/algorithmMismatch`` when the scheme does not fit the key.
+/// ``CryptoErrorDomain/Code/algorithmMismatch`` when the scheme does not fit the key.
 public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     /// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2).
     case rsaPKCS1v15(HashFunction)

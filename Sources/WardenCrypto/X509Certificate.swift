@@ -48,7 +48,7 @@ public struct X509Certificate: Sendable, Hashable {
 
     /// Parses one DER certificate.
     ///
-    /// - Throws: ``CryptoError/Code/inputTooLarge`` over 64 KiB, ``CryptoError/Code/malformedInput`` for anything
+    /// - Throws: ``CryptoErrorDomain/Code/inputTooLarge`` over 64 KiB, ``CryptoErrorDomain/Code/malformedInput`` for anything
     ///   that is not a DER certificate (trailing bytes, duplicate extensions, undecodable names).
     public init(der: [UInt8]) throws(CryptoError) {
         guard der.count <= Self.maximumBytes else {
@@ -125,8 +125,8 @@ public struct X509Certificate: Sendable, Hashable {
 
     /// Every certificate in `input`: a PEM bundle (any number of `CERTIFICATE` blocks) or one DER certificate.
     ///
-    /// - Throws: ``CryptoError/Code/noCertificate`` for empty input or PEM without a certificate,
-    ///   ``CryptoError/Code/inputTooLarge`` over 1 MiB, ``CryptoError/Code/malformedInput`` for anything else that
+    /// - Throws: ``CryptoErrorDomain/Code/noCertificate`` for empty input or PEM without a certificate,
+    ///   ``CryptoErrorDomain/Code/inputTooLarge`` over 1 MiB, ``CryptoErrorDomain/Code/malformedInput`` for anything else that
     ///   is not a certificate.
     public static func certificates(pemOrDER input: [UInt8]) throws -> [X509Certificate] {
         let certificates = try CertificateInput.derCertificates(input)
@@ -138,7 +138,7 @@ public struct X509Certificate: Sendable, Hashable {
     /// validity periods at `date`, issuer names, and CA constraints of every issuing certificate. `roots` are the
     /// only trust anchors; the system store is never consulted.
     ///
-    /// - Throws: ``CryptoError/Code/untrustedCertificate`` with the platform's reason.
+    /// - Throws: ``CryptoErrorDomain/Code/untrustedCertificate`` with the platform's reason.
     public static func verifyChain(_ chain: [X509Certificate], roots: [X509Certificate], at date: Date)
         throws(CryptoError)
     {

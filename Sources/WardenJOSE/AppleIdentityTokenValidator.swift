@@ -61,7 +61,7 @@ public struct AppleIdentityTokenValidator: Sendable {
     /// Validates `identityToken`; `rawNonce` is the nonce before hashing, as kept by the app.
     ///
     /// The nonce is what makes a stolen identity token useless for another sign-in: without `rawNonce` every token is
-    /// refused (``JOSEError/Code/invalidConfiguration``) unless `withoutNonce: true` says the flow sends none (a web
+    /// refused (``JOSEErrorDomain/Code/invalidConfiguration``) unless `withoutNonce: true` says the flow sends none (a web
     /// flow configured without one). A token naming several audiences must say which one it was issued to (`azp`,
     /// one of ``clientIDs``).
     public func validate(_ identityToken: String, rawNonce: String?, withoutNonce: Bool = false) throws(JOSEError)

@@ -40,7 +40,7 @@ public enum Base64URL {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Decodes strictly; throws ``JOSEError/Code/invalidBase64``.
+    /// Decodes strictly; throws ``JOSEErrorDomain/Code/invalidBase64``.
     public static func decode(_ text: some StringProtocol) throws(JOSEError) -> [UInt8] {
         var text = String(text)
         let result = text.withUTF8 { input -> Result<[UInt8], JOSEError> in

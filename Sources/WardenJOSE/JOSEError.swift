@@ -1,10 +1,10 @@
 import WardenCore
 
-/// An error from WardenJOSE: a stable ``Code``, a reason that never contains token contents or key material,
+/// An error from WardenJOSE: a stable ``JOSEErrorDomain/Code``, a reason that never contains token contents or key material,
 /// and the source location. `==` compares the code.
 ///
 /// Policy failures (an expired token, a wrong audience) are reported with the same type so that one `catch`
-/// covers every rejection; ``failureKind`` says `.rejected` for forged or invalid input and
+/// covers every rejection; ``CodedFailure/failureKind`` says `.rejected` for forged or invalid input and
 /// `.misconfiguration` for problems with the caller's keys or options.
 public typealias JOSEError = CodedFailure<JOSEErrorDomain>
 

@@ -24,8 +24,8 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, CustomString
     /// Every asymmetric algorithm: the default allowlist for tokens from an identity provider.
     public static let asymmetric: Set<JWSAlgorithm> = Set(allCases.filter { $0.hmacHash == nil })
 
-    /// Reads a header `alg`. `none` in any casing is ``JOSEError/Code/algNone``; anything unknown is
-    /// ``JOSEError/Code/unsupportedAlgorithm``.
+    /// Reads a header `alg`. `none` in any casing is ``JOSEErrorDomain/Code/algNone``; anything unknown is
+    /// ``JOSEErrorDomain/Code/unsupportedAlgorithm``.
     public static func parse(_ name: String) throws(JOSEError) -> JWSAlgorithm {
         if let algorithm = JWSAlgorithm(rawValue: name) { return algorithm }
         if name.lowercased() == "none" { throw JOSEError(.algNone, "unsecured JWS (alg none) is never accepted") }

@@ -34,7 +34,7 @@ public struct JWTVerifier: Sendable {
 
     /// The default policy: `exp` required with the leeway, `nbf`, `iat` never in the future, `iss` when
     /// given, and `aud` **always**: a token minted for another service must not pass here (RFC 7519 §4.1.3). Without
-    /// an `audience` every token is refused (``JOSEError/Code/invalidConfiguration``) unless the caller opts out
+    /// an `audience` every token is refused (``JOSEErrorDomain/Code/invalidConfiguration``) unless the caller opts out
     /// with `acceptingAnyAudience: true`, e.g. for tokens that carry none by design.
     public static func standardPolicy(
         issuer: String? = nil, audience: String? = nil, acceptingAnyAudience: Bool = false,

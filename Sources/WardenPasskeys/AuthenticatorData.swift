@@ -53,9 +53,9 @@ public struct AuthenticatorData: Sendable {
 
     /// Parses authenticator data.
     ///
-    /// - Throws: ``PasskeyError/Code/malformed`` for truncation, trailing bytes or bad CBOR,
-    ///   ``PasskeyError/Code/invalidFlags`` when the flags contradict the data (BS without BE),
-    ///   ``PasskeyError/Code/tooLarge`` above 64 KiB, and COSE key errors for the credential public key.
+    /// - Throws: ``PasskeyErrorDomain/Code/malformed`` for truncation, trailing bytes or bad CBOR,
+    ///   ``PasskeyErrorDomain/Code/invalidFlags`` when the flags contradict the data (BS without BE),
+    ///   ``PasskeyErrorDomain/Code/tooLarge`` above 64 KiB, and COSE key errors for the credential public key.
     public init(bytes: [UInt8]) throws(PasskeyError) {
         guard bytes.count <= Self.maximumBytes else { throw PasskeyError(.tooLarge, "authenticator data over 64 KiB") }
         guard bytes.count >= 37 else { throw PasskeyError(.malformed, "authenticator data shorter than 37 bytes") }

@@ -179,7 +179,7 @@ public struct COSEKey: Sendable {
 
     /// The COSE_Key of `publicKey` for `algorithm` (for software authenticators, tests and key export).
     ///
-    /// - Throws: ``PasskeyError/Code/invalidKey`` when the algorithm does not fit the key.
+    /// - Throws: ``PasskeyErrorDomain/Code/invalidKey`` when the algorithm does not fit the key.
     public init(publicKey: PublicKey, algorithm: COSEAlgorithm) throws(PasskeyError) {
         let parts = publicKey.components
         var pairs: [(CBORValue, CBORValue)] = [(.unsigned(3), CBOREncoder.int(algorithm.rawValue))]
@@ -215,7 +215,7 @@ public struct COSEKey: Sendable {
     /// Verifies a WebAuthn signature made with this key: ASN.1 DER for ECDSA (WebAuthn §6.5.5), raw for EdDSA,
     /// PKCS#1 v1.5 or PSS for RSA.
     ///
-    /// - Returns: `false` for a signature that is well formed and wrong; throws ``PasskeyError/Code/invalidSignature``
+    /// - Returns: `false` for a signature that is well formed and wrong; throws ``PasskeyErrorDomain/Code/invalidSignature``
     ///   for one that is not even well formed.
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) throws(PasskeyError) -> Bool {
         try Self.verify(signature, message, key: publicKey, algorithm: algorithm)

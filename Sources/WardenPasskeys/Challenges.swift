@@ -72,8 +72,8 @@ extension ChallengeStore {
     /// Redeems the challenge a client signed (read from its `clientDataJSON`): removes it whatever happens next,
     /// then checks binding, ceremony and expiry.
     ///
-    /// - Throws: ``PasskeyError/Code/challengeUnknown`` (never issued or already used),
-    ///   ``PasskeyError/Code/challengeExpired``, ``PasskeyError/Code/challengeBindingMismatch``.
+    /// - Throws: ``PasskeyErrorDomain/Code/challengeUnknown`` (never issued or already used),
+    ///   ``PasskeyErrorDomain/Code/challengeExpired``, ``PasskeyErrorDomain/Code/challengeBindingMismatch``.
     public func redeem(
         _ value: [UInt8], binding: String, ceremony: PasskeyChallenge.Ceremony, now: Date = Date()
     ) async throws -> PasskeyChallenge {

@@ -1,6 +1,6 @@
 import WardenCore
 
-/// Why a passkey ceremony was refused: a stable ``Code`` (printed by `warden passkey` as the reason code), a
+/// Why a passkey ceremony was refused: a stable ``PasskeyErrorDomain/Code`` (printed by `warden passkey` as the reason code), a
 /// reason that never contains challenges, signatures or key material, and the source location. `==` compares the
 /// code.
 public typealias PasskeyError = CodedFailure<PasskeyErrorDomain>

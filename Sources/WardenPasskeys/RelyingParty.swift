@@ -19,7 +19,7 @@ import WardenCrypto
 public struct RelyingParty: Sendable {
     /// What to do when the signature counter does not increase (§7.2 step 21).
     public enum SignCountPolicy: Sendable {
-        /// Refuse with ``PasskeyError/Code/signCountRegression`` (the default).
+        /// Refuse with ``PasskeyErrorDomain/Code/signCountRegression`` (the default).
         case reject
         /// Accept and set ``AssertionResult/signCountRegressed`` for the caller to act on.
         case report
@@ -43,7 +43,7 @@ public struct RelyingParty: Sendable {
     /// SHA-256 of the RP ID.
     public let idHash: [UInt8]
 
-    /// - Throws: ``PasskeyError/Code/invalidConfiguration`` for an empty RP ID or origin set.
+    /// - Throws: ``PasskeyErrorDomain/Code/invalidConfiguration`` for an empty RP ID or origin set.
     public init(id: String, origins: Set<String>) throws(PasskeyError) {
         guard !id.isEmpty, !id.contains("/"), !id.contains(":") else {
             throw PasskeyError(.invalidConfiguration, "the RP ID is a domain, without scheme, port or path")
@@ -66,7 +66,7 @@ public struct RelyingParty: Sendable {
     ///     to, stored in the record. Every sign-in with the credential names this account, whatever the
     ///     authenticator returns.
     ///   - requireUserVerification: refuse unless UV is set (`userVerification: "required"`).
-    /// - Throws: ``PasskeyError/Code/invalidConfiguration`` for an empty or over-long `userHandle`.
+    /// - Throws: ``PasskeyErrorDomain/Code/invalidConfiguration`` for an empty or over-long `userHandle`.
     public func verifyRegistration(
         _ response: RegistrationResponse, challenge: [UInt8], userHandle: [UInt8],
         requireUserVerification: Bool = false,

@@ -95,7 +95,7 @@ public struct AssertionResponse: Sendable, JSONDocument {
 
     /// A response from the fields AuthenticationServices hands over, which import as implicitly unwrapped `Data!`
     /// and may be nil: reading them into `Array` would trap. A missing credential ID, client data, authenticator data
-    /// or signature is ``PasskeyError/Code/malformed``; a missing or empty user handle is nil (WebAuthn lets
+    /// or signature is ``PasskeyErrorDomain/Code/malformed``; a missing or empty user handle is nil (WebAuthn lets
     /// authenticators — security keys in particular — omit it).
     public init(
         credentialID: Data?, clientDataJSON: Data?, authenticatorData: Data?, signature: Data?, userID: Data?

@@ -13,7 +13,7 @@ public final class RedisClient: Sendable {
 
     /// A client; connections open on first use, so this never blocks or fails.
     ///
-    /// - Throws: ``RedisError/Code/invalidConfiguration`` for an empty host, a port, database or pool size out of
+    /// - Throws: ``RedisErrorDomain/Code/invalidConfiguration`` for an empty host, a port, database or pool size out of
     ///   range, or a key prefix with control characters.
     public init(_ configuration: RedisConfiguration) throws(RedisError) {
         guard !configuration.host.isEmpty, (1...65_535).contains(configuration.port) else {

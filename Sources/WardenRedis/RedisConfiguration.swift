@@ -8,7 +8,7 @@ import WardenCore
 ///                                    password: Redacted(environment["REDIS_PASSWORD"]!))
 /// ```
 ///
-/// TLS: Debian's hiredis (0.14) has no TLS, so `rediss://` is refused with ``RedisError/Code/invalidConfiguration``;
+/// TLS: Debian's hiredis (0.14) has no TLS, so `rediss://` is refused with ``RedisErrorDomain/Code/invalidConfiguration``;
 /// reach a remote server over a private network or a TLS tunnel (stunnel, spiped) on loopback.
 public struct RedisConfiguration: Sendable {
     /// A host name, an IPv4 address or an IPv6 address (without brackets).
@@ -48,7 +48,7 @@ public struct RedisConfiguration: Sendable {
     /// Reads `redis://[user[:password]@]host[:port][/database]`. A password in the URL is taken (percent-decoded)
     /// unless `password` is given; prefer passing it apart, so the URL can be logged.
     ///
-    /// - Throws: ``RedisError/Code/invalidConfiguration`` for another scheme (`rediss://` included: no TLS in this
+    /// - Throws: ``RedisErrorDomain/Code/invalidConfiguration`` for another scheme (`rediss://` included: no TLS in this
     ///   hiredis), a missing host, a port or database out of range.
     public init(
         url text: String, password: Redacted<String>? = nil, keyPrefix: String = "warden:",

@@ -9,7 +9,7 @@ import WardenPasskeys
 /// ``put(_:)`` is `SET key value NX PX <lifetime>`; ``take(_:)`` is `GETDEL` (a Lua script before Redis 6.2), so
 /// two instances racing on one challenge get it once. The key is the prefix, `challenge:` and the SHA-256 of the
 /// challenge. When Redis cannot answer, the store throws a ``RedisError`` and `redeem` refuses with the transient
-/// ``PasskeyError/Code/challengeStoreUnavailable``.
+/// ``PasskeyErrorDomain/Code/challengeStoreUnavailable``.
 ///
 /// Expiry is Redis's: a binding that asks for challenges without end fills memory only for their lifetime; rate-limit
 /// issuance per session. Run Redis with `maxmemory-policy noeviction` (an evicted challenge is only a failed sign-in,
@@ -69,7 +69,7 @@ public struct RedisChallengeStore: ChallengeStore {
 /// proofs refused (as not fresh) until some expire, so one key flooding the cache fills neither memory nor anyone
 /// else's quota. Keys: the prefix, `dpop:{SHA-256 of the thumbprint}` (the set) and `…:<SHA-256 of thumbprint and
 /// jti>` (the `jti`); the braces keep both in one Redis Cluster slot. When Redis cannot answer, the store throws and
-/// ``DPoPVerifier`` refuses with the transient ``DPoPError/Code/replayCacheUnavailable``.
+/// ``DPoPVerifier`` refuses with the transient ``DPoPErrorDomain/Code/replayCacheUnavailable``.
 ///
 /// The instances' clocks must agree within the verifier's `leeway`: `now` and `expires` come from the instance.
 /// A Redis that loses data (a restart without `appendonly yes` and `appendfsync always`, a failover to a lagging

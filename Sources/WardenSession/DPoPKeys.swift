@@ -109,7 +109,7 @@ extension DPoPKeys {
     /// - Two first calls at once make **one** key: the call holds the store's ``CredentialStore/grantLock`` for
     ///   `service`/`account` and re-reads the store inside it. Within a process that is the default lock; for the app
     ///   and its extensions give the store a ``FileGrantLock`` in the app group container.
-    /// - A blob that cannot be opened *now* (a locked device) throws ``StorageError/Code/interactionNotAllowed``
+    /// - A blob that cannot be opened *now* (a locked device) throws ``StorageErrorDomain/Code/interactionNotAllowed``
     ///   (transient: keep the session). A blob that will never open again is deleted and replaced, and the result
     ///   says so (``Loaded/replacedUnusableKey``), instead of failing at every launch.
     public static func hardware(

@@ -113,7 +113,7 @@ public struct ProviderPreset: Sendable {
     /// it filled with the token's own `tid` (``TenantIssuerTemplate``); the session is stored under the tenant's
     /// issuer.
     ///
-    /// - Throws: ``JOSEError/Code/invalidConfiguration`` when `audience` is not one of the three or an allowed tenant
+    /// - Throws: ``JOSEErrorDomain/Code/invalidConfiguration`` when `audience` is not one of the three or an allowed tenant
     ///   is not a tenant ID (a GUID).
     public static func entraMultiTenant(audience: String = "common", allowedTenants: Set<String>? = nil)
         throws(JOSEError) -> ProviderPreset

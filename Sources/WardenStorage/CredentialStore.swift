@@ -42,7 +42,7 @@ public enum CredentialStoreLimits {
     /// Maximum item size.
     public static let maximumItemBytes = 64 * 1024
 
-    /// Throws ``StorageError/Code/invalidName`` for empty, over-long or control-character names.
+    /// Throws ``StorageErrorDomain/Code/invalidName`` for empty, over-long or control-character names.
     public static func check(service: String, account: String? = nil) throws(StorageError) {
         for (label, name) in [("service", service), ("account", account)] {
             guard let name else { continue }
@@ -56,7 +56,7 @@ public enum CredentialStoreLimits {
         }
     }
 
-    /// Throws ``StorageError/Code/itemTooLarge`` over 64 KiB.
+    /// Throws ``StorageErrorDomain/Code/itemTooLarge`` over 64 KiB.
     public static func check(item: Data) throws(StorageError) {
         guard item.count <= maximumItemBytes else {
             throw StorageError(.itemTooLarge, "items are limited to \(maximumItemBytes) bytes")

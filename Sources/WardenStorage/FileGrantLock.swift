@@ -13,7 +13,7 @@ import WardenCore
 /// - **A crashed or suspended holder** stops renewing: the others wait at most ``leaseDuration`` (10 s by
 ///   default) after its last renewal, then take the lease over.
 /// - **A live holder that takes long** (a slow token endpoint) keeps renewing; the others give up after
-///   ``timeout`` with ``StorageError/Code/lockTimeout`` (transient, the session is kept).
+///   ``timeout`` with ``StorageErrorDomain/Code/lockTimeout`` (transient, the session is kept).
 /// - The lease file holds no secret: a random owner id, the process id and a time.
 ///
 /// ```swift
@@ -27,7 +27,7 @@ public struct FileGrantLock: GrantLock {
     public let directory: URL
     /// How long a holder that stopped renewing (crashed, killed, suspended) blocks the others.
     public let leaseDuration: Duration
-    /// How long to wait for a live holder before failing with ``StorageError/Code/lockTimeout``.
+    /// How long to wait for a live holder before failing with ``StorageErrorDomain/Code/lockTimeout``.
     public let timeout: Duration
     let pollInterval: Duration
     let now: NowProvider

@@ -18,7 +18,7 @@ import WardenCore
 /// Thread-safety: implementations are `Sendable` and safe to call concurrently.
 public protocol GrantLock: Sendable {
     /// Waits until this caller holds the grant of `service`/`account`, or throws
-    /// ``StorageError/Code/lockTimeout`` (transient) when a live holder does not finish in time.
+    /// ``StorageErrorDomain/Code/lockTimeout`` (transient) when a live holder does not finish in time.
     func acquire(service: String, account: String) async throws(StorageError) -> GrantLease
 }
 

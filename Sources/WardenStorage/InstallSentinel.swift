@@ -12,8 +12,8 @@ import Foundation
 ///   with the last of them); on Linux under `$XDG_STATE_HOME/warden/` (default `~/.local/state/warden/`).
 /// - During prewarming (`ActivePrewarm=1` in the environment, Apple's "About the app launch sequence") nothing is
 ///   purged or written: ``Result/deferred(_:)``.
-/// - The store must answer first: a locked keychain or keyring (``StorageError/Code/locked``,
-///   ``StorageError/Code/interactionNotAllowed``) defers instead of purging.
+/// - The store must answer first: a locked keychain or keyring (``StorageErrorDomain/Code/locked``,
+///   ``StorageErrorDomain/Code/interactionNotAllowed``) defers instead of purging.
 /// - With an `appGroup` whose container the system does not give (a missing App Groups entitlement, an extension
 ///   built without it), the check defers: the marker's place is unknown, so its absence proves nothing. It never
 ///   falls back to the process's own container, where an extension — or the app after an update that adopted the

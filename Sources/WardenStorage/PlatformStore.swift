@@ -2,7 +2,7 @@ import Foundation
 
 /// The platform's secure credential store, chosen once: the Keychain on Apple platforms, the freedesktop Secret
 /// Service (GNOME Keyring, KWallet) on Linux. Cross-platform code (a desktop app, a CLI, a demo) asks here instead
-/// of testing build defines; an iOS app configures ``KeychainStore`` directly for its accessibility, access
+/// of testing build defines; an iOS app configures `KeychainStore` directly for its accessibility, access
 /// group and biometric binding.
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import Foundation
 public enum PlatformStore {
     /// A secure store a platform can have.
     public enum Kind: String, Sendable, CaseIterable {
-        /// The Apple Keychain (``KeychainStore``).
+        /// The Apple Keychain (`KeychainStore`).
         case keychain
         /// The freedesktop Secret Service through libsecret (`SecretServiceStore`).
         case secretService = "secret-service"
@@ -40,7 +40,7 @@ public enum PlatformStore {
     ///     process only.
     ///   - commandLineTool: a macOS command-line tool without the keychain-access-groups entitlement uses the login
     ///     keychain instead (`warden login`); ignored elsewhere.
-    /// - Throws: ``StorageError/Code/serviceUnavailable`` when this platform has no such store (the Keychain on
+    /// - Throws: ``StorageErrorDomain/Code/serviceUnavailable`` when this platform has no such store (the Keychain on
     ///   Linux, the Secret Service on an Apple platform, or no secure store at all). Whether a Secret Service
     ///   answers is only known at the first call (`SecretServiceStore.probe()` asks without touching an item).
     public static func make(

@@ -52,7 +52,7 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
 
     /// The service the refresh token of `service` is stored under, in the `refreshTokens` store.
     ///
-    /// Throws ``StorageError/Code/invalidName`` when the name leaves no room for the suffix (or is invalid).
+    /// Throws ``StorageErrorDomain/Code/invalidName`` when the name leaves no room for the suffix (or is invalid).
     public static func refreshTokenService(for service: String) throws(StorageError) -> String {
         try CredentialStoreLimits.check(service: service)
         guard service.utf8.count + refreshTokenSuffix.utf8.count <= CredentialStoreLimits.maximumNameBytes else {

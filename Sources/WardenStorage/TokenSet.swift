@@ -3,7 +3,7 @@ import WardenCore
 
 /// One account's tokens, stored as **one** item so that a refresh-token rotation is one atomic write.
 ///
-/// The stored form is versioned JSON (`"v": 1`); anything else is ``StorageError/Code/corruptedData``. Printing
+/// The stored form is versioned JSON (`"v": 1`); anything else is ``StorageErrorDomain/Code/corruptedData``. Printing
 /// a token set never shows a token.
 ///
 /// ```swift
@@ -73,7 +73,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
         }
     }
 
-    /// Reads stored bytes; anything that is not a version-1 token set is ``StorageError/Code/corruptedData``.
+    /// Reads stored bytes; anything that is not a version-1 token set is ``StorageErrorDomain/Code/corruptedData``.
     public init(encoded data: Data) throws(StorageError) {
         guard data.count <= CredentialStoreLimits.maximumItemBytes,
             let stored = try? JSONDecoder().decode(Stored.self, from: data)

@@ -35,7 +35,7 @@ package final class RecordingTransport: HTTPTransport, @unchecked Sendable {  //
 package final class CountingTransport: HTTPTransport {
     private let inner: any HTTPTransport
     private let paths = Locked<[String]>([])
-    /// While true, every request fails below HTTP with ``TransportError/Code-swift.struct/notConnected``.
+    /// While true, every request fails below HTTP with ``TransportErrorDomain/Code-swift.struct/notConnected``.
     package let offline = Locked(false)
 
     package init(_ inner: any HTTPTransport = URLSessionTransport()) { self.inner = inner }

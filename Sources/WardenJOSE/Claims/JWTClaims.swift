@@ -2,7 +2,7 @@ import Foundation
 
 /// The claims of a JWT (RFC 7519 §4.1) with typed, strict accessors.
 ///
-/// NumericDate claims must be JSON numbers (a string or boolean `exp` is ``JOSEError/Code/invalidClaim``,
+/// NumericDate claims must be JSON numbers (a string or boolean `exp` is ``JOSEErrorDomain/Code/invalidClaim``,
 /// never silently ignored); `aud` is a string or an array of strings.
 public struct JWTClaims: Sendable {
     /// Every claim.

@@ -7,7 +7,7 @@ public struct Leeway: Sendable, Hashable {
     /// The default: 60 s.
     public static let standard = Leeway(checked: 60)
 
-    /// A leeway; throws ``JOSEError/Code/invalidConfiguration`` outside 0...300 s.
+    /// A leeway; throws ``JOSEErrorDomain/Code/invalidConfiguration`` outside 0...300 s.
     public init(seconds: TimeInterval) throws(JOSEError) {
         guard seconds.isFinite, (0...300).contains(seconds) else {
             throw JOSEError(.invalidConfiguration, "leeway must be between 0 and 300 seconds")

@@ -28,7 +28,7 @@ public struct TenantIssuerTemplate: Sendable, Hashable, CustomStringConvertible 
     ///
     /// - Parameter allowedTenants: tenant IDs (GUIDs, any case) whose users may sign in; nil admits every tenant, as
     ///   a multi-tenant app registration does.
-    /// - Throws: ``JOSEError/Code/invalidConfiguration`` for a template without exactly one placeholder in its path,
+    /// - Throws: ``JOSEErrorDomain/Code/invalidConfiguration`` for a template without exactly one placeholder in its path,
     ///   or an allowed tenant that is not a GUID.
     public init(_ template: String, allowedTenants: Set<String>? = nil) throws(JOSEError) {
         let parts = template.split(separator: Self.placeholder, omittingEmptySubsequences: false)

@@ -52,7 +52,7 @@ public actor JWKSCache {
         return try await refresh(force: false)
     }
 
-    /// Runs `verify` with the cached keys; on ``JOSEError/Code/unknownKid`` refetches once (rate-limited) and
+    /// Runs `verify` with the cached keys; on ``JOSEErrorDomain/Code/unknownKid`` refetches once (rate-limited) and
     /// retries.
     public func verify<T: Sendable>(_ token: String, _ verify: @Sendable (JWKSet) throws(JOSEError) -> T)
         async throws(JOSEError) -> T

@@ -4,8 +4,8 @@ import WardenCore
 ///
 /// Keys that cannot be used (unknown `kty`, an off-curve point, a 1024-bit modulus) are skipped and reported in
 /// ``skipped`` — never silently used. Two conditions reject the whole set, because they mean the set itself is
-/// wrong: private key material in an asymmetric key (``JOSEError/Code/privateKeyInSet``), and a mix of `oct`
-/// secrets with asymmetric keys (``JOSEError/Code/mixedKeySet``), which invites HS/RS confusion.
+/// wrong: private key material in an asymmetric key (``JOSEErrorDomain/Code/privateKeyInSet``), and a mix of `oct`
+/// secrets with asymmetric keys (``JOSEErrorDomain/Code/mixedKeySet``), which invites HS/RS confusion.
 ///
 /// ```swift
 /// let jwks = try JWKSet(json: jwksText)
@@ -17,7 +17,7 @@ public struct JWKSet: Sendable, JSONDocument {
     /// `(index in "keys", why it was skipped)` for each unusable key.
     public let skipped: [(index: Int, reason: JOSEError)]
     /// `kid`s that more than one entry of the document uses (counting skipped entries): a token naming one of
-    /// them is ``JOSEError/Code/ambiguousKey`` (RFC 7517 §4.5 asks for distinct `kid`s; guessing is unsafe).
+    /// them is ``JOSEErrorDomain/Code/ambiguousKey`` (RFC 7517 §4.5 asks for distinct `kid`s; guessing is unsafe).
     public let duplicateKeyIDs: Set<String>
 
     /// Parses a JWKS document (`{"keys":[...]}`, at most 1 MiB); `String` and `Data` forms come from
@@ -72,7 +72,7 @@ public struct JWKSet: Sendable, JSONDocument {
 
     /// The key that verifies a token with `algorithm` and `keyID` (RFC 8725 §3.1, §3.10):
     /// - with a `kid`: the key with exactly that `kid` (an unknown `kid` is an error, never a fallback);
-    /// - without: the only key compatible with `algorithm` (several is ``JOSEError/Code/ambiguousKey``).
+    /// - without: the only key compatible with `algorithm` (several is ``JOSEErrorDomain/Code/ambiguousKey``).
     func key(for algorithm: JWSAlgorithm, keyID: String?) throws(JOSEError) -> JWK {
         // Fast path: one key, the common case for a pinned verifier.
         if keys.count == 1, duplicateKeyIDs.isEmpty, keyID == nil || keys[0].keyID == keyID {

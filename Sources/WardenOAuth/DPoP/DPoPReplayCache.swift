@@ -10,7 +10,7 @@ public protocol DPoPReplayCache: Sendable {
     /// when the store can no longer vouch that a proof this old from this key is fresh.
     ///
     /// - Throws: when the store cannot answer (unreachable, timed out, an error reply). The verifier then refuses
-    ///   the proof with ``DPoPError/Code/replayCacheUnavailable`` — never "not seen before".
+    ///   the proof with ``DPoPErrorDomain/Code/replayCacheUnavailable`` — never "not seen before".
     func insert(_ jti: String, thumbprint: String, expires: Date, now: Date) async throws -> Bool
 }
 

@@ -28,7 +28,7 @@ public struct ProviderMetadata: Sendable {
     /// `scopes_supported`, nil when not announced (RFC 8414 §2: a provider MAY leave some supported scopes out).
     public private(set) var scopesSupported: [String]?
     /// The multi-tenant template this document announced as its issuer and the configuration opted in to (see
-    /// ``init(json:expectedIssuer:issuerTemplate:)``); nil for every single-issuer provider. ID tokens and `iss`
+    /// `init(json:expectedIssuer:issuerTemplate:)`); nil for every single-issuer provider. ID tokens and `iss`
     /// parameters are then checked against the template filled with the user's tenant.
     public private(set) var issuerTemplate: TenantIssuerTemplate?
 
@@ -57,12 +57,12 @@ public struct ProviderMetadata: Sendable {
         codeChallengeMethodsSupported = ["S256"]
     }
 
-    /// ``init(json:expectedIssuer:issuerTemplate:)-([UInt8],_,_)`` from `Data` (an HTTP body).
+    /// `init(json:expectedIssuer:issuerTemplate:)` over bytes, from `Data` (an HTTP body).
     public init(json: Data, expectedIssuer: String, issuerTemplate: TenantIssuerTemplate? = nil) throws(OAuthError) {
         try self.init(json: Array(json), expectedIssuer: expectedIssuer, issuerTemplate: issuerTemplate)
     }
 
-    /// ``init(json:expectedIssuer:issuerTemplate:)-([UInt8],_,_)`` from the document's text.
+    /// `init(json:expectedIssuer:issuerTemplate:)` over bytes, from the document's text.
     public init(json: String, expectedIssuer: String, issuerTemplate: TenantIssuerTemplate? = nil) throws(OAuthError) {
         try self.init(json: Array(json.utf8), expectedIssuer: expectedIssuer, issuerTemplate: issuerTemplate)
     }
@@ -180,7 +180,7 @@ public struct ProviderMetadata: Sendable {
 
     /// Fetches metadata by discovery.
     ///
-    /// - Parameter issuerTemplate: see ``init(json:expectedIssuer:issuerTemplate:)``.
+    /// - Parameter issuerTemplate: see `init(json:expectedIssuer:issuerTemplate:)`.
     public static func discover(
         issuer: String, transport: any HTTPTransport, issuerTemplate: TenantIssuerTemplate? = nil
     ) async throws(OAuthError) -> ProviderMetadata {

@@ -13,12 +13,12 @@ import WardenCrypto
 /// - **Never follows a redirect**: a 3xx comes back as the response, and every Warden endpoint call refuses it
 ///   (a redirected discovery, JWKS or token request could hand codes and tokens to another host).
 /// - Caps response bodies (default 1 MiB) **while streaming**: a `Content-Length` over the cap or the first byte
-///   past it cancels the request with ``TransportError/Code/responseTooLarge``; nothing larger is buffered.
+///   past it cancels the request with ``TransportErrorDomain/Code/responseTooLarge``; nothing larger is buffered.
 /// - Maps `URLError`s to ``TransportError`` codes so retry decisions can be made (`timedOut`, `cannotConnect`, ...).
 /// - Uses an ephemeral configuration by default: no cookies, no URL cache, so tokens are never written to disk.
 /// - Certificate pins per host (``init(configuration:maximumResponseBytes:pins:)``) protect all of the above on Apple
 ///   platforms (system trust first, then the SPKI pins); on Linux configuring pins throws
-///   ``TransportError/Code/pinningUnsupported`` rather than silently not pinning.
+///   ``TransportErrorDomain/Code/pinningUnsupported`` rather than silently not pinning.
 ///
 /// ```swift
 /// let transport = try URLSessionTransport(pins: ["id.example.com": try PinSet(pins: [current, backup], expires: date)])

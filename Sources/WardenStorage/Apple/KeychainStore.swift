@@ -8,10 +8,10 @@
     /// Defaults to `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`; `.afterFirstUnlockThisDeviceOnly` only for
     /// background refresh; biometric-bound items use `.biometryCurrentSet` (bind only the refresh token, with
     /// ``SplitTokenStore``). Uses the data-protection keychain on macOS (without the keychain-access-groups
-    /// entitlement that is `-34018`, ``StorageError/Code/missingEntitlement``).
+    /// entitlement that is `-34018`, ``StorageErrorDomain/Code/missingEntitlement``).
     ///
     /// - **Fails closed**: when `SecAccessControlCreateWithFlags` cannot build the requested protection the item is
-    ///   not saved (``StorageError/Code/accessControlUnavailable``), never saved without it.
+    ///   not saved (``StorageErrorDomain/Code/accessControlUnavailable``), never saved without it.
     /// - **Off the cooperative pool**: every `SecItem*` call runs on a serial queue. Stores with access control have
     ///   their own, so a read waiting for the user's Face ID never holds up the other Keychain calls of the process.
     /// - **A fresh `LAContext` per protected read** by default, so one biometric evaluation never unlocks the item

@@ -1,8 +1,8 @@
 /// What a failed libsecret call reported, as the loader classified it, mapped to a ``StorageError``.
 ///
 /// Kept apart from the store so the mapping is tested without a daemon: a locked collection and a call our timeout
-/// cancelled are transient (``StorageError/Code/locked``); a D-Bus or GIO failure (no session bus, no socket, no
-/// Secret Service on the bus) is ``StorageError/Code/serviceUnavailable``; anything else is a ``StorageError/Code/backendFailure`` whose reason
+/// cancelled are transient (``StorageErrorDomain/Code/locked``); a D-Bus or GIO failure (no session bus, no socket, no
+/// Secret Service on the bus) is ``StorageErrorDomain/Code/serviceUnavailable``; anything else is a ``StorageErrorDomain/Code/backendFailure`` whose reason
 /// keeps only printable ASCII of GLib's message, capped at 160 characters (libsecret's messages name objects and
 /// D-Bus paths, never secret values).
 package struct SecretServiceFailure: Sendable, Equatable {

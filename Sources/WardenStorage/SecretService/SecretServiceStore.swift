@@ -7,12 +7,12 @@
     ///
     /// libsecret is loaded at run time (`libsecret-1.so.0`, see `CSecretService`), so building needs no libsecret
     /// headers; where the library or a Secret Service is missing every call fails with
-    /// ``StorageError/Code/serviceUnavailable`` (``probe()`` asks without touching any item).
+    /// ``StorageErrorDomain/Code/serviceUnavailable`` (``probe()`` asks without touching any item).
     ///
     /// Items use the schema `dev.warden.Credential` with `service` and `account` attributes; the bytes are stored
     /// base64-encoded as the secret (libsecret's password API is text). Only libsecret's `*v_sync` calls are used;
     /// they block, so they run on one serial queue, never on Swift's cooperative pool. A locked collection is
-    /// ``StorageError/Code/locked`` (transient).
+    /// ``StorageErrorDomain/Code/locked`` (transient).
     ///
     /// ```swift
     /// let store = SecretServiceStore()
@@ -26,7 +26,7 @@
         public let labelPrefix: String
 
         /// How long one call may take. A locked collection makes libsecret wait for an unlock prompt that a
-        /// headless session never shows; the call is cancelled after this and reported as ``StorageError/Code/locked``.
+        /// headless session never shows; the call is cancelled after this and reported as ``StorageErrorDomain/Code/locked``.
         public let timeout: Duration
 
         /// The lock holders of this store's grants share (a ``FileGrantLock`` under `$XDG_RUNTIME_DIR` when several
