@@ -17,7 +17,9 @@ public struct JOSEHeader: Sendable {
         "enc": JOSEError(.unsupportedSerialization, "the header has enc: this is JWE, not JWS"),
     ]
 
-    init(object: JSONObject) throws(JOSEError) {
+    /// Reads a protected header (what ``JWSVerifier`` does for every token; public for an app's tests of its own
+    /// ``ClaimPolicy``): `alg` required, and `crit`, `zip`, `enc` and the key-carrying members refused.
+    public init(object: JSONObject) throws(JOSEError) {
         if object.contains("crit") { throw Self.refused["crit"]! }
         for member in object.members {
             switch member.name {

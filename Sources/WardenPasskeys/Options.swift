@@ -58,7 +58,7 @@ public struct PasskeyCreationOptions: Sendable {
         relyingParty: RelyingParty, rpName: String, userID: [UInt8], userName: String, userDisplayName: String? = nil,
         challenge: PasskeyChallenge, excludeCredentials: [PasskeyCredentialDescriptor] = [],
         residentKey: PasskeyRequirement = .required, userVerification: PasskeyRequirement = .preferred,
-        attestation: String = "none"
+        attestation: String = "none", now: Date = Date()
     ) {
         rpID = relyingParty.id
         self.rpName = rpName
@@ -67,7 +67,7 @@ public struct PasskeyCreationOptions: Sendable {
         self.userDisplayName = userDisplayName ?? userName
         self.challenge = challenge.value
         algorithms = relyingParty.algorithms
-        timeout = Int(max(0, challenge.expires.timeIntervalSinceNow) * 1000)
+        timeout = Int(max(0, challenge.expires.timeIntervalSince(now)) * 1000)
         self.excludeCredentials = excludeCredentials
         self.residentKey = residentKey
         self.userVerification = userVerification
@@ -106,11 +106,11 @@ public struct PasskeyRequestOptions: Sendable {
     /// Options for a sign-in with an issued challenge; `allowCredentials` empty for a username-less sign-in.
     public init(
         relyingParty: RelyingParty, challenge: PasskeyChallenge, allowCredentials: [PasskeyCredentialDescriptor] = [],
-        userVerification: PasskeyRequirement = .preferred
+        userVerification: PasskeyRequirement = .preferred, now: Date = Date()
     ) {
         rpID = relyingParty.id
         self.challenge = challenge.value
-        timeout = Int(max(0, challenge.expires.timeIntervalSinceNow) * 1000)
+        timeout = Int(max(0, challenge.expires.timeIntervalSince(now)) * 1000)
         self.allowCredentials = allowCredentials
         self.userVerification = userVerification
     }

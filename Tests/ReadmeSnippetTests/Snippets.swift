@@ -47,7 +47,7 @@ enum ReadmeSnippets {
         let ec = try ECPrivateKey()                                  // P-256, raw r||s signatures (DPoP, tests)
     }
 
-    static func customClaimPolicy(jwks: JWKSet) {
+    static func customClaimPolicy(jwks: JWKSet) throws {
         struct TenantPolicy: ClaimPolicy {
             func check(_ context: ClaimContext) throws(JOSEError) {
                 guard try context.claims.string("tid") == "9188040d-6c67-4c5b-b112-36a304b66dad" else {
@@ -56,6 +56,12 @@ enum ReadmeSnippets {
             }
         }
         let tenantVerifier = JWTVerifier(keys: jwks, allowedAlgorithms: [.rs256], policy: AllOf { ExpirationPolicy(); TenantPolicy() })
+        // Its own unit test, without a signed token:
+        let reader = JSONReader()
+        try TenantPolicy().check(ClaimContext(
+            header: try JOSEHeader(object: reader.parseObject(Array(#"{"alg":"RS256"}"#.utf8))),
+            claims: JWTClaims(object: try reader.parseObject(Array(#"{"tid":"9188040d-6c67-4c5b-b112-36a304b66dad"}"#.utf8))),
+            now: Date()))
     }
 
     static func certificatePins(pemOrDER: Data) async throws {

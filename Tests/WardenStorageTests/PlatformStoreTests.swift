@@ -22,8 +22,9 @@ struct PlatformStoreTests {
             #expect(try PlatformStore.make(.secretService) is SecretServiceStore)
         }
 
-        @Test func theDefaultStoreKeepsASecretInTheRealKeyring() async throws {
-            guard Stores.inSecretServiceSession else { return }  // StoreContractTests.secretServiceRunsInCI
+        /// Runs inside scripts/with-keyring (CI requires it: StoreContractTests.secretServiceRunsInCI).
+        @Test(.enabled(if: Stores.inSecretServiceSession, "needs the private keyring of scripts/with-keyring"))
+        func theDefaultStoreKeepsASecretInTheRealKeyring() async throws {
             let store = try PlatformStore.make()
             let service = Stores.service()
             try await store.save(Data("refresh-token".utf8), service: service, account: "alice")

@@ -7,6 +7,14 @@ public struct ClaimContext: Sendable {
     public let header: JOSEHeader
     public let claims: JWTClaims
     public let now: Date
+
+    /// A context for checking a policy on its own (an app's unit test of its policy); ``JWTVerifier`` builds one for
+    /// every verified token.
+    public init(header: JOSEHeader, claims: JWTClaims, now: Date) {
+        self.header = header
+        self.claims = claims
+        self.now = now
+    }
 }
 
 /// One rule about a token's claims. Policies compose with ``ClaimPolicyBuilder``.

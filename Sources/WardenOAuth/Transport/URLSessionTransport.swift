@@ -16,7 +16,7 @@ import WardenCrypto
 ///   past it cancels the request with ``TransportErrorDomain/Code/responseTooLarge``; nothing larger is buffered.
 /// - Maps `URLError`s to ``TransportError`` codes so retry decisions can be made (`timedOut`, `cannotConnect`, ...).
 /// - Uses an ephemeral configuration by default: no cookies, no URL cache, so tokens are never written to disk.
-/// - Certificate pins per host (``init(configuration:maximumResponseBytes:pins:)``) protect all of the above on Apple
+/// - Certificate pins per host (``init(configuration:maximumResponseBytes:pins:now:)``) protect all of the above on Apple
 ///   platforms (system trust first, then the SPKI pins); on Linux configuring pins throws
 ///   ``TransportErrorDomain/Code/pinningUnsupported`` rather than silently not pinning.
 ///
@@ -47,10 +47,11 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
     }
 
     /// A transport over `configuration` (proxies, timeouts, headers of your choice; cookies and caching are
-    /// turned off whatever it says) with certificate pins per host name (lowercased).
+    /// turned off whatever it says) with certificate pins per host name (lowercased); `now` is the time the pin
+    /// sets' expiry is judged at.
     public convenience init(
         configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(),
-        maximumResponseBytes: Int = 1 << 20, pins: [String: PinSet]
+        maximumResponseBytes: Int = 1 << 20, pins: [String: PinSet], now: @escaping NowProvider = systemNow
     ) throws(TransportError) {
         guard pins.isEmpty || ServerTrust.canEvaluate else {
             throw TransportError(
@@ -61,7 +62,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         let lowered = Dictionary(pins.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.init(
             configuration: configuration, maximumResponseBytes: maximumResponseBytes,
-            trust: lowered.isEmpty ? nil : ServerTrust(pins: lowered))
+            trust: lowered.isEmpty ? nil : ServerTrust(pins: lowered, now: now))
     }
 
     private init(configuration: URLSessionConfiguration, maximumResponseBytes: Int, trust: ServerTrust?) {
