@@ -93,25 +93,14 @@ struct BiometricRefreshTokenTests {
     /// An app's own store that wraps the split store (logging, metrics, a migration) and forwards its vault: the
     /// session still refreshes through the protected item. The session asks the store for its vault, never for its
     /// type, so the wrapper is not mistaken for a one-item store (which would end in "no refresh token": signed out).
-    struct LoggingStore: CredentialStore {
+    /// (It forwards everything but `save` through ``DelegatingStore``, the vault included, as an app's wrapper must.)
+    struct LoggingStore: DelegatingStore {
         let inner: SplitTokenStore
         let writes = Locked(0)
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             writes.withLock { $0 += 1 }
             try await inner.save(data, service: service, account: account)
         }
-        func load(service: String, account: String) async throws(StorageError) -> Data? {
-            try await inner.load(service: service, account: account)
-        }
-        func delete(service: String, account: String) async throws(StorageError) {
-            try await inner.delete(service: service, account: account)
-        }
-        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
-        func accounts(service: String) async throws(StorageError) -> [String] {
-            try await inner.accounts(service: service)
-        }
-        var grantLock: any GrantLock { inner.grantLock }
-        var refreshTokenVault: (any RefreshTokenVault)? { inner.refreshTokenVault }
     }
 
     @Test func aWrappingStoreThatForwardsTheVaultKeepsTheSplitWorking() async throws {

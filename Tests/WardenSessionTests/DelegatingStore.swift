@@ -1,10 +1,12 @@
 import Foundation
 import WardenStorage
 
-/// A test store that misbehaves in one way and otherwise is an ``InMemoryStore``: a conformer writes only what it
-/// changes (usually `save`), the rest — reads, deletes, listing and the grant lock — goes to `inner`.
+/// A test store that misbehaves (or observes) in one way and otherwise is its `inner` store (an ``InMemoryStore``
+/// unless it says otherwise): a conformer writes only what it changes (usually `save`), the rest — reads, deletes,
+/// listing, the grant lock and the refresh-token vault — goes to `inner`.
 protocol DelegatingStore: CredentialStore {
-    var inner: InMemoryStore { get }
+    associatedtype Inner: CredentialStore
+    var inner: Inner { get }
 }
 
 extension DelegatingStore {
@@ -22,4 +24,5 @@ extension DelegatingStore {
         try await inner.accounts(service: service)
     }
     var grantLock: any GrantLock { inner.grantLock }
+    var refreshTokenVault: (any RefreshTokenVault)? { inner.refreshTokenVault }
 }
