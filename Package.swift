@@ -171,7 +171,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WardenOAuthTests",
-            dependencies: ["WardenOAuth", "WardenJOSE", "WardenCrypto", "WardenCore", "WardenTestSupport"],
+            dependencies: [
+                "WardenOAuth", "WardenJOSE", "WardenCrypto", "WardenCore", "WardenLocalProvider", "WardenTestSupport",
+            ],
             swiftSettings: strict + loopbackDefines
         ),
         .testTarget(

@@ -68,7 +68,7 @@ enum ReadmeSnippets {
         let pins = try CertificatePin.pins(fromCertificates: Array(pemOrDER))
     }
 
-    static func tokens(jwksText: String, token: String, issuer: String, idToken: String, pending: PendingAuthorization, accessToken: String, appleJWKS: JWKSet, identityToken: String, rawNonceFromApp: String, jwksURI: URL, newIDToken: String, newAccessToken: String) async throws {
+    static func tokens(jwksText: String, token: String, issuer: String, idToken: String, pending: PendingAuthorization, accessToken: String, jwksURI: URL, newIDToken: String, newAccessToken: String) async throws {
         let jwks = try JWKSet(json: jwksText)      // invalid keys are skipped and reported in jwks.skipped
         let verifier = JWTVerifier(
             keys: jwks, allowedAlgorithms: [.rs256, .es256],
@@ -90,10 +90,6 @@ enum ReadmeSnippets {
         // never earlier.
         let refreshed = try IDTokenValidator(issuer: issuer, clientID: "app", keys: jwks)
             .validateRefreshed(newIDToken, original: claims, accessToken: newAccessToken)
-
-        // Sign in with Apple on your server: the app sends SHA-256(raw nonce); you compare with the raw nonce.
-        let identity = try AppleIdentityTokenValidator(clientIDs: ["com.example.app"], keys: appleJWKS)
-            .validate(identityToken, rawNonce: rawNonceFromApp)
 
         // A provider's JWKS, cached (Cache-Control bounded). A token with an unknown kid (a key rotation) refetches the
         // set once and retries, then fails closed; at most one such refetch a minute, so forged kids cannot flood the
@@ -252,7 +248,11 @@ enum ReadmeSnippets {
         let proof = try await verifier.verify(dpopHeader, method: "GET", url: requestURL, accessToken: token,
                                               boundThumbprint: cnfJKT)
     }
-    static func signInWithAppleServer(p8Text: String, codeFromApp: String, rawNonceFromApp: String) async throws {
+    static func signInWithAppleServer(p8Text: String, codeFromApp: String, rawNonceFromApp: String, appleJWKS: JWKSet, identityToken: String) async throws {
+        // The identity token alone: the app sends SHA-256(raw nonce) to Apple; you compare with the raw nonce.
+        let identity = try AppleIdentityTokenValidator(clientIDs: ["com.example.app"], keys: appleJWKS)
+            .validate(identityToken, rawNonce: rawNonceFromApp)
+
         let apple = SignInWithAppleServer(
             secret: try AppleClientSecret(teamID: "TEAM123456", clientID: "com.example.app", keyID: "KEY1234567",
                                           privateKey: ECPrivateKey(pem: p8Text)),

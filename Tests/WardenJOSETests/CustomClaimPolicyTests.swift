@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 import WardenCrypto
+import WardenTestSupport
 
 @testable import WardenJOSE
 

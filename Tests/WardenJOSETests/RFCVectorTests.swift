@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCrypto
+import WardenTestSupport
 
 @testable import WardenJOSE
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenTestSupport
 
 @testable import WardenJOSE
 

@@ -2,6 +2,7 @@ import Foundation
 import WardenCore
 import WardenCrypto
 import WardenJOSE
+import WardenOAuth
 
 /// `warden siwa client-secret / verify`: Sign in with Apple on the server.
 struct SIWACommand: CLICommand {

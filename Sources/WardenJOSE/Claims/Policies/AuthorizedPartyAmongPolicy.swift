@@ -1,10 +1,17 @@
 import WardenCore
 
 /// `azp` among the allowed clients: required when `aud` names several audiences, checked whenever present.
-struct AuthorizedPartyAmongPolicy: ClaimPolicy {
-    let allowed: Set<String>
+///
+/// Used where one service accepts tokens minted for several clients of its own (Sign in with Apple's app and web
+/// Services IDs): ``AuthorizedPartyPolicy`` pins one.
+public struct AuthorizedPartyAmongPolicy: ClaimPolicy {
+    /// The client identifiers `azp` may name.
+    public let allowed: Set<String>
 
-    func check(_ context: ClaimContext) throws(JOSEError) {
+    /// A policy accepting `azp` from `allowed`.
+    public init(allowed: Set<String>) { self.allowed = allowed }
+
+    public func check(_ context: ClaimContext) throws(JOSEError) {
         let azp = try context.claims.string("azp")
         if try context.claims.audience.count > 1, azp == nil {
             throw JOSEError(.azpMismatch, "several audiences and no azp")

@@ -1,11 +1,10 @@
 import Foundation
 import WardenCrypto
-
-@testable import WardenJOSE
+import WardenJOSE
 
 /// Mints test tokens from raw JSON text, so tests can craft exactly the bytes an attacker would.
-enum Mint {
-    enum Signer {
+package enum Mint {
+    package enum Signer {
         case hmac([UInt8], HashFunction)
         case ec(ECPrivateKey)
         case rsa(RSAPrivateKey, pss: Bool, HashFunction)
@@ -13,7 +12,7 @@ enum Mint {
         case raw([UInt8])
     }
 
-    static func token(header: String, payload: String, signer: Signer) -> String {
+    package static func token(header: String, payload: String, signer: Signer) -> String {
         let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
         let bytes = Array(input.utf8)
         let signature: [UInt8]
@@ -30,24 +29,24 @@ enum Mint {
 }
 
 /// Shared keys for the suites (generated once per run).
-enum Keys {
-    static let ec = try! ECPrivateKey()
-    static let ec384 = try! ECPrivateKey(curve: .p384)
-    static let ed = try! Ed25519PrivateKey()
-    static let rsa = try! RSAPrivateKey(generatingBits: 2048)
-    static let hmacSecret = Array("0123456789abcdef0123456789abcdef".utf8)
+package enum Keys {
+    package static let ec = try! ECPrivateKey()
+    package static let ec384 = try! ECPrivateKey(curve: .p384)
+    package static let ed = try! Ed25519PrivateKey()
+    package static let rsa = try! RSAPrivateKey(generatingBits: 2048)
+    package static let hmacSecret = Array("0123456789abcdef0123456789abcdef".utf8)
 
-    static func jwk(_ key: PublicKey, kid: String? = "k1", alg: JWSAlgorithm? = nil) -> JWK {
+    package static func jwk(_ key: PublicKey, kid: String? = "k1", alg: JWSAlgorithm? = nil) -> JWK {
         try! JWK(publicKey: key, keyID: kid, algorithm: alg)
     }
 
-    static let ecSet = try! JWKSet(keys: [jwk(ec.publicKey, kid: "ec1")])
-    static let rsaSet = try! JWKSet(keys: [jwk(rsa.publicKey, kid: "rsa1")])
-    static let edSet = try! JWKSet(keys: [jwk(ed.publicKey, kid: "ed1")])
-    static let hmacSet = try! JWKSet(
+    package static let ecSet = try! JWKSet(keys: [jwk(ec.publicKey, kid: "ec1")])
+    package static let rsaSet = try! JWKSet(keys: [jwk(rsa.publicKey, kid: "rsa1")])
+    package static let edSet = try! JWKSet(keys: [jwk(ed.publicKey, kid: "ed1")])
+    package static let hmacSet = try! JWKSet(
         json: #"{"keys":[{"kty":"oct","kid":"h1","k":"\#(Base64URL.encode(hmacSecret))"}]}"#)
 }
 
 extension Date {
-    static let fixed = Date(timeIntervalSince1970: 1_800_000_000)
+    package static let fixed = Date(timeIntervalSince1970: 1_800_000_000)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import WardenCore
 import WardenCrypto
+import WardenJOSE
 
 /// Validates a Sign in with Apple identity token on your server.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import WardenCore
 import WardenCrypto
+import WardenJOSE
 
 /// The client secret Sign in with Apple's REST API takes (`/auth/token`, `/auth/revoke`): an ES256 JWT signed with
 /// the `.p8` key from the developer account, header `kid` = key ID, claims `iss` = team ID, `sub` = client ID

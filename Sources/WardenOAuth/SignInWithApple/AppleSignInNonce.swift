@@ -1,5 +1,6 @@
 import WardenCore
 import WardenCrypto
+import WardenJOSE
 
 /// The nonce convention of Sign in with Apple: the app keeps a random raw nonce (a secret) and puts its SHA-256,
 /// as lowercase hex, in `ASAuthorizationAppleIDRequest.nonce`; Apple echoes the hash in the identity token; the
