@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Implementations: `KeychainStore` (Apple), `SecretServiceStore` (Linux), ``InMemoryStore`` (tests, the
 /// demo) and the explicitly insecure ``PlaintextFileStore``. All of them validate names and sizes the same way
-/// (``CredentialStoreLimits``), return nil for a missing item, and classify failures with ``StorageError``.
+/// (512-byte names, 64 KiB items), return nil for a missing item, and classify failures with ``StorageError``.
 ///
 /// Thread-safety: implementations are `Sendable` and safe to call concurrently.
 public protocol CredentialStore: Sendable {
@@ -36,14 +36,14 @@ extension CredentialStore {
 }
 
 /// The limits every store enforces.
-public enum CredentialStoreLimits {
+package enum CredentialStoreLimits {
     /// Maximum service/account length in UTF-8 bytes.
-    public static let maximumNameBytes = 512
+    package static let maximumNameBytes = 512
     /// Maximum item size.
-    public static let maximumItemBytes = 64 * 1024
+    package static let maximumItemBytes = 64 * 1024
 
     /// Throws ``StorageErrorDomain/Code/invalidName`` for empty, over-long or control-character names.
-    public static func check(service: String, account: String? = nil) throws(StorageError) {
+    package static func check(service: String, account: String? = nil) throws(StorageError) {
         for (label, name) in [("service", service), ("account", account)] {
             guard let name else { continue }
             guard !name.isEmpty else { throw StorageError(.invalidName, "the \(label) name is empty") }
@@ -57,7 +57,7 @@ public enum CredentialStoreLimits {
     }
 
     /// Throws ``StorageErrorDomain/Code/itemTooLarge`` over 64 KiB.
-    public static func check(item: Data) throws(StorageError) {
+    package static func check(item: Data) throws(StorageError) {
         guard item.count <= maximumItemBytes else {
             throw StorageError(.itemTooLarge, "items are limited to \(maximumItemBytes) bytes")
         }

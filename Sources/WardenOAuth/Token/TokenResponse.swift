@@ -71,11 +71,11 @@ public struct TokenResponse: Sendable, CustomStringConvertible, JSONDocument {
 }
 
 /// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date, capped.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The delay in seconds (RFC 9110 §10.2.3: delay-seconds or an HTTP-date), or nil when absent or unparsable.
     /// Capped at `cap` (default 7 days) only to keep arithmetic sane: a cap below the server's value would let a
     /// client retry early.
-    public static func seconds(_ header: String?, now: Date = Date(), cap: TimeInterval = 7 * 86400) -> TimeInterval? {
+    package static func seconds(_ header: String?, now: Date, cap: TimeInterval = 7 * 86400) -> TimeInterval? {
         guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
         if let seconds = Int(header), seconds >= 0 { return min(TimeInterval(seconds), cap) }
         guard let date = HTTPDate.parse(header) else { return nil }

@@ -13,15 +13,15 @@ import Foundation
 /// LoopbackHost.isLoopback(URL(string: "http://127.0.0.1:8080/o")!)        // true
 /// LoopbackHost.isLoopback(URL(string: "http://127.attacker.example/")!)   // false
 /// ```
-public enum LoopbackHost {
+package enum LoopbackHost {
     /// Whether `url` names a loopback IP literal and carries no user information.
-    public static func isLoopback(_ url: URL) -> Bool {
+    package static func isLoopback(_ url: URL) -> Bool {
         guard url.user == nil, url.password == nil else { return false }
         return isLoopback(host: url.host)
     }
 
     /// Whether `host` (as `URL.host` gives it, IPv6 with or without brackets) is a loopback IP literal.
-    public static func isLoopback(host: String?) -> Bool {
+    package static func isLoopback(host: String?) -> Bool {
         guard var host, !host.isEmpty, host.utf8.count <= 64 else { return false }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.contains(":") { return isIPv6Loopback(host) }

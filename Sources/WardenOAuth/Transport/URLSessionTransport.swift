@@ -9,7 +9,7 @@ import WardenCrypto
 /// ``HTTPTransport`` over `URLSession` (FoundationNetworking on Linux), for every request Warden makes:
 /// discovery, JWKS, token, revocation, PAR and API calls.
 ///
-/// - Refuses `http://` URLs except to loopback IP literals (``LoopbackHost``): tokens never cross the network in clear.
+/// - Refuses `http://` URLs except to loopback IP literals (`127.0.0.0/8`, `::1`; never a name, `localhost` included): tokens never cross the network in clear.
 /// - **Never follows a redirect**: a 3xx comes back as the response, and every Warden endpoint call refuses it
 ///   (a redirected discovery, JWKS or token request could hand codes and tokens to another host).
 /// - Caps response bodies (default 1 MiB) **while streaming**: a `Content-Length` over the cap or the first byte
