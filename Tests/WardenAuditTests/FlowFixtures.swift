@@ -555,9 +555,10 @@ let flowFixtures: [RuleFixture] = [
         negatives: [swift("func same() -> Bool { mailSignature == defaultSignature }")]),
 ]
 
-/// ``baseFixtures`` and ``flowFixtures`` merged by rule.
+/// ``baseFixtures``, ``flowFixtures`` and ``realCodeFixtures`` merged by rule.
 let ruleFixtures: [RuleFixture] = {
     var merged: [RuleFixture] = []
+    let flowFixtures = flowFixtures + realCodeFixtures
     for fixture in baseFixtures {
         let extra = flowFixtures.filter { $0.rule == fixture.rule }
         merged.append(

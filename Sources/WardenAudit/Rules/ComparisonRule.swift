@@ -1,7 +1,10 @@
 /// Variable-time comparison of values an attacker can probe byte by byte: passwords, PINs and one-time codes,
 /// hashes, MACs, signatures and digests, and OAuth `state` (`==`/`!=` in Swift, `isEqualToString:`/
-/// `isEqualToData:`/`isEqual:` in Objective-C). Change detection (`layoutSignature == cachedLayoutSignature`),
-/// confirmation fields (`password == confirmPassword`) and literals are not such comparisons.
+/// `isEqualToData:`/`isEqual:` in Objective-C), against another value or a hard-coded one (`pin == "1234"`).
+/// Change detection (`layoutSignature == cachedLayoutSignature`), confirmation fields (`password == confirmPassword`,
+/// `pin == firstPin`), structural equality (`lhs.pin == rhs.pin`), UI identity (`textField == passwordField`) and
+/// status constants (`ret == RET_WRONG_PASSWORD`) are not such comparisons; a value checked against the stored one
+/// is, whatever else it is called (`oldPin != storedPin`, `passcode == AppLockManager.shared.passcode`).
 struct ComparisonRule: Rule {
     static let nonConstantTime = RuleInfo(
         id: "non-constant-time-compare", severity: .warning, name: "== on a password, state, MAC or signature",
@@ -25,13 +28,37 @@ struct ComparisonRule: Rule {
         "snapshot", "etag", "version", "checksum", "confirm", "confirmation", "repeat", "repeated", "retype",
         "again", "second", "new", "current", "draft", "style", "theme", "config", "configuration", "schema", "type",
         "method", "algorithm", "length", "count", "format", "enabled", "required", "policy", "hint", "existing",
-        "updated", "latest", "initial", "mail", "email", "default", "html",
+        "updated", "latest", "initial", "mail", "email", "default", "html", "first", "step", "field", "textfield",
+        "cell", "row", "section", "index", "button", "label", "title", "menu", "alert", "controller", "wrong",
+        "incorrect", "invalid", "error", "err", "ret", "status", "reset", "clear", "username", "name",
+    ]
+    /// Words that make a comparison a check against the kept value, whatever the other side is called.
+    static let storedWords: Set<String> = ["stored", "saved", "keychain", "expected", "actual", "correct", "real"]
+    /// Benign words a check against the kept value overrides (`oldPin != storedPin` verifies the old PIN).
+    static let staleWords: Set<String> = ["old", "current", "existing", "previous", "prev", "last", "prior", "cached"]
+    /// Words of a member chain's root that make it another version of the value (`oldValue.pin == newValue.pin`).
+    static let versionRoots: Set<String> = [
+        "old", "new", "previous", "prev", "last", "prior", "cached", "cache", "updated", "latest", "initial", "draft",
+        "snapshot", "first", "second", "confirm", "confirmation", "current", "existing",
+    ]
+    /// Operand roots of structural equality (an `==` implementation, a diff): `lhs.pin == rhs.pin`.
+    static let structuralRoots: Set<String> = [
+        "lhs", "rhs", "l", "r", "a", "b", "x", "y", "self", "other", "left", "right", "first", "second", "$0", "$1",
     ]
 
+    /// One side of a comparison: the name it ends in and, for a member chain (`a.b.c`), the chain's root.
+    struct Operand {
+        var name: String
+        var root: String?
+    }
+
     func check(_ scan: FileScan, at index: Int) {
-        let left: String?
-        let right: String?
+        let left: Operand?
+        let right: Operand?
         if scan.tokens[index].kind == .operator {
+            if let literal = hardCoded(scan, index) {
+                return reportHardCoded(scan, at: index, literal)
+            }
             left = operand(scan, index - 1, backwards: true)
             right = operand(scan, index + 1, backwards: false)
         } else {
@@ -40,20 +67,79 @@ struct ComparisonRule: Rule {
                 let message = scan.message(at: index),
                 message.parts.count == 1, let argument = message.argument(scan.tokens[index].text)
             else { return }
-            left = lastName(scan, message.receiver)
-            right = lastName(scan, argument)
+            if let name = lastName(scan, message.receiver), isLiteralString(scan, argument) {
+                return reportHardCoded(scan, at: index, name)
+            }
+            left = lastName(scan, message.receiver).map { Operand(name: $0, root: root(scan, message.receiver)) }
+            right = lastName(scan, argument).map { Operand(name: $0, root: root(scan, argument)) }
         }
-        // `lhs.signature == rhs.signature`: structural equality of two values, not a check of one against another.
-        guard let left, let right, left != right, let kind = kind(left, right) else { return }
-        scan.report(Self.nonConstantTime, at: index, "\(kind) '\(left)' and '\(right)' are compared in variable time")
+        guard let left, let right, !isStructural(left, right),
+            let kind = kind(left.name, right.name, roots: [left.root, right.root].compactMap { $0 })
+        else { return }
+        scan.report(
+            Self.nonConstantTime, at: index, "\(kind) '\(left.name)' and '\(right.name)' are compared in variable time")
+    }
+
+    /// `lhs.signature == rhs.signature` (an `==` implementation, a diff) compares two values field by field; it is
+    /// not a check of one against another. The same name with another root (`pin == self.pin`,
+    /// `user.pin == policy.pin`) is such a check.
+    private func isStructural(_ left: Operand, _ right: Operand) -> Bool {
+        guard left.name == right.name else { return false }
+        guard let leftRoot = left.root, let rightRoot = right.root else { return false }
+        return Self.structuralRoots.contains(leftRoot) && Self.structuralRoots.contains(rightRoot)
+            || leftRoot == rightRoot
+    }
+
+    /// A password-named value compared with a non-empty string literal: the secret is in the binary.
+    private func hardCoded(_ scan: FileScan, _ index: Int) -> String? {
+        let sides = [(index - 1, index + 1), (index + 1, index - 1)]
+        for (named, literal) in sides {
+            guard literal >= 0, literal < scan.tokens.count, scan.tokens[literal].kind == .string,
+                !scan.tokens[literal].text.isEmpty, !scan.tokens[literal].isInterpolated,
+                named >= 0, named < scan.tokens.count, scan.tokens[named].kind == .identifier
+            else { continue }
+            // `a.b == "x"` reads `b` on the left; on the right only a bare name (`"x" == pin`).
+            if named > index, scan.isSymbol(named + 1, ".") || scan.isSymbol(named + 1, "(") { continue }
+            let name = scan.tokens[named].text
+            if isPasswordNamed(name) { return name }
+        }
+        return nil
+    }
+
+    private func isLiteralString(_ scan: FileScan, _ range: Range<Int>) -> Bool {
+        let strings = range.filter { scan.tokens[$0].kind == .string }
+        guard strings.count == 1, let only = strings.first else { return false }
+        let token = scan.tokens[only]
+        return !token.text.isEmpty && !token.isInterpolated && scan.isLiteral(range)
+    }
+
+    private func isPasswordNamed(_ name: String) -> Bool {
+        let words = SecretNames.words(name)
+        guard let last = words.last, Self.passwordWords.contains(last), SecretNames.isSecret(name) else { return false }
+        return !words.contains(where: Self.benign.contains)
+    }
+
+    private func reportHardCoded(_ scan: FileScan, at index: Int, _ name: String) {
+        guard isPasswordNamed(name) else { return }
+        scan.report(
+            Self.nonConstantTime, at: index,
+            "The secret '\(name)' is compared with a hard-coded value, in variable time (and the value is in the binary)"
+        )
     }
 
     /// What makes the comparison sensitive, if anything.
-    func kind(_ left: String, _ right: String) -> String? {
+    func kind(_ left: String, _ right: String, roots: [String] = []) -> String? {
         let leftWords = SecretNames.words(left)
         let rightWords = SecretNames.words(right)
         let all = leftWords + rightWords
-        if all.contains(where: Self.benign.contains) { return nil }
+        let rootWords = roots.flatMap(SecretNames.words)
+        let checksStored = (all + rootWords).contains(where: Self.storedWords.contains)
+        let stale = { (word: String) in checksStored && Self.staleWords.contains(word) }
+        if all.contains(where: { Self.benign.contains($0) && !stale($0) })
+            || rootWords.contains(where: { Self.versionRoots.contains($0) && !stale($0) })
+        {
+            return nil
+        }
         if [leftWords, rightWords].contains(where: { $0.last.map(Self.macWords.contains) == true }) {
             return "The MAC or signature"
         }
@@ -76,12 +162,22 @@ struct ComparisonRule: Rule {
     }
 
     /// The name an operand ends in (`a.b.c` → `c`, `f(x)` → `f`), or nil for literals and implicit members.
-    private func operand(_ scan: FileScan, _ position: Int, backwards: Bool) -> String? {
+    private func operand(_ scan: FileScan, _ position: Int, backwards: Bool) -> Operand? {
         guard position >= 0, position < scan.tokens.count else { return nil }
         let token = scan.tokens[position]
         switch token.kind {
         case .identifier:
-            if backwards { return token.text }
+            if backwards {
+                // `a.b.c ==`: the root is found by walking back over `.name` pairs.
+                var cursor = position
+                while scan.isSymbol(cursor - 1, "."), cursor >= 2,
+                    [.identifier, .keyword].contains(scan.tokens[cursor - 2].kind)
+                {
+                    cursor -= 2
+                }
+                scan.spend(position - cursor)
+                return Operand(name: token.text, root: cursor < position ? scan.text(cursor) : nil)
+            }
             var cursor = position
             while scan.isSymbol(cursor + 1, "."), cursor + 2 < scan.tokens.count,
                 scan.tokens[cursor + 2].kind == .identifier
@@ -89,24 +185,34 @@ struct ComparisonRule: Rule {
                 cursor += 2
             }
             scan.spend(cursor - position)
-            if token.text.first?.isUppercase == true, cursor > position { return nil }  // State.idle
+            // `State.idle`, `Self.name`: a case or a constant. `Manager.shared.passcode` is a kept value.
+            if token.text.first?.isUppercase == true, cursor == position + 2 { return nil }
             // A call on the right: `hmac(message)` is still the MAC.
-            return scan.tokens[cursor].text
+            return Operand(name: scan.tokens[cursor].text, root: cursor > position ? token.text : nil)
         case .keyword where token.text == "self":
             // self.a.b: the chain after `self` (walked, not recursed: `self.self.self...` stays flat).
             guard !backwards else { return nil }
             var cursor = position
             while scan.text(cursor) == "self", scan.isSymbol(cursor + 1, ".") { cursor += 2 }
             scan.spend(cursor - position)
-            guard cursor < scan.tokens.count, scan.tokens[cursor].kind == .identifier else { return nil }
-            return operand(scan, cursor, backwards: false)
+            guard cursor < scan.tokens.count, scan.tokens[cursor].kind == .identifier,
+                var member = operand(scan, cursor, backwards: false)
+            else { return nil }
+            member.root = "self"
+            return member
         case .punctuation where token.text == ")" || token.text == "]":
             guard backwards else { return nil }
             let open = Int(scan.file.partner[position])
-            return open > 0 ? scan.text(open - 1) : nil
+            return open > 0 ? Operand(name: scan.text(open - 1)) : nil
         default:
             return nil
         }
+    }
+
+    /// The first name of a member chain in an Objective-C operand (`self.token` → `self`), nil for a bare name.
+    private func root(_ scan: FileScan, _ range: Range<Int>) -> String? {
+        guard range.count > 1, [.identifier, .keyword].contains(scan.tokens[range.lowerBound].kind) else { return nil }
+        return scan.tokens[range.lowerBound].text
     }
 
     private func lastName(_ scan: FileScan, _ range: Range<Int>) -> String? {

@@ -1,0 +1,45 @@
+/// Fixtures for what real apps look like where the auditor used to miss a mistake or flag correct code (issue 28):
+/// each mistake with its correct twin, in Swift and in Objective-C where the mistake exists in both. Merged into
+/// ``ruleFixtures`` by rule.
+let realCodeFixtures: [RuleFixture] = [
+    RuleFixture(
+        rule: "non-constant-time-compare",
+        positives: [
+            // The entered PIN against the kept one, under the same name.
+            swift(
+                "var pin: String? { keychain.pin }\nfunc unlock(with pin: String) -> Bool { isEnabled && pin == self.pin }"
+            ),
+            swift("func unlock(_ passcode: String) { if passcode == AppLockManager.shared.passcode { open() } }"),
+            swift("func replace(_ user: User) { guard user.state.pin == evaluatedPolicy.pin else { return } }"),
+            swift("func authorised(_ credentials: Credentials) -> Bool { credentials.password == password }"),
+            // `old` is what the user typed; `stored` makes it a check.
+            swift("func change(_ oldPin: String) { if oldPin != storedPin { fail() } }"),
+            // A hard-coded secret.
+            swift("func unlock(_ pin: String) -> Bool { pin == \"1234\" }"),
+            swift("func unlock(_ passcode: String) -> Bool { \"0000\" == passcode }"),
+            objc("- (BOOL)unlock:(NSString *)pin { return [pin isEqualToString:self.pin]; }"),
+            objc("- (BOOL)unlock:(NSString *)passcode { return [passcode isEqualToString:@\"1234\"]; }"),
+        ],
+        negatives: [
+            // The second entry against the first, during setup.
+            swift("func confirm(_ pin: String) { guard pin == firstPin else { return } }"),
+            swift("func confirm(_ passcode: String) { if self.passcodeFromFirstStep == passcode { save() } }"),
+            // Policy: the password must differ from the user name.
+            swift("func validate(_ password: String) { guard password != username else { return } }"),
+            // UI identity, error codes, menu titles, table rows.
+            swift("func next(_ textField: UITextField) { if textField == textFieldPassword { submit() } }"),
+            objc("- (void)done { if (ret == RET_WRONG_PASSWORD) { [self retry]; } }"),
+            objc("- (void)failed { if (errorCode == HTTP_ERR_LOGIN_INCORRECT_PASSWORD) { [self ask]; } }"),
+            objc("- (void)tap:(NSString *)title { if ([S_RESET_PASSWORD isEqualToString:title]) { [self reset]; } }"),
+            objc(
+                "- (void)select:(NSIndexPath *)indexPath { if (indexPath.row == CELL_CLEAR_PASSWORD) { [self clear]; } }"
+            ),
+            // Structural equality in an `==` implementation.
+            swift("static func == (lhs: Account, rhs: Account) -> Bool { lhs.password == rhs.password }"),
+            objc(
+                "- (BOOL)isEqualToAccount:(Account *)other { return [self.password isEqualToString:other.password]; }"),
+            // Empty checks and field kinds are not hard-coded secrets.
+            swift("func empty(_ pin: String) -> Bool { pin == \"\" }"),
+            swift("func kind(_ field: Field) -> Bool { field.type == \"password\" }"),
+        ])
+]
