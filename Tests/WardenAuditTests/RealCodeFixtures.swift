@@ -41,5 +41,49 @@ let realCodeFixtures: [RuleFixture] = [
             // Empty checks and field kinds are not hard-coded secrets.
             swift("func empty(_ pin: String) -> Bool { pin == \"\" }"),
             swift("func kind(_ field: Field) -> Bool { field.type == \"password\" }"),
-        ])
+        ]),
+    RuleFixture(
+        rule: "trust-all-certificates",
+        positives: [
+            // A host check is not an evaluation of the certificate.
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n if challenge.protectionSpace.host == baseHost { completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!)) } }"
+            ),
+            objc(
+                "- (void)URLSession:(NSURLSession *)s didReceiveChallenge:(NSURLAuthenticationChallenge *)challenge completionHandler:(void (^)(NSURLSessionAuthChallengeDisposition, NSURLCredential *))completionHandler {\n if ([challenge.protectionSpace.host isEqualToString:self.baseHost]) { completionHandler(NSURLSessionAuthChallengeUseCredential, [NSURLCredential credentialForTrust:challenge.protectionSpace.serverTrust]); }\n}"
+            ),
+            // A setting answers before the evaluation runs.
+            objc(
+                "- (NSURLSessionAuthChallengeDisposition)challenge:(NSURLAuthenticationChallenge *)challenge credential:(NSURLCredential **)credential {\n if (self.allowInvalidCert) return NSURLSessionAuthChallengeUseCredential;\n *credential = [NSURLCredential credentialForTrust:challenge.protectionSpace.serverTrust];\n BOOL valid = ServerTrustIsValid(challenge.protectionSpace.serverTrust);\n return valid ? NSURLSessionAuthChallengeUseCredential : NSURLSessionAuthChallengeCancelAuthenticationChallenge;\n}"
+            ),
+        ],
+        negatives: [
+            objc(
+                "- (NSURLSessionAuthChallengeDisposition)challenge:(NSURLAuthenticationChallenge *)challenge credential:(NSURLCredential **)credential {\n *credential = [NSURLCredential credentialForTrust:challenge.protectionSpace.serverTrust];\n BOOL valid = ServerTrustIsValid(challenge.protectionSpace.serverTrust);\n return valid ? NSURLSessionAuthChallengeUseCredential : NSURLSessionAuthChallengeCancelAuthenticationChallenge;\n}"
+            ),
+            // The app's own pinning check decides before the trust is used.
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n if CertificateStore.shared.checkTrustedChallenge(challenge) { completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!)) } else { completionHandler(.performDefaultHandling, nil) } }"
+            ),
+            objc(
+                "- (void)URLSession:(NSURLSession *)s didReceiveChallenge:(NSURLAuthenticationChallenge *)challenge completionHandler:(void (^)(NSURLSessionAuthChallengeDisposition, NSURLCredential *))completionHandler {\n if ([[CertificateStore sharedManager] checkTrustedChallenge:challenge]) { completionHandler(NSURLSessionAuthChallengeUseCredential, [NSURLCredential credentialForTrust:challenge.protectionSpace.serverTrust]); } else { completionHandler(NSURLSessionAuthChallengePerformDefaultHandling, nil); }\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "secret-in-log",
+        positives: [
+            swift("func joined(_ roomAccessToken: String) { print(\"joined with \\(roomAccessToken)\") }"),
+            objc(
+                "- (void)m {\n NSData *key = [RLMRealm keyForURL:url encryptionKey:self.encryptionKey];\n NSLog(@\"key %@\", key);\n}"
+            ),
+        ],
+        negatives: [
+            // A room token names a conversation; it is not a credential.
+            swift("func joined(_ roomToken: String) { print(\"joined room \\(roomToken)\") }"),
+            objc("- (void)joined:(NSString *)roomToken { NSLog(@\"joined room %@\", roomToken); }"),
+            // `encryptionKey:` labels a nil argument: the result is a schema version.
+            objc(
+                "- (void)m {\n uint64_t version = [RLMRealm schemaVersionAtURL:url encryptionKey:nil error:&error];\n NSLog(@\"schema %llu\", version);\n}"
+            ),
+        ]),
 ]

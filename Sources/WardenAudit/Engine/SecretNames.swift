@@ -48,6 +48,9 @@ package enum SecretNames {
         "pagination", "cursor", "registration", "notification", "lexer", "parser", "syntax", "change", "resume",
         "observer", "observation", "subscription",
     ]
+    /// Words right before `token` that make it the name of a place (`roomToken`: Nextcloud Talk's conversation
+    /// identifier), unlike `roomAccessToken`.
+    static let placeTokenWords: Set<String> = ["room", "conversation"]
 
     /// Lower-cased words of an identifier or key.
     package static func words(_ name: String) -> [String] {
@@ -98,6 +101,9 @@ package enum SecretNames {
         let secrets = words.filter(secretWords.contains)
         if secrets.allSatisfy({ $0 == "pin" }), words.contains(where: publicPinWords.contains) { return false }
         if secrets.allSatisfy({ $0 == "token" || $0 == "tokens" }), words.contains(where: publicTokenWords.contains) {
+            return false
+        }
+        if ["token", "tokens"].contains(last), words.count >= 2, placeTokenWords.contains(words[words.count - 2]) {
             return false
         }
         if !secrets.isEmpty { return true }

@@ -22,6 +22,18 @@ struct ServerTrustRule: Rule {
         "evaluate", "PinSet", "evaluateServerTrust", "SecTrustEvaluateAsync",
     ]
 
+    static let checkVerbs: Set<String> = ["check", "checks", "validate", "verify", "evaluate", "is", "has"]
+    static let trustNouns: Set<String> = [
+        "trust", "trusted", "certificate", "certificates", "cert", "certs", "pin", "pinned", "pinning", "pins",
+    ]
+
+    /// The app's own evaluation helper, called on the challenge before answering it: `checkTrustedChallenge(_:)`,
+    /// `isTrustedServerCertificate:`, `validateCertificatePin(...)` (a check verb and a trust noun in one name).
+    static func isTrustCheck(_ name: String) -> Bool {
+        let words = SecretNames.words(name)
+        return words.contains(where: checkVerbs.contains) && words.contains(where: trustNouns.contains)
+    }
+
     func check(_ scan: FileScan, at index: Int) {
         let name = scan.tokens[index].text
         switch name {
@@ -44,7 +56,8 @@ struct ServerTrustRule: Rule {
 
     /// `completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!))` or
     /// `completionHandler(NSURLSessionAuthChallengeUseCredential, [NSURLCredential credentialForTrust:trust])`
-    /// in a function that never evaluates the trust.
+    /// in a function that does not evaluate the trust before it answers (an evaluation after an early
+    /// `return .useCredential` behind a setting does not count).
     func useCredential(_ scan: FileScan, _ index: Int) {
         let body = scan.scopeRange(of: index)
         guard scan.once("trust \(body.lowerBound)") else { return }
@@ -54,9 +67,21 @@ struct ServerTrustRule: Rule {
             return (text == "URLCredential" && scan.text(position + 2) == "trust") || text == "credentialForTrust"
         }
         guard createsTrustCredential else { return }
-        let evaluates = scan.any(in: body) { position in
-            scan.tokens[position].kind == .identifier && Self.evaluations.contains(scan.tokens[position].text)
+        // The first answer that no evaluation precedes.
+        for position in body where scan.tokens[position].kind == .identifier {
+            let text = scan.tokens[position].text
+            if Self.evaluations.contains(text)
+                || (scan.isSymbol(position + 1, "(") || scan.isSymbol(position + 1, ":")) && Self.isTrustCheck(text)
+            {
+                scan.spend(position - body.lowerBound + 1)
+                return
+            }
+            if text == "useCredential" || text == "NSURLSessionAuthChallengeUseCredential" {
+                scan.spend(position - body.lowerBound + 1)
+                scan.report(Self.trustAll, at: position)
+                return
+            }
         }
-        if !evaluates { scan.report(Self.trustAll, at: index) }
+        scan.spend(body.count)
     }
 }

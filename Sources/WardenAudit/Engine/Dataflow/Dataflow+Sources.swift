@@ -209,6 +209,13 @@ extension Dataflow {
     /// Whether the identifier at `index` is an argument label of a literal value (`password: ""`, `token: nil`).
     func labelsLiteral(_ index: Int) -> Bool {
         guard scan.isSymbol(index + 1, ":") else { return false }
+        // An Objective-C selector part whose argument is one literal: `encryptionKey:nil error:&error]` (the
+        // expression would run on into the next part, which has no comma before it).
+        if scan.file.language == .objectiveC, index + 3 < tokens.count, scan.isLiteral((index + 2)..<(index + 3)),
+            scan.isSymbol(index + 3, "]") || tokens[index + 3].kind == .identifier && scan.isSymbol(index + 4, ":")
+        {
+            return true
+        }
         return scan.isLiteral(scan.expression(from: index + 2))
     }
 
