@@ -86,4 +86,45 @@ let realCodeFixtures: [RuleFixture] = [
                 "- (void)m {\n uint64_t version = [RLMRealm schemaVersionAtURL:url encryptionKey:nil error:&error];\n NSLog(@\"schema %llu\", version);\n}"
             ),
         ]),
+    RuleFixture(
+        rule: "secret-in-user-defaults",
+        positives: [
+            // An app's own property wrapper over UserDefaults.
+            swift(
+                "enum Preferences {\n @UserDefault(\"password\", defaultValue: \"\") public static var password: String\n}"
+            ),
+            swift(
+                "final class Model {\n @UserDefaultsBacked(key: \"password\", defaultValue: \"\")\n var serverPassword: String\n}"
+            ),
+        ],
+        negatives: [
+            swift(
+                "enum Preferences {\n @UserDefault(\"username\", defaultValue: \"\") public static var username: String\n}"
+            ),
+            swift(
+                "enum Preferences {\n @UserDefault(\"ignoreSSL\", defaultValue: false) static var ignoreSSL: Bool\n}"),
+            swift(
+                "final class Model {\n @UserDefaultsBacked(key: \"alwaysSendCreds\", defaultValue: false)\n var alwaysSendCreds: Bool\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "keychain-not-this-device-only",
+        positives: [
+            // KeychainSwift's default is accessibleWhenUnlocked.
+            swift("import KeychainSwift\nfunc save(_ token: String) { keychain.set(token, forKey: \"token\") }"),
+            swift(
+                "import KeychainSwift\nfunc save(_ pin: String, user: User) { KeychainSwift().set(pin, forKey: \"\\(user.id)-pin\") }"
+            ),
+            swift(
+                "import KeychainSwift\nvar token: String { get { \"\" } set { keychain.set(newValue, forKey: \"\\(id)-accessToken\") } }"
+            ),
+        ],
+        negatives: [
+            swift(
+                "import KeychainSwift\nfunc save(_ token: String) { keychain.set(token, forKey: \"token\", withAccess: .accessibleWhenUnlockedThisDeviceOnly) }"
+            ),
+            // Not KeychainSwift: an app's own wrapper is judged where it builds its query.
+            swift("func save(_ token: String) { keychain.set(token, forKey: \"token\") }"),
+            swift("import KeychainSwift\nfunc save(_ theme: String) { keychain.set(theme, forKey: \"theme\") }"),
+        ]),
 ]

@@ -46,7 +46,7 @@ struct KeychainRules: Rule {
     var triggers: Triggers {
         Triggers(
             identifiers: Self.alwaysClasses.union(Self.migratingClasses).union(Self.weakFlags).union(Self.wrapperAlways)
-                .union(["whenUnlocked", "SecItemAdd"]))
+                .union(["whenUnlocked", "SecItemAdd", "set"]))
     }
 
     func check(_ scan: FileScan, at index: Int) {
@@ -72,7 +72,29 @@ struct KeychainRules: Rule {
             if Self.keychainContext(scan, index) { scan.report(Self.notThisDeviceOnly, at: index) }
         } else if name == "SecItemAdd" {
             itemAdd(scan, index)
+        } else if name == "set" {
+            keychainSwiftDefault(scan, index)
         }
+    }
+
+    /// KeychainSwift's `keychain.set(value, forKey:)` without `withAccess:` stores with the library's default,
+    /// `.accessibleWhenUnlocked` (KeychainSwiftAccessOptions.defaultOption), which migrates to a new device.
+    /// Only in a file that imports KeychainSwift, on a receiver named as a keychain, with a secret value.
+    func keychainSwiftDefault(_ scan: FileScan, _ index: Int) {
+        guard scan.file.language == .swift, scan.isSymbol(index - 1, "."), scan.imports("KeychainSwift"),
+            let call = scan.file.call(at: index), call.argument("forKey") != nil, call.argument("withAccess") == nil,
+            let value = call.arguments.first(where: { $0.label == nil })?.range, let key = call.argument("forKey"),
+            scan.resolvedReceiver(of: index).contains(where: {
+                SecretNames.words($0).contains("keychain") || $0 == "KeychainSwift"
+            })
+        else { return }
+        let predicate =
+            "is stored by KeychainSwift with its default accessibility, accessibleWhenUnlocked (not ThisDeviceOnly): "
+            + "pass withAccess: .accessibleWhenUnlockedThisDeviceOnly"
+        // A secret value, or a value under a secret-named key (`set(newValue, forKey: "\(id)-accessToken")`).
+        scan.reportKeyedWrite(
+            Self.notThisDeviceOnly, at: index, value: value, key: key, predicate,
+            keyMessage: "A value under a secret-named key " + predicate)
     }
 
     /// `.always` / `.whenUnlocked` only in a Keychain wrapper's accessibility context.

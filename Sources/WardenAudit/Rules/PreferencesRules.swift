@@ -19,16 +19,27 @@ struct PreferencesRules: Rule {
 
     var reports: [RuleInfo] { [Self.userDefaults, Self.swiftUIStorage, Self.iCloudKeyValueStore] }
 
+    /// Apps' own property wrappers over UserDefaults (`@UserDefault("password", defaultValue: "")`).
+    static let defaultsWrappers: Set<String> = [
+        "UserDefault", "UserDefaults", "UserDefaultURL", "UserDefaultsBacked", "UserDefaultsStorage",
+        "UserDefaultsBacking",
+        "UserDefaultWrapper", "UserDefaultsWrapper", "UserDefaultsProperty", "StoredInDefaults",
+    ]
+
+    /// Declared types whose values are never secrets.
+    static let plainTypes: Set<String> = ["Bool", "Int", "Double", "Float", "Date", "TimeInterval", "CGFloat"]
+
     static let setters: Set<String> = ["set", "setValue", "setObject", "setString", "setData", "setBool", "setURL"]
 
     var triggers: Triggers {
-        Triggers(identifiers: Self.setters, attributes: ["AppStorage", "SceneStorage"])
+        Triggers(identifiers: Self.setters, attributes: Self.defaultsWrappers.union(["AppStorage", "SceneStorage"]))
     }
 
     func check(_ scan: FileScan, at index: Int) {
         let token = scan.tokens[index]
         if token.kind == .attribute {
-            swiftUIStorage(scan, index)
+            swiftUIStorage(
+                scan, index, Self.defaultsWrappers.contains(token.text) ? Self.userDefaults : Self.swiftUIStorage)
         } else if scan.file.language == .objectiveC, !scan.isSymbol(index - 1, ".") {
             objectiveC(scan, index)
         } else {
@@ -77,7 +88,9 @@ struct PreferencesRules: Rule {
         scan.reportKeyedWrite(rule, at: index, value: value, key: key, "is written to \(store)")
     }
 
-    func swiftUIStorage(_ scan: FileScan, _ index: Int) {
+    /// `@AppStorage("token") var token`, or an app's `@UserDefault("password", ...) static var password`: a secret
+    /// key or property name.
+    func swiftUIStorage(_ scan: FileScan, _ index: Int, _ rule: RuleInfo) {
         guard scan.isSymbol(index + 1, "("), scan.file.partner[index + 1] > index + 1 else { return }
         let close = Int(scan.file.partner[index + 1])
         let keySecret = ((index + 2)..<close).contains {
@@ -90,6 +103,13 @@ struct PreferencesRules: Rule {
             position += 1
         }
         let variable = scan.text(position) == "var" ? scan.text(position + 1) : ""
-        if keySecret || scan.isSecret(variable) { scan.report(Self.swiftUIStorage, at: index) }
+        // `var alwaysSendCreds: Bool`: a flag or a number is no secret, whatever its name.
+        if scan.isSymbol(position + 2, ":"), Self.plainTypes.contains(scan.text(position + 3)) { return }
+        guard keySecret || scan.isSecret(variable) else { return }
+        if rule.id == Self.userDefaults.id {
+            scan.report(rule, at: index, "@\(scan.tokens[index].text) keeps the secret '\(variable)' in UserDefaults")
+        } else {
+            scan.report(rule, at: index)
+        }
     }
 }
