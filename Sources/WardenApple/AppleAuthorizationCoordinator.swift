@@ -4,6 +4,7 @@
     import WardenCore
     import WardenCrypto
     import WardenJOSE
+    import WardenOAuth
     import WardenPasskeys
     import WardenSession
 

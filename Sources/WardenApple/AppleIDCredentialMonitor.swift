@@ -2,6 +2,7 @@
     import AuthenticationServices
     import Foundation
     import WardenJOSE
+    import WardenOAuth
     import WardenSession
 
     /// Sign in with Apple on the device: the request with a hashed nonce, and a monitor that reacts to the Apple ID
