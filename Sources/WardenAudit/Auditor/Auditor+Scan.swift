@@ -111,7 +111,7 @@ extension Auditor {
             if resource.propertyList?.isBinary != true {
                 let lines = String(decoding: bytes, as: UTF8.self).split(
                     separator: "\n", omittingEmptySubsequences: false)
-                for (number, line) in lines.enumerated() where line.contains("warden:ignore") {
+                for (number, line) in lines.enumerated() where FastText.contains(String(line), "warden:ignore") {
                     let comment = line.replacingOccurrences(of: "<!--", with: "").replacingOccurrences(
                         of: "-->", with: ""
                     )
@@ -148,7 +148,7 @@ extension Auditor {
         if !outcome.isTest { outcome.isTest = TestCode.importsTestFramework(scan) }
         outcome.lines = file.tokens.last.map { Int($0.line) } ?? 0
         outcome.lines = max(outcome.lines, file.comments.last.map { Int($0.endLine) } ?? 0)
-        for comment in file.comments where comment.text.contains("warden:ignore") {
+        for comment in file.comments where FastText.contains(comment.text, "warden:ignore") {
             outcome.addSuppression(comment.text, line: Int(comment.line), endLine: Int(comment.endLine))
         }
         for finding in outcome.findings {

@@ -75,7 +75,7 @@ public struct Auditor: Sendable {
             let ext = (name as NSString).pathExtension
             if Self.sourceExtensions[ext] != nil || Self.resourceExtensions.contains(ext) {
                 // Asset catalogues' Contents.json files describe images, not configuration.
-                if ext == "json", path.contains(".xcassets/") { continue }
+                if ext == "json", FastText.contains(path, ".xcassets/") { continue }
                 paths.append(path)
             }
         }

@@ -22,6 +22,8 @@ package struct Lexer {
         package var tokens: [Token] = []
         package var comments: [Comment] = []
         package var notes: [LexerNote] = []
+        /// The spellings of the identifier and keyword tokens (``Token/name``).
+        package var names = NameTable()
     }
 
     /// Lexes UTF-8 `bytes` as `language`; never fails.
@@ -65,6 +67,8 @@ package struct Lexer {
     }
 
     private let keywords: Set<String>
+    /// Whether each spelling of ``Result/names`` is a keyword, decided once per spelling.
+    private var isKeyword: [Bool] = []
     /// For each first byte, the lengths (bits) of the keywords that start with it: most identifiers are ruled out
     /// without hashing them.
     private let keywordShapes: [UInt64]
@@ -239,9 +243,15 @@ package struct Lexer {
         let column = self.column
         index += 1
         while index < buffer.count, Self.isIdentifierBody(buffer[index]) { index += 1 }
-        let word = text(start, index)
-        let keyword = Self.mayBe(keywordShapes, buffer[start], index - start) && keywords.contains(word)
-        append(keyword ? .keyword : .identifier, word, line: line, column: column)
+        let (name, isNew) = result.names.intern(UnsafeBufferPointer(rebasing: buffer[start..<index]))
+        let word = result.names[name]
+        if isNew {
+            isKeyword.append(Self.mayBe(keywordShapes, buffer[start], index - start) && keywords.contains(word))
+        }
+        result.tokens.append(
+            Token(
+                kind: isKeyword[Int(name)] ? .keyword : .identifier, text: word, line: line, column: column,
+                name: name))
     }
 
     private mutating func backticked() {
@@ -251,7 +261,9 @@ package struct Lexer {
         while index < buffer.count, buffer[index] != UInt8(ascii: "`"), buffer[index] != UInt8(ascii: "\n") {
             index += 1
         }
-        append(.identifier, text(start, index), line: line, column: column)
+        let (name, isNew) = result.names.intern(UnsafeBufferPointer(rebasing: buffer[start..<index]))
+        if isNew { isKeyword.append(keywords.contains(result.names[name])) }
+        result.tokens.append(Token(kind: .identifier, text: result.names[name], line: line, column: column, name: name))
         if index < buffer.count, buffer[index] == UInt8(ascii: "`") { index += 1 }
     }
 

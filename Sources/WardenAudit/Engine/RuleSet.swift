@@ -31,15 +31,25 @@ enum RuleSet {
         let identifiers = Self.identifiers
         let shapes = Self.identifierShapes
         let identifierTests = Self.identifierTests
+        // The families each spelling wakes, decided the first time the file uses it (by spelling number: a name
+        // used a thousand times is looked up once).
+        var woken = [[Int]?](repeating: nil, count: scan.file.names.count)
         for (index, token) in scan.tokens.enumerated() {
             switch token.kind {
             case .identifier:
-                let utf8 = token.text.utf8
-                if let first = utf8.first, Lexer.mayBe(shapes, first, utf8.count), let wanted = identifiers[token.text]
-                {
-                    for rule in wanted { rules[rule].check(scan, at: index) }
+                let spelling = Int(token.name)
+                if let known = woken[spelling] {
+                    for rule in known { rules[rule].check(scan, at: index) }
+                    continue
                 }
-                for (rule, test) in identifierTests where test(token.text) { rules[rule].check(scan, at: index) }
+                var wanted: [Int] = []
+                let utf8 = token.text.utf8
+                if let first = utf8.first, Lexer.mayBe(shapes, first, utf8.count), let table = identifiers[token.text] {
+                    wanted = table
+                }
+                for (rule, test) in identifierTests where test(token.text) { wanted.append(rule) }
+                woken[spelling] = wanted
+                for rule in wanted { rules[rule].check(scan, at: index) }
             case .attribute:
                 if let wanted = attributes[token.text] {
                     for rule in wanted { rules[rule].check(scan, at: index) }

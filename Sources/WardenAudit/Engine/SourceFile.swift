@@ -22,6 +22,8 @@ package struct SourceFile: Sendable {
     package let tokens: [Token]
     package let comments: [Comment]
     package let notes: [LexerNote]
+    /// The spellings of the identifier and keyword tokens (``Token/name``).
+    package let names: NameTable
     /// For each `(`, `[`, `{` and interpolation start, the index of its partner (and the reverse); -1 elsewhere.
     package let partner: [Int32]
     /// For each token, the index of the innermost `{` that contains it (-1 at the top level). For a `{` itself,
@@ -36,36 +38,41 @@ package struct SourceFile: Sendable {
         tokens = lexed.tokens
         comments = lexed.comments
         notes = lexed.notes
+        names = lexed.names
         var partner = [Int32](repeating: -1, count: lexed.tokens.count)
         var enclosing = [Int32](repeating: -1, count: lexed.tokens.count)
         var braces: [Int32] = []
-        var stack: [Int] = []
+        // Openers by their shape: `(` `[` `{`, or 0 for an interpolation's start (which a `)` of an
+        // interpolation's end closes). Punctuation is one byte, so its first byte is its text.
+        var stack: [(index: Int, shape: UInt8)] = []
         for (index, token) in lexed.tokens.enumerated() {
             enclosing[index] = braces.last ?? -1
-            if token.kind == .punctuation {
-                if token.text == "{" {
-                    braces.append(Int32(index))
-                } else if token.text == "}", !braces.isEmpty {
-                    braces.removeLast()
-                    enclosing[index] = braces.last ?? -1
-                }
+            let symbol = token.kind == .punctuation ? token.text.utf8.first ?? 0 : 0
+            if symbol == UInt8(ascii: "{") {
+                braces.append(Int32(index))
+            } else if symbol == UInt8(ascii: "}"), !braces.isEmpty {
+                braces.removeLast()
+                enclosing[index] = braces.last ?? -1
             }
             switch token.kind {
-            case .punctuation where token.text == "(" || token.text == "[" || token.text == "{":
-                stack.append(index)
+            case .punctuation
+            where symbol == UInt8(ascii: "(") || symbol == UInt8(ascii: "[") || symbol == UInt8(ascii: "{"):
+                stack.append((index, symbol))
             case .interpolationStart:
-                stack.append(index)
-            case .punctuation where token.text == ")" || token.text == "]" || token.text == "}",
+                stack.append((index, 0))
+            case .punctuation
+            where symbol == UInt8(ascii: ")") || symbol == UInt8(ascii: "]") || symbol == UInt8(ascii: "}"),
                 .interpolationEnd:
                 // Unbalanced input: pop to the nearest opener of the same shape.
-                let opener: String =
-                    switch token.text {
-                    case ")": token.kind == .interpolationEnd ? "\\(" : "("
-                    case "]": "["
-                    default: "{"
+                let opener: UInt8 =
+                    switch symbol {
+                    case UInt8(ascii: ")"): UInt8(ascii: "(")
+                    case UInt8(ascii: "]"): UInt8(ascii: "[")
+                    case UInt8(ascii: "}"): UInt8(ascii: "{")
+                    default: 0
                     }
-                if let position = stack.lastIndex(where: { lexed.tokens[$0].text == opener }) {
-                    let open = stack[position]
+                if let position = stack.lastIndex(where: { $0.shape == opener }) {
+                    let open = stack[position].index
                     stack.removeSubrange(position...)
                     partner[open] = Int32(index)
                     partner[index] = Int32(open)

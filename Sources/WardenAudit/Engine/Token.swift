@@ -30,13 +30,17 @@ package struct Token: Sendable, Equatable {
     package let column: Int32
     /// Whether a string literal contains interpolations.
     package let isInterpolated: Bool
+    /// For an identifier or a keyword, the number of its spelling in the file's ``NameTable`` (equal spellings,
+    /// equal numbers); -1 for every other token.
+    package let name: Int32
 
-    package init(kind: Kind, text: String, line: Int32, column: Int32, isInterpolated: Bool = false) {
+    package init(kind: Kind, text: String, line: Int32, column: Int32, isInterpolated: Bool = false, name: Int32 = -1) {
         self.kind = kind
         self.text = text
         self.line = line
         self.column = column
         self.isInterpolated = isInterpolated
+        self.name = name
     }
 
     /// `true` for punctuation or an operator spelled `symbol`.

@@ -14,20 +14,24 @@ extension Dataflow {
     /// scope, found by looking back from the use (only uses a rule asks about are followed, so a file pays for
     /// the values that reach a sink, not for every declaration).
     func taint(of name: String, at index: Int) -> Taint? {
+        guard let spelling = scan.file.names.name(of: name) else { return nil }
+        return taint(of: spelling, name, at: index)
+    }
+
+    /// ``taint(of:at:)`` for the name spelled `spelling` in the file's ``NameTable``.
+    func taint(of spelling: Int32, _ name: String, at index: Int) -> Taint? {
         guard index > 0, index <= tokens.count else { return nil }
         let scopes = scan.scopes
         let scope = index < tokens.count ? scopes[index] : scopes[index - 1]
         // A name never bound in this scope (a parameter, a property) needs no look back.
-        guard boundNames(in: scope).contains(name) else { return nil }
+        guard Self.contains(boundNames(in: scope), spelling) else { return nil }
         let lower = max(0, Int(scope), index - Self.maximumLookBack)
-        // Compared in place (a copy of each token would retain and release its text).
-        let utf8Count = name.utf8.count
+        // Compared in place, by spelling number (a copy of each token would retain and release its text).
         return tokens.withUnsafeBufferPointer { tokens -> Taint? in
             var position = index - 1
             defer { scan.spend(index - 1 - position) }
             while position >= lower {
-                if tokens[position].kind == .identifier, scopes[position] == scope,
-                    tokens[position].text.utf8.count == utf8Count, tokens[position].text == name,
+                if tokens[position].name == spelling, tokens[position].kind == .identifier, scopes[position] == scope,
                     !evaluating.contains(Int32(position)), let site = site(at: position, name),
                     let value = value(of: site, at: position)
                 {
@@ -41,9 +45,9 @@ extension Dataflow {
 
     /// The names that have a binding site in `scope` (a superset: ``site(at:_:)`` decides), found in one pass over
     /// the scope the first time it is asked about.
-    func boundNames(in scope: Int32) -> Set<String> {
+    func boundNames(in scope: Int32) -> [Int32] {
         if let known = bound[scope] { return known }
-        var names = Set<String>()
+        var names: [Int32] = []
         let scopes = scan.scopes
         let range =
             scope >= 0 && scan.file.partner[Int(scope)] > scope
@@ -55,14 +59,14 @@ extension Dataflow {
                     previous.isSymbol("[") && position + 1 < tokens.count
                     && Self.objcMutators.contains(tokens[position + 1].text)
                 if previous.isSymbol("&") || objcMutation || ["let", "var", "for"].contains(previous.text) {
-                    names.insert(tokens[position].text)
+                    names.append(tokens[position].name)
                 }
                 continue
             }
             guard position + 1 < tokens.count else { continue }
             let next = tokens[position + 1]
             if next.kind == .operator, next.text == "=" || next.text == "+=" {
-                names.insert(tokens[position].text)
+                names.append(tokens[position].name)
             } else if next.kind == .punctuation, next.text == "." || next.text == "[",
                 previous?.isSymbol(".") != true || (position >= 2 && tokens[position - 2].text == "self")
             {
@@ -78,12 +82,30 @@ extension Dataflow {
                 if after?.isSymbol("=") == true || after?.isSymbol("+=") == true
                     || (end > position && after?.isSymbol("(") == true && Self.mutators.contains(tokens[end].text))
                 {
-                    names.insert(tokens[position].text)
+                    names.append(tokens[position].name)
                 }
             }
         }
+        names.sort()
+        var unique = 0
+        for name in names where unique == 0 || names[unique - 1] != name {
+            names[unique] = name
+            unique += 1
+        }
+        names.removeSubrange(unique...)
         bound[scope] = names
         return names
+    }
+
+    /// Whether the ascending `names` has `name` (a binary search).
+    static func contains(_ names: [Int32], _ name: Int32) -> Bool {
+        var low = 0
+        var high = names.count
+        while low < high {
+            let middle = (low + high) / 2
+            if names[middle] < name { low = middle + 1 } else { high = middle }
+        }
+        return low < names.count && names[low] == name
     }
 
     /// The binding site the name at `position` is in, as (kind, the token its parser starts from).

@@ -70,6 +70,16 @@ extension Dataflow {
         return info
     }
 
+    /// ``info(_:)`` of the name spelled `spelling` in the file's ``NameTable`` (-1: not in it), cached by number.
+    func info(_ spelling: Int32, _ name: String) -> NameInfo {
+        guard spelling >= 0 else { return info(name) }
+        if infos.isEmpty { infos = Array(repeating: nil, count: scan.file.names.count) }
+        if let known = infos[Int(spelling)] { return known }
+        let info = self.info(name)
+        infos[Int(spelling)] = info
+        return info
+    }
+
     func origin(_ source: String, _ index: Int) -> Origin { Origin(source: source, line: tokens[index].line) }
 
     /// Evaluates the identifier at `index` and returns where evaluation continues.
@@ -79,7 +89,7 @@ extension Dataflow {
         // Most names are none of the sources below and carry nothing: one dictionary lookup says so.
         // Most names are none of the sources below and carry nothing: one dictionary lookup says so. A variable is
         // looked up where it is a plain name (or `self.name`) and not a type's (capitalised) name.
-        let info = self.info(name)
+        let info = self.info(token.name, name)
         let member = scan.isSymbol(index - 1, ".")
         if !claimsFunctions.isEmpty, taint.claims == nil, let origin = claimsFunctions[name],
             scan.isSymbol(index + 1, "(") || scan.file.language == .objectiveC && scan.isSymbol(index + 1, ":")
@@ -173,7 +183,7 @@ extension Dataflow {
             if taint.secret == nil { taint.secret = origin("a Keychain read", index) }
         }
         // A variable bound in this scope (self.name included).
-        if variable, let bound = self.taint(of: name, at: index) {
+        if variable, let bound = self.taint(of: token.name, name, at: index) {
             taint.merge(bound)
         }
         // A secure text field's text: passwordField.text, [self.pinField text]

@@ -22,7 +22,10 @@ final class Dataflow {
     var siteTaints: [Int32: Taint] = [:]
     var evaluating = Set<Int32>()
     var depth = 0
-    var bound: [Int32: Set<String>] = [:]
+    /// The spellings bound in each scope asked about, ascending (``boundNames(in:)``).
+    var bound: [Int32: [Int32]] = [:]
+    /// ``info(_:)`` by spelling number, for this file.
+    var infos: [NameInfo?] = []
 
     struct Key: Hashable {
         let scope: Int32
