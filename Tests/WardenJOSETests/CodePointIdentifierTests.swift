@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenTestSupport
+
+@testable import WardenJOSE
+
+/// RFC 7519 §7.3: `iss`, `aud` and `azp` are compared code point by code point; Swift's `==` takes canonically
+/// equivalent spellings as equal (U+212A KELVIN SIGN is `K`; `e` + U+0301 is `é`).
+@Suite("Identifiers compared by code points")
+struct CodePointIdentifierTests {
+    static let t = Int(Date.fixed.timeIntervalSince1970)
+    static func token(iss: String = "https://id.example.com", aud: String = "Kiosk", azp: String? = nil) -> String {
+        let azpMember = azp.map { #","azp":"\#($0)""# } ?? ""
+        return Mint.token(
+            header: #"{"alg":"ES256","kid":"ec1"}"#,
+            payload: #"{"iss":"\#(iss)","aud":"\#(aud)","sub":"u1","exp":\#(t + 300),"iat":\#(t)\#(azpMember)}"#,
+            signer: .ec(Keys.ec))
+    }
+    static let validator = IDTokenValidator(
+        issuer: "https://id.example.com/café", clientID: "Kiosk", keys: Keys.ecSet, now: { .fixed })
+
+    @Test func equivalentSpellingsAreDifferentIdentifiers() {
+        #expect("\u{212A}iosk" == "Kiosk" && !CodePoints.equal("\u{212A}iosk", "Kiosk"))
+        let precomposed = "https://id.example.com/caf\u{E9}"
+        let decomposed = "https://id.example.com/cafe\u{301}"
+        #expect(precomposed == decomposed && !CodePoints.equal(precomposed, decomposed))
+        #expect(throws: Never.self) {
+            try Self.validator.validate(Self.token(iss: precomposed), nonce: nil)
+        }
+        #expect(throws: JOSEError(.issuerMismatch)) {
+            try Self.validator.validate(Self.token(iss: decomposed), nonce: nil)
+        }
+        #expect(throws: JOSEError(.audienceMismatch)) {
+            try Self.validator.validate(Self.token(iss: precomposed, aud: "\u{212A}iosk"), nonce: nil)
+        }
+        #expect(throws: JOSEError(.azpMismatch)) {
+            try Self.validator.validate(Self.token(iss: precomposed, azp: "\u{212A}iosk"), nonce: nil)
+        }
+        #expect(throws: JOSEError(.audienceMismatch)) {
+            try JWTVerifier(
+                keys: Keys.ecSet, allowedAlgorithms: [.es256], policy: AllOf { AudiencePolicy("Kiosk") },
+                now: { .fixed }
+            )
+            .verify(Self.token(aud: "\u{212A}iosk"))
+        }
+        #expect(CodePoints.sameSet(["a", "b"], ["b", "a", "a"]) && !CodePoints.sameSet(["Kiosk"], ["\u{212A}iosk"]))
+    }
+
+    /// RFC 7519 §4.1.3: the standard policy without an audience refuses every token (a token minted for any other
+    /// service would pass), unless the caller opts out explicitly.
+    @Test func theStandardPolicyRequiresAnAudience() {
+        let token = Self.token(aud: "another-service")
+        #expect(throws: JOSEError(.invalidConfiguration)) {
+            try JWTVerifier(
+                keys: Keys.ecSet, allowedAlgorithms: [.es256], policy: JWTVerifier.standardPolicy(), now: { .fixed }
+            ).verify(token)
+        }
+        #expect(throws: Never.self) {
+            try JWTVerifier(
+                keys: Keys.ecSet, allowedAlgorithms: [.es256],
+                policy: JWTVerifier.standardPolicy(acceptingAnyAudience: true), now: { .fixed }
+            ).verify(token)
+        }
+        #expect(throws: JOSEError(.audienceMismatch)) {
+            try JWTVerifier(
+                keys: Keys.ecSet, allowedAlgorithms: [.es256], policy: JWTVerifier.standardPolicy(audience: "app"),
+                now: { .fixed }
+            ).verify(token)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenJOSE
+import WardenTestSupport
+
+@_spi(Fuzzing) @testable import WardenOAuth
+
+@Suite("Loopback listener")
+struct LoopbackListenerTests {
+    @Test func answersOneRequestToTheExpectedPath() async throws {
+        let listener = try LoopbackRedirectListener(path: "/callback")
+        #expect(listener.redirectURI.hasPrefix("http://127.0.0.1:"))
+        let port = listener.port
+        async let callback = listener.waitForCallback(timeout: .seconds(10))
+        let transport = URLSessionTransport()
+        let other = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/favicon.ico")!))
+        #expect(other.status == 404)
+        async let first = transport.send(
+            HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/callback?code=a&state=b")!))
+        #expect(try await callback == "http://127.0.0.1:\(port)/callback?code=a&state=b")
+        listener.respond(.signedIn)
+        let page = try await first
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<title>Signed in</title>"))
+        #expect(!Sockets.canConnect(port: port), "the listener closes once the callback arrived")
+    }
+
+    /// The page is the verdict the app gave after validating: a refused response never reads "Signed in".
+    @Test(arguments: ["state_mismatch", "issuer_mismatch", "access_denied"])
+    func aRefusedResponseGetsAnErrorPageNamingTheCode(code: String) async throws {
+        let listener = try LoopbackRedirectListener(path: "/callback")
+        async let callback = listener.waitForCallback(timeout: .seconds(10))
+        async let page = URLSessionTransport().send(
+            HTTPRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/callback?code=a&state=forged")!))
+        _ = try await callback
+        listener.respond(.refused(code: code))
+        listener.respond(.signedIn)  // too late: the first verdict stands
+        let body = String(decoding: try await page.body, as: UTF8.self)
+        #expect(try await page.status == 400)
+        #expect(body.contains("Sign-in refused") && body.contains("error: \(code)") && !body.contains("Signed in"))
+        #expect(!body.contains("forged"), "nothing of the response is echoed")
+    }
+
+    /// Any local process can reach the listener. With the pending request's state set, a request without it (a
+    /// forged `error=access_denied`, a guess) gets an error page and is ignored: the sign-in goes on until the real
+    /// callback, which alone is returned.
+    @Test func aRequestWithoutThePendingStateCannotEndTheSignIn() async throws {
+        let listener = try LoopbackRedirectListener(path: "/callback")
+        listener.expect(state: Redacted("the-real-state"))
+        let port = listener.port
+        async let callback = listener.waitForCallback(timeout: .seconds(10))
+        let transport = URLSessionTransport()
+        for forged in [
+            "/callback?error=access_denied", "/callback?code=x&state=guess", "/callback?code=x",
+            "/callback?state=the-real-state&state=the-real-state", "/callback?code=x&state=the-real-stat",
+        ] {
+            let page = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)\(forged)")!))
+            #expect(
+                page.status == 400 && String(decoding: page.body, as: UTF8.self).contains("state_mismatch"), "\(forged)"
+            )
+        }
+        async let real = transport.send(
+            HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/callback?code=a&state=the-real-state")!))
+        #expect(try await callback == "http://127.0.0.1:\(port)/callback?code=a&state=the-real-state")
+        listener.respond(.signedIn)
+        #expect(try await real.status == 200)
+    }
+
+    @Test func aListenerStoppedWithoutAVerdictSaysTheSignInDidNotComplete() async throws {
+        let listener = try LoopbackRedirectListener(path: "/callback")
+        async let callback = listener.waitForCallback(timeout: .seconds(10))
+        async let page = URLSessionTransport().send(
+            HTTPRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/callback?code=a&state=b")!))
+        _ = try await callback
+        listener.stop()
+        #expect(String(decoding: try await page.body, as: UTF8.self).contains("not_completed"))
+    }
+
+    @Test func timesOut() async throws {
+        let listener = try LoopbackRedirectListener()
+        await #expect(throws: OAuthError(.timedOut)) { try await listener.waitForCallback(timeout: .milliseconds(200)) }
+    }
+
+    @Test func rejectsMalformedAndOversizedRequests() async throws {
+        let server = try LoopbackHTTPServer { _ in .text(200, "ok") }
+        defer { server.stop() }
+        #expect(try Self.raw(server.port, "GARBAGE\r\n\r\n").hasPrefix("HTTP/1.1 400"))
+        #expect(
+            try Self.raw(server.port, "GET /" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\n\r\n").hasPrefix(
+                "HTTP/1.1 431"))
+        #expect(
+            try Self.raw(server.port, "GET /x HTTP/1.1\r\nContent-Length: 999999\r\n\r\n").hasPrefix("HTTP/1.1 413"))
+        #expect(try Self.raw(server.port, "GET /x HTTP/1.1\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+    }
+
+    static func raw(_ port: UInt16, _ text: String) throws -> String {
+        String(decoding: Sockets.exchange(port: port, Array(text.utf8)), as: UTF8.self)
+    }
+}
