@@ -37,7 +37,7 @@
             accessGroup: String? = nil, grantLock: any GrantLock = ProcessGrantLock.shared,
             // warden:ignore faceid-usage-description-missing a library: canEvaluatePolicy only, nothing is shown
             context: LAContext = LAContext()
-        ) -> (store: any CredentialStore, protection: RefreshTokenProtection) {
+        ) -> (store: SplitTokenStore, protection: RefreshTokenProtection) {
             var error: NSError?
             let available = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
             var protection = RefreshTokenProtection.decide(

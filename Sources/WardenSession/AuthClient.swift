@@ -45,7 +45,8 @@ public actor AuthClient {
         /// The registered redirect URI (a loopback browser replaces the port with its listener's).
         public var redirectURI: RedirectURI
         public var scopes: [String]
-        public var store: any CredentialStore
+        /// Where the session lives (``ItemTokenStore`` when a `CredentialStore` was given, or a ``SplitTokenStore``).
+        public var store: any TokenStore
         public var service: String
         public var account: String
         public var transport: any HTTPTransport
@@ -90,10 +91,27 @@ public actor AuthClient {
         /// sent as given.
         public static let defaultScopes = ["openid", "offline_access"]
 
+        /// A configuration whose tokens are one item per account in `store` (``ItemTokenStore``).
         public init(
             issuer: String, clientID: String, redirectURI: RedirectURI,
             scopes: [String] = Configuration.defaultScopes,
             store: any CredentialStore, service: String, account: String = "default",
+            transport: any HTTPTransport = URLSessionTransport(), retryPolicy: RetryPolicy = RetryPolicy(),
+            revocationEndpoint: URL? = nil, requireIssuerParameter: Bool = false, sentinel: InstallSentinel? = nil,
+            now: @escaping NowProvider = systemNow
+        ) {
+            self.init(
+                provider: .issuer(issuer), clientID: clientID, redirectURI: redirectURI, scopes: scopes,
+                store: ItemTokenStore(store), service: service, account: account, transport: transport,
+                retryPolicy: retryPolicy, revocationEndpoint: revocationEndpoint,
+                requireIssuerParameter: requireIssuerParameter, sentinel: sentinel, now: now)
+        }
+
+        /// A configuration over a token store (a ``SplitTokenStore`` whose refresh token is biometric-bound).
+        public init(
+            issuer: String, clientID: String, redirectURI: RedirectURI,
+            scopes: [String] = Configuration.defaultScopes,
+            store: any TokenStore, service: String, account: String = "default",
             transport: any HTTPTransport = URLSessionTransport(), retryPolicy: RetryPolicy = RetryPolicy(),
             revocationEndpoint: URL? = nil, requireIssuerParameter: Bool = false, sentinel: InstallSentinel? = nil,
             now: @escaping NowProvider = systemNow
@@ -105,9 +123,26 @@ public actor AuthClient {
                 sentinel: sentinel, now: now)
         }
 
+        /// A configuration for `provider` whose tokens are one item per account in `store` (``ItemTokenStore``).
         public init(
             provider: Provider, clientID: String, redirectURI: RedirectURI,
             scopes: [String] = Configuration.defaultScopes, store: any CredentialStore, service: String,
+            account: String = "default", transport: any HTTPTransport = URLSessionTransport(),
+            retryPolicy: RetryPolicy = RetryPolicy(), revocationEndpoint: URL? = nil,
+            requireIssuerParameter: Bool = false, sentinel: InstallSentinel? = nil,
+            now: @escaping NowProvider = systemNow
+        ) {
+            self.init(
+                provider: provider, clientID: clientID, redirectURI: redirectURI, scopes: scopes,
+                store: ItemTokenStore(store), service: service, account: account, transport: transport,
+                retryPolicy: retryPolicy, revocationEndpoint: revocationEndpoint,
+                requireIssuerParameter: requireIssuerParameter, sentinel: sentinel, now: now)
+        }
+
+        /// A configuration for `provider` over a token store.
+        public init(
+            provider: Provider, clientID: String, redirectURI: RedirectURI,
+            scopes: [String] = Configuration.defaultScopes, store: any TokenStore, service: String,
             account: String = "default", transport: any HTTPTransport = URLSessionTransport(),
             retryPolicy: RetryPolicy = RetryPolicy(), revocationEndpoint: URL? = nil,
             requireIssuerParameter: Bool = false, sentinel: InstallSentinel? = nil,
@@ -279,7 +314,7 @@ public actor AuthClient {
     private func startRevocationRetry() -> Task<[SignOutReport.Revocation], Never> {
         if let revocationRetry { return revocationRetry }
         let pending = PendingRevocations(
-            store: configuration.store, service: configuration.service, account: configuration.account,
+            store: configuration.store.records, service: configuration.service, account: configuration.account,
             now: configuration.now)
         let endpoint = ProviderEndpoint(client: self)
         let task = Task {

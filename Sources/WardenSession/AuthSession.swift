@@ -68,7 +68,7 @@ public actor AuthSession {
     public let account: String
     /// The DPoP key the session's tokens are bound to (``AuthorizedClient`` signs API requests with it).
     public nonisolated let dpop: DPoPBinding?
-    let store: any CredentialStore
+    let store: any TokenStore
     let refresher: any TokenRefresher
     let now: NowProvider
     private let log = WardenLogger(category: "session")
@@ -83,7 +83,7 @@ public actor AuthSession {
 
     /// A session over tokens already in memory (after a sign-in); call ``persist()`` to store them.
     public init(
-        tokens: TokenSet?, store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
+        tokens: TokenSet?, store: any TokenStore, service: String, account: String, refresher: any TokenRefresher,
         maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30, now: @escaping NowProvider = systemNow,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, dpop: DPoPBinding? = nil
     ) {
@@ -92,8 +92,20 @@ public actor AuthSession {
             maximumRefreshes: maximumRefreshes, refreshWindow: refreshWindow, now: now, jitter: jitter, dpop: dpop)
     }
 
+    /// A session whose tokens are one item per account in `store` (``ItemTokenStore``).
+    public init(
+        tokens: TokenSet?, store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
+        maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30, now: @escaping NowProvider = systemNow,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, dpop: DPoPBinding? = nil
+    ) {
+        self.init(
+            tokens: tokens, restored: false, store: ItemTokenStore(store), service: service, account: account,
+            refresher: refresher, maximumRefreshes: maximumRefreshes, refreshWindow: refreshWindow, now: now,
+            jitter: jitter, dpop: dpop)
+    }
+
     init(
-        tokens: TokenSet?, restored: Bool, store: any CredentialStore, service: String, account: String,
+        tokens: TokenSet?, restored: Bool, store: any TokenStore, service: String, account: String,
         refresher: any TokenRefresher, maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30,
         now: @escaping NowProvider = systemNow,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, dpop: DPoPBinding? = nil
@@ -124,24 +136,33 @@ public actor AuthSession {
     /// bound to, the tokens are unusable (a Bearer fallback would be a downgrade), so the stored session is purged
     /// and a signed-out session returned.
     public static func restore(
-        store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
+        store: any TokenStore, service: String, account: String, refresher: any TokenRefresher,
         sentinel: InstallSentinel? = nil, now: @escaping NowProvider = systemNow, dpop: DPoPBinding? = nil
     ) async throws(StorageError) -> AuthSession {
         if let sentinel {
             try await sentinel.purgeIfFirstLaunch(
-                store: store, services: [service, PendingRevocations.service(for: service)])
+                store: store.records, services: [service, PendingRevocations.service(for: service)])
         }
-        var tokens = try await store.load(service: service, account: account).map { data throws(StorageError) in
-            try TokenSet(encoded: data)
-        }
+        var tokens = try await store.loadTokens(service: service, account: account)
         if let bound = tokens?.dpopThumbprint, bound != dpop?.thumbprint {
             WardenLogger(category: "session").notice("the DPoP key of the stored tokens is gone; signing out")
-            try await store.delete(service: service, account: account)
+            try await store.deleteTokens(service: service, account: account)
             tokens = nil
         }
         return AuthSession(
             tokens: tokens, restored: tokens != nil, store: store, service: service, account: account,
             refresher: refresher, now: now, dpop: dpop)
+    }
+
+    /// Restores the account's session, as the token-store form does, from tokens stored one item per account in
+    /// `store` (``ItemTokenStore``).
+    public static func restore(
+        store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
+        sentinel: InstallSentinel? = nil, now: @escaping NowProvider = systemNow, dpop: DPoPBinding? = nil
+    ) async throws(StorageError) -> AuthSession {
+        try await restore(
+            store: ItemTokenStore(store), service: service, account: account, refresher: refresher, sentinel: sentinel,
+            now: now, dpop: dpop)
     }
 
     /// Writes the current tokens to the store.
@@ -193,7 +214,7 @@ public actor AuthSession {
     /// Writes tokens held in memory; a sign-out during the write deletes them again (never a grant written back).
     private func write(_ tokens: TokenSet) async throws(StorageError) {
         let epoch = machine.epoch
-        try await store.save(try tokens.encoded(), service: service, account: account)
+        try await store.saveTokens(tokens, service: service, account: account)
         guard machine.epoch == epoch else {
             await purge()
             return
@@ -217,8 +238,7 @@ public actor AuthSession {
 
     private func readStore() async -> Result<TokenSet?, StorageError> {
         do throws(StorageError) {
-            guard let data = try await store.load(service: service, account: account) else { return .success(nil) }
-            return .success(try TokenSet(encoded: data))
+            return .success(try await store.loadTokens(service: service, account: account))
         } catch {
             return .failure(error)
         }
@@ -243,13 +263,13 @@ public actor AuthSession {
             case .persist(let fresh, let epoch):
                 var error: StorageError?
                 do throws(StorageError) {
-                    try await store.save(try fresh.encoded(), service: service, account: account)
+                    try await store.saveTokens(fresh, service: service, account: account)
                 } catch let e {
                     error = e
                     log.error("refreshed tokens could not be stored: \(e.reason)")
                 }
                 var held = fresh
-                if error == nil, store.refreshTokenVault != nil {
+                if error == nil, store.keepsRefreshTokensApart {
                     // Held separately (e.g. biometric-bound): do not keep it in memory past its use.
                     held.refreshToken = nil
                     held.refreshTokenHeldSeparately = true
@@ -274,9 +294,9 @@ public actor AuthSession {
         let refreshToken: String
         if let value = tokens.refreshToken?.unredacted() {
             refreshToken = value
-        } else if tokens.refreshTokenHeldSeparately, let vault = store.refreshTokenVault {
+        } else if tokens.refreshTokenHeldSeparately, store.keepsRefreshTokensApart {
             do throws(StorageError) {
-                guard let value = try await vault.loadRefreshToken(service: service, account: account) else {
+                guard let value = try await store.loadRefreshToken(service: service, account: account) else {
                     log.notice("the protected refresh token is gone (biometry changed?); signing out")
                     return machine.refreshTokenUnavailable(nil, epoch: epoch)
                 }
@@ -343,7 +363,7 @@ public actor AuthSession {
 
     private func purge() async {
         do throws(StorageError) {
-            try await store.delete(service: service, account: account)
+            try await store.deleteTokens(service: service, account: account)
         } catch {
             log.error("could not delete the stored tokens: \(error.reason)")
         }
@@ -393,7 +413,7 @@ public actor AuthSession {
             tokens.refreshToken.map { ($0.unredacted(), "refresh_token") }
                 ?? (tokens.accessToken.unredacted(), "access_token")
         }
-        let pending = PendingRevocations(store: store, service: service, account: account, now: now)
+        let pending = PendingRevocations(store: store.records, service: service, account: account, now: now)
         var recorded = false
         if let revocable, revocable.hint == "refresh_token" {  // only a refresh token is worth keeping for later
             do throws(StorageError) {
@@ -404,7 +424,7 @@ public actor AuthSession {
             }
         }
         var deletionError: StorageError?
-        do throws(StorageError) { try await store.delete(service: service, account: account) } catch {
+        do throws(StorageError) { try await store.deleteTokens(service: service, account: account) } catch {
             deletionError = error
             log.error("could not delete the stored tokens: \(error.reason)")
         }
@@ -442,7 +462,7 @@ public actor AuthSession {
         guard machine.flight == nil else { return }
         guard let lease = try? await store.grantLock.acquire(service: service, account: account) else { return }
         if case .success(let leftover?) = await readStore() {
-            try? await store.delete(service: service, account: account)
+            try? await store.deleteTokens(service: service, account: account)
             if let rotated = leftover.refreshToken?.unredacted(), rotated != revoked {
                 try? await refresher.revoke(token: rotated, hint: "refresh_token")
             }

@@ -8,7 +8,7 @@ import WardenStorage
 /// (the simulator, older Macs); on Linux the software key is kept in the credential store (the Secret Service).
 ///
 /// The tokens record the key's thumbprint; if the stored key is lost, the session signs out instead of using the
-/// tokens (``AuthSession/restore(store:service:account:refresher:sentinel:now:dpop:)``).
+/// tokens (`AuthSession.restore(store:service:account:refresher:sentinel:now:dpop:)`).
 ///
 /// ```swift
 /// let key = try await DPoPKeys.software(store: SecretServiceStore(), service: "com.example.dpop", account: "alice")

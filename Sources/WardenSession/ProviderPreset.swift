@@ -39,9 +39,21 @@ public struct ProviderPreset: Sendable {
     /// The redirect URI this provider's console expects for an app with `bundleID`.
     public func redirectURI(bundleID: String) -> String { redirectTemplate(bundleID) }
 
-    /// An ``AuthClient/Configuration`` with this provider's settings.
+    /// An ``AuthClient/Configuration`` with this provider's settings, its tokens one item per account in `store`
+    /// (``ItemTokenStore``).
     public func configuration(
         clientID: String, redirectURI: RedirectURI, store: any CredentialStore, service: String,
+        account: String = "default", transport: any HTTPTransport = URLSessionTransport()
+    ) -> AuthClient.Configuration {
+        configuration(
+            clientID: clientID, redirectURI: redirectURI, store: ItemTokenStore(store), service: service,
+            account: account, transport: transport)
+    }
+
+    /// An ``AuthClient/Configuration`` with this provider's settings over a token store (a ``SplitTokenStore``, as
+    /// `SessionStores.forThisDevice` makes).
+    public func configuration(
+        clientID: String, redirectURI: RedirectURI, store: any TokenStore, service: String,
         account: String = "default", transport: any HTTPTransport = URLSessionTransport()
     ) -> AuthClient.Configuration {
         var configuration = AuthClient.Configuration(

@@ -23,16 +23,10 @@ public protocol CredentialStore: Sendable {
     /// ``ProcessGrantLock/shared``, serialises holders within one process; stores shared across processes take a
     /// ``FileGrantLock`` in a directory all of them reach.
     var grantLock: any GrantLock { get }
-    /// Where this store keeps refresh tokens apart from the rest of a ``TokenSet`` (``SplitTokenStore``: a
-    /// biometric-bound item), or nil when the set is one item. `AuthSession` reads a refresh token held apart only
-    /// through this, never by asking what type the store is, so a store that wraps another (logging, metrics,
-    /// migration) keeps the split working by forwarding it.
-    var refreshTokenVault: (any RefreshTokenVault)? { get }
 }
 
 extension CredentialStore {
     public var grantLock: any GrantLock { ProcessGrantLock.shared }
-    public var refreshTokenVault: (any RefreshTokenVault)? { nil }
 }
 
 /// The limits every store enforces.

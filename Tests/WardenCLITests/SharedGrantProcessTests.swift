@@ -3,6 +3,7 @@ import Testing
 import WardenCore
 import WardenLocalProvider
 @_spi(Fuzzing) import WardenOAuth
+import WardenSession
 import WardenStorage
 
 #if canImport(Glibc)

@@ -57,7 +57,7 @@ struct BiometricRefreshTokenTests {
 
     /// Stores an expired set through the split store and restores a session from it, as an app launch does.
     func restored(_ setup: Setup) async throws -> AuthSession {
-        try await setup.store.save(try Fixture.expired(setup.clock).encoded(), service: "svc", account: "a")
+        try await setup.store.saveTokens(Fixture.expired(setup.clock), service: "svc", account: "a")
         return try await AuthSession.restore(
             store: setup.store, service: "svc", account: "a", refresher: setup.provider, now: setup.clock.now)
     }
@@ -90,30 +90,42 @@ struct BiometricRefreshTokenTests {
         #expect(await session.currentTokens?.refreshToken == nil, "not kept in memory after use")
     }
 
-    /// An app's own store that wraps the split store (logging, metrics, a migration) and forwards its vault: the
-    /// session still refreshes through the protected item. The session asks the store for its vault, never for its
-    /// type, so the wrapper is not mistaken for a one-item store (which would end in "no refresh token": signed out).
-    /// (It forwards everything but `save` through ``DelegatingStore``, the vault included, as an app's wrapper must.)
-    struct LoggingStore: DelegatingStore {
+    /// An app's own token store that wraps the split store (logging, metrics, a migration) and forwards what it
+    /// does not change: the session still refreshes through the protected item. The session asks the store whether
+    /// it keeps refresh tokens apart, never what type it is, so the wrapper is not mistaken for a one-item store
+    /// (which would end in "no refresh token": signed out).
+    struct LoggingStore: TokenStore {
         let inner: SplitTokenStore
         let writes = Locked(0)
-        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+        func saveTokens(_ tokens: TokenSet, service: String, account: String) async throws(StorageError) {
             writes.withLock { $0 += 1 }
-            try await inner.save(data, service: service, account: account)
+            try await inner.saveTokens(tokens, service: service, account: account)
         }
+        func loadTokens(service: String, account: String) async throws(StorageError) -> TokenSet? {
+            try await inner.loadTokens(service: service, account: account)
+        }
+        func deleteTokens(service: String, account: String) async throws(StorageError) {
+            try await inner.deleteTokens(service: service, account: account)
+        }
+        func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
+            try await inner.loadRefreshToken(service: service, account: account)
+        }
+        var keepsRefreshTokensApart: Bool { inner.keepsRefreshTokensApart }
+        var grantLock: any GrantLock { inner.grantLock }
+        var records: any CredentialStore { inner.records }
     }
 
-    @Test func aWrappingStoreThatForwardsTheVaultKeepsTheSplitWorking() async throws {
+    @Test func aWrappingTokenStoreKeepsTheSplitWorking() async throws {
         let setup = Setup()
         let wrapper = LoggingStore(inner: setup.store)
-        try await wrapper.save(try Fixture.expired(setup.clock).encoded(), service: "svc", account: "a")
+        try await wrapper.saveTokens(Fixture.expired(setup.clock), service: "svc", account: "a")
         let session = try await AuthSession.restore(
             store: wrapper, service: "svc", account: "a", refresher: setup.provider, now: setup.clock.now)
         #expect(try await session.validAccessToken() == "at-1")
         #expect(await setup.protected.prompts == 1, "the refresh token came from the protected item")
         #expect(await session.currentTokens?.refreshToken == nil, "not kept in memory after use")
         #expect(wrapper.writes.current == 2, "the first save and the rotated set")
-        #expect(InMemoryStore().refreshTokenVault == nil && setup.store.refreshTokenVault != nil)
+        #expect(!ItemTokenStore(InMemoryStore()).keepsRefreshTokensApart && setup.store.keepsRefreshTokensApart)
     }
 
     @Test(arguments: [BiometricItemStore.Prompt.cancel, .fail])
@@ -156,7 +168,7 @@ struct BiometricRefreshTokenTests {
         try await setup.protected.save(Data("stale".utf8), service: "svc.refresh-token", account: "a")
         let set = TokenSet(
             accessToken: "at", refreshToken: nil, idToken: nil, expiresAt: nil, scope: nil, issuer: "https://id")
-        try await setup.store.save(try set.encoded(), service: "svc", account: "a")
+        try await setup.store.saveTokens(set, service: "svc", account: "a")
         let gone = try await setup.protected.raw(service: "svc.refresh-token", account: "a")
         #expect(gone == nil)
         #expect(try await setup.store.loadRefreshToken(service: "svc", account: "a") == nil)

@@ -3,7 +3,7 @@ import WardenStorage
 
 /// A test store that misbehaves (or observes) in one way and otherwise is its `inner` store (an ``InMemoryStore``
 /// unless it says otherwise): a conformer writes only what it changes (usually `save`), the rest — reads, deletes,
-/// listing, the grant lock and the refresh-token vault — goes to `inner`.
+/// listing and the grant lock — goes to `inner`.
 protocol DelegatingStore: CredentialStore {
     associatedtype Inner: CredentialStore
     var inner: Inner { get }
@@ -24,5 +24,4 @@ extension DelegatingStore {
         try await inner.accounts(service: service)
     }
     var grantLock: any GrantLock { inner.grantLock }
-    var refreshTokenVault: (any RefreshTokenVault)? { inner.refreshTokenVault }
 }

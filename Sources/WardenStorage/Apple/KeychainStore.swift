@@ -7,7 +7,7 @@
     ///
     /// Defaults to `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`; `.afterFirstUnlockThisDeviceOnly` only for
     /// background refresh; biometric-bound items use `.biometryCurrentSet` (bind only the refresh token, with
-    /// ``SplitTokenStore``). Uses the data-protection keychain on macOS (without the keychain-access-groups
+    /// WardenSession's `SplitTokenStore`). Uses the data-protection keychain on macOS (without the keychain-access-groups
     /// entitlement that is `-34018`, ``StorageErrorDomain/Code/missingEntitlement``).
     ///
     /// - **Fails closed**: when `SecAccessControlCreateWithFlags` cannot build the requested protection the item is

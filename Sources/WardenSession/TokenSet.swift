@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenStorage
 
 /// One account's tokens, stored as **one** item so that a refresh-token rotation is one atomic write.
 ///

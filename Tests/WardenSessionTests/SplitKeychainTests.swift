@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 
+@testable import WardenSession
 @testable import WardenStorage
 
 /// ``SplitTokenStore`` set up as the README shows — two Keychain stores, one service and account — over **one**
@@ -41,7 +42,7 @@ struct SplitKeychainTests {
     @Test(arguments: [nil, SplitKeychainTests.group])
     func theTokenSetAndTheRefreshTokenAreTwoItemsWithTheirOwnProtection(accessGroup: String?) async throws {
         let setup = Setup(accessGroup: accessGroup)
-        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
+        try await setup.store.saveTokens(Self.tokens("rt-0"), service: "svc", account: "alice")
         #expect(setup.keychain.keys.count == 2, "one primary key would mean the token set overwrote the refresh token")
         let main = try #require(setup.keychain.stored("svc", "alice", accessGroup: accessGroup))
         #expect(main.attributes[.accessible] == .accessibility(.afterFirstUnlockThisDeviceOnly))
@@ -52,18 +53,18 @@ struct SplitKeychainTests {
         #expect(protected.attributes[.accessible] == nil)
 
         #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == "rt-0")
-        let set = try TokenSet(encoded: try #require(await setup.store.load(service: "svc", account: "alice")))
+        let set = try #require(await setup.store.loadTokens(service: "svc", account: "alice"))
         #expect(set.refreshToken == nil && set.refreshTokenHeldSeparately && set.accessToken.unredacted() == "at-0")
     }
 
     /// A rotation updates both items in place; neither changes the other's protection.
     @Test func aRotationUpdatesBothItemsAndKeepsEachProtection() async throws {
         let setup = Setup()
-        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
-        try await setup.store.save(try Self.tokens("rt-1", generation: 1).encoded(), service: "svc", account: "alice")
+        try await setup.store.saveTokens(Self.tokens("rt-0"), service: "svc", account: "alice")
+        try await setup.store.saveTokens(Self.tokens("rt-1", generation: 1), service: "svc", account: "alice")
         #expect(setup.keychain.keys.count == 2)
         #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == "rt-1")
-        let set = try TokenSet(encoded: try #require(await setup.store.load(service: "svc", account: "alice")))
+        let set = try #require(await setup.store.loadTokens(service: "svc", account: "alice"))
         #expect(set.generation == 1 && set.accessToken.unredacted() == "at-1")
         let protected = try #require(setup.keychain.stored("svc.refresh-token", "alice"))
         #expect(
@@ -79,8 +80,8 @@ struct SplitKeychainTests {
             prompts.withLock { $0 += 1 }
             return KeychainStatus.success
         })
-        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
-        for _ in 0..<3 { _ = try await setup.store.load(service: "svc", account: "alice") }
+        try await setup.store.saveTokens(Self.tokens("rt-0"), service: "svc", account: "alice")
+        for _ in 0..<3 { _ = try await setup.store.loadTokens(service: "svc", account: "alice") }
         #expect(prompts.current == 0)
         #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == "rt-0")
         #expect(prompts.current == 1)
@@ -89,30 +90,38 @@ struct SplitKeychainTests {
     @Test func signOutAndPurgeRemoveBothItemsAndAccountsListsOnlyTheGrants() async throws {
         let setup = Setup()
         for account in ["alice", "bob"] {
-            try await setup.store.save(try Self.tokens("rt-\(account)").encoded(), service: "svc", account: account)
+            try await setup.store.saveTokens(Self.tokens("rt-\(account)"), service: "svc", account: account)
         }
-        #expect(try await setup.store.accounts(service: "svc") == ["alice", "bob"])
-        try await setup.store.delete(service: "svc", account: "alice")
+        #expect(try await setup.store.records.accounts(service: "svc") == ["alice", "bob"])
+        try await setup.store.deleteTokens(service: "svc", account: "alice")
         #expect(setup.keychain.keys.map(\.account) == ["bob", "bob"])
-        try await setup.store.deleteAll(service: "svc")
+        try await setup.store.records.deleteAll(service: "svc")
         #expect(setup.keychain.keys.isEmpty)
     }
 
-    /// The first launch of a reinstall purges the refresh-token items too, when the sentinel is given the split store.
+    /// The first launch of a reinstall purges the refresh-token items too: restoring a session over the split store
+    /// with a sentinel purges the store's records, which reach both halves.
     @Test func theInstallSentinelPurgesTheRefreshTokenItems() async throws {
         let setup = Setup()
-        try await setup.store.save(try Self.tokens("rt-old").encoded(), service: "svc", account: "alice")
+        try await setup.store.saveTokens(Self.tokens("rt-old"), service: "svc", account: "alice")
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent("warden-split-\(UUID())/marker")
         defer { try? FileManager.default.removeItem(at: marker.deletingLastPathComponent()) }
         let sentinel = InstallSentinel(appID: "com.example.app", markerFile: marker)
-        #expect(try await sentinel.purgeIfFirstLaunch(store: setup.store, services: ["svc"]) == .purged)
-        #expect(setup.keychain.keys.isEmpty)
+        let session = try await AuthSession.restore(
+            store: setup.store, service: "svc", account: "alice", refresher: FakeProvider(), sentinel: sentinel)
+        #expect(await session.currentTokens == nil)
+        #expect(setup.keychain.keys.isEmpty, "the refresh-token item of the previous install is gone too")
+        // The second launch of this install keeps what it stores.
+        try await setup.store.saveTokens(Self.tokens("rt-new"), service: "svc", account: "alice")
+        #expect(
+            try await sentinel.purgeIfFirstLaunch(store: setup.store.records, services: ["svc"]) == .alreadyInstalled)
+        #expect(setup.keychain.keys.count == 2)
     }
 
     @Test func aSetWithoutRefreshTokenDeletesTheProtectedItem() async throws {
         let setup = Setup()
-        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
-        try await setup.store.save(try Self.tokens(nil).encoded(), service: "svc", account: "alice")
+        try await setup.store.saveTokens(Self.tokens("rt-0"), service: "svc", account: "alice")
+        try await setup.store.saveTokens(Self.tokens(nil), service: "svc", account: "alice")
         #expect(setup.keychain.keys.map(\.service) == ["svc"])
         #expect(try await setup.store.loadRefreshToken(service: "svc", account: "alice") == nil)
     }
@@ -132,7 +141,7 @@ struct SplitKeychainTests {
         #expect(try await refreshTokens.load(service: "svc.refresh-token", account: "alice") == Data("rt-legacy".utf8))
 
         try await refreshTokens.save(Data("rt-leftover".utf8), service: "svc", account: "bob")
-        try await store.deleteAll(service: "svc")
+        try await store.records.deleteAll(service: "svc")
         #expect(try await refreshTokens.accounts(service: "svc").isEmpty)
         #expect(try await refreshTokens.accounts(service: "svc.refresh-token").isEmpty)
     }
@@ -152,7 +161,7 @@ struct SplitKeychainTests {
         let setup = Setup()
         let name = String(repeating: "s", count: CredentialStoreLimits.maximumNameBytes - 5)
         let error = await #expect(throws: StorageError.self) {
-            try await setup.store.save(try Self.tokens("rt").encoded(), service: name, account: "alice")
+            try await setup.store.saveTokens(Self.tokens("rt"), service: name, account: "alice")
         }
         #expect(error?.code == .invalidName)
         #expect(error?.reason.contains("refresh-token item") == true)
@@ -173,7 +182,7 @@ struct SplitKeychainTests {
             answeredInTime.withLock { $0 = answer.wait(timeout: .now() + 30) == .success }
             return KeychainStatus.success
         })
-        try await setup.store.save(try Self.tokens("rt-0").encoded(), service: "svc", account: "alice")
+        try await setup.store.saveTokens(Self.tokens("rt-0"), service: "svc", account: "alice")
         let read = Task { try await setup.store.loadRefreshToken(service: "svc", account: "alice") }
         // Polled without blocking a cooperative thread (the other calls need one to resume).
         let deadline = Date() + 30
@@ -182,7 +191,7 @@ struct SplitKeychainTests {
         let other = KeychainItemStore(api: setup.keychain, configuration: .init(), grantLock: ProcessGrantLock.shared)
         try await other.save(Data("background".utf8), service: "other", account: "bob")
         #expect(try await other.load(service: "other", account: "bob") == Data("background".utf8))
-        #expect(try await setup.store.load(service: "svc", account: "alice") != nil)
+        #expect(try await setup.store.loadTokens(service: "svc", account: "alice") != nil)
         answer.signal()
         #expect(try await read.value == "rt-0")
         #expect(answeredInTime.current, "the unprotected calls waited behind the prompt")

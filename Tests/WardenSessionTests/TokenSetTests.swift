@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenStorage
 import WardenTestSupport
 
-@testable import WardenStorage
+@testable import WardenSession
 
 @Suite("TokenSet")
 struct TokenSetTests {

@@ -1,11 +1,5 @@
 import Foundation
-
-/// A store whose refresh tokens can be read on their own, when a refresh needs one (``SplitTokenStore``).
-public protocol RefreshTokenVault: Sendable {
-    /// The refresh token kept for the account, or nil when its item is gone — for a biometric-bound item that is
-    /// what a change of the enrolled fingers or faces does (`.biometryCurrentSet` invalidates the item).
-    func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String?
-}
+import WardenStorage
 
 /// Keeps a ``TokenSet``'s refresh token in its own, more protected item, so it can be bound to biometry while
 /// the access token stays readable for background work.
@@ -13,7 +7,7 @@ public protocol RefreshTokenVault: Sendable {
 /// With one item for the whole set, binding it to `.biometryCurrentSet` makes every session restore prompt and
 /// background refresh impossible. Split, the `tokens` store (e.g. `afterFirstUnlockThisDeviceOnly`) holds the
 /// access and ID tokens with a marker, and the `refreshTokens` store (e.g. `.biometryCurrentSet`) holds only the
-/// refresh token; `AuthSession` reads it through ``CredentialStore/refreshTokenVault`` only when it refreshes.
+/// refresh token; `AuthSession` reads it (``loadRefreshToken(service:account:)``) only when it refreshes.
 ///
 /// **Two items, two primary keys.** A Keychain generic-password item is keyed by class + service + account (+ access
 /// group), whatever its protection: two stores writing the same service and account write one item, and the token set
@@ -22,8 +16,8 @@ public protocol RefreshTokenVault: Sendable {
 /// the same access group, even the same store.
 ///
 /// Rotation safety: the refresh token is written first, then the rest; if the second write fails the rotated
-/// refresh token is already safe. ``delete(service:account:)`` and ``deleteAll(service:)`` remove both items, so give
-/// ``InstallSentinel`` and sign-out this store, not one of its halves.
+/// refresh token is already safe. ``deleteTokens(service:account:)`` and ``records`` (what sign-out, pending
+/// revocations and ``InstallSentinel`` use) remove both items: give a session this store, not one of its halves.
 ///
 /// ```swift
 /// let store = SplitTokenStore(
@@ -32,7 +26,7 @@ public protocol RefreshTokenVault: Sendable {
 /// ```
 ///
 /// Thread-safety: stateless; as safe as the two stores.
-public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
+public struct SplitTokenStore: TokenStore {
     public let tokens: any CredentialStore
     public let refreshTokens: any CredentialStore
 
@@ -44,8 +38,12 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
     /// Both halves of a grant are refreshed together: the lock is the `tokens` store's.
     public var grantLock: any GrantLock { tokens.grantLock }
 
-    /// This store: it keeps the refresh token in its own item.
-    public var refreshTokenVault: (any RefreshTokenVault)? { self }
+    /// True: the refresh token has its own item.
+    public var keepsRefreshTokensApart: Bool { true }
+
+    /// The `tokens` store for every other record, and both halves for deletions: deleting a service or an account
+    /// here deletes its refresh-token items too.
+    public var records: any CredentialStore { Records(split: self) }
 
     /// What is appended to a service name to key its refresh-token items.
     public static let refreshTokenSuffix = ".refresh-token"
@@ -64,12 +62,9 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
         return service + refreshTokenSuffix
     }
 
-    /// Splits a ``TokenSet``; any other item (a pending revocation record) is stored in `tokens` as it is.
-    public func save(_ data: Data, service: String, account: String) async throws(StorageError) {
-        guard var set = try? TokenSet(encoded: data) else {
-            try await tokens.save(data, service: service, account: account)
-            return
-        }
+    /// Stores the refresh token (if the set has one) in `refreshTokens`, then the rest in `tokens`.
+    public func saveTokens(_ tokens: TokenSet, service: String, account: String) async throws(StorageError) {
+        var set = tokens
         let refreshService = try Self.refreshTokenService(for: service)
         if let refresh = set.refreshToken {
             try await refreshTokens.save(Data(refresh.unredacted().utf8), service: refreshService, account: account)
@@ -78,13 +73,14 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
         } else if !set.refreshTokenHeldSeparately {
             try await refreshTokens.delete(service: refreshService, account: account)
         }
-        try await tokens.save(try set.encoded(), service: service, account: account)
+        try await self.tokens.save(try set.encoded(), service: service, account: account)
     }
 
     /// The token set without its refresh token (``TokenSet/refreshTokenHeldSeparately`` tells that one exists);
     /// never touches the protected item, so it never prompts.
-    public func load(service: String, account: String) async throws(StorageError) -> Data? {
-        try await tokens.load(service: service, account: account)
+    public func loadTokens(service: String, account: String) async throws(StorageError) -> TokenSet? {
+        guard let data = try await tokens.load(service: service, account: account) else { return nil }
+        return try TokenSet(encoded: data)
     }
 
     public func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
@@ -117,7 +113,8 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
         return token
     }
 
-    public func delete(service: String, account: String) async throws(StorageError) {
+    /// Deletes the token set and its refresh-token item.
+    public func deleteTokens(service: String, account: String) async throws(StorageError) {
         try await tokens.delete(service: service, account: account)
         // A pre-0.1.0 refresh token under the token set's own service goes too (the same key as the token set's
         // where both halves share a Keychain, which `tokens` just deleted anyway).
@@ -128,15 +125,34 @@ public struct SplitTokenStore: CredentialStore, RefreshTokenVault {
         }
     }
 
-    public func deleteAll(service: String) async throws(StorageError) {
-        try await tokens.deleteAll(service: service)
-        try await refreshTokens.deleteAll(service: service)
-        if let refreshService = try? Self.refreshTokenService(for: service) {
-            try await refreshTokens.deleteAll(service: refreshService)
-        }
-    }
+    /// ``records``: the `tokens` store, with deletions that reach both halves.
+    struct Records: CredentialStore {
+        let split: SplitTokenStore
 
-    public func accounts(service: String) async throws(StorageError) -> [String] {
-        try await tokens.accounts(service: service)
+        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+            try await split.tokens.save(data, service: service, account: account)
+        }
+
+        func load(service: String, account: String) async throws(StorageError) -> Data? {
+            try await split.tokens.load(service: service, account: account)
+        }
+
+        func delete(service: String, account: String) async throws(StorageError) {
+            try await split.deleteTokens(service: service, account: account)
+        }
+
+        func deleteAll(service: String) async throws(StorageError) {
+            try await split.tokens.deleteAll(service: service)
+            try await split.refreshTokens.deleteAll(service: service)
+            if let refreshService = try? SplitTokenStore.refreshTokenService(for: service) {
+                try await split.refreshTokens.deleteAll(service: refreshService)
+            }
+        }
+
+        func accounts(service: String) async throws(StorageError) -> [String] {
+            try await split.tokens.accounts(service: service)
+        }
+
+        var grantLock: any GrantLock { split.grantLock }
     }
 }
