@@ -73,6 +73,10 @@ let realCodeFixtures: [RuleFixture] = [
         rule: "secret-in-log",
         positives: [
             swift("func joined(_ roomAccessToken: String) { print(\"joined with \\(roomAccessToken)\") }"),
+            // The token of a session, a user or an account is a credential.
+            swift("func joined(_ room: Room) { print(\"joined with \\(session.token)\") }"),
+            swift("func start(_ room: Room) { let token = account.token\n print(\"starting with \\(token)\") }"),
+            objc("- (void)joined:(Room *)room { NSLog(@\"joined with %@\", [session token]); }"),
             objc(
                 "- (void)m {\n NSData *key = [RLMRealm keyForURL:url encryptionKey:self.encryptionKey];\n NSLog(@\"key %@\", key);\n}"
             ),
@@ -81,6 +85,14 @@ let realCodeFixtures: [RuleFixture] = [
             // A room token names a conversation; it is not a credential.
             swift("func joined(_ roomToken: String) { print(\"joined room \\(roomToken)\") }"),
             objc("- (void)joined:(NSString *)roomToken { NSLog(@\"joined room %@\", roomToken); }"),
+            // The token of a room is its identifier too, read from the room or through a variable.
+            swift("func joined(_ room: Room) { print(\"joined room \\(room.token)\") }"),
+            swift(
+                "func start(_ room: Room) { guard let roomToken = room.token else { return }\n print(\"chat for \\(roomToken)\") }"
+            ),
+            swift("func start() { let current = self.currentConversation.token\n print(\"opening \\(current)\") }"),
+            objc("- (void)joined:(Room *)room { NSLog(@\"joined room %@\", [room token]); }"),
+            objc("- (void)joined { NSLog(@\"joined room %@\", self.room.token); }"),
             // `encryptionKey:` labels a nil argument: the result is a schema version.
             objc(
                 "- (void)m {\n uint64_t version = [RLMRealm schemaVersionAtURL:url encryptionKey:nil error:&error];\n NSLog(@\"schema %llu\", version);\n}"
@@ -126,5 +138,24 @@ let realCodeFixtures: [RuleFixture] = [
             // Not KeychainSwift: an app's own wrapper is judged where it builds its query.
             swift("func save(_ token: String) { keychain.set(token, forKey: \"token\") }"),
             swift("import KeychainSwift\nfunc save(_ theme: String) { keychain.set(theme, forKey: \"theme\") }"),
+        ]),
+    RuleFixture(
+        rule: "secret-in-file",
+        positives: [
+            swift(
+                "func save(_ realm: Realm) {\n let block = Block()\n block.token = session.token\n realm.add(block)\n}"
+            ),
+            objc(
+                "- (void)save:(RLMRealm *)realm {\n Block *block = [[Block alloc] init];\n block.token = [session token];\n [realm addObject:block];\n}"
+            ),
+        ],
+        negatives: [
+            // A message of a room keeps the room's token: which conversation it belongs to.
+            swift(
+                "func save(_ realm: Realm) {\n let message = Message()\n message.token = self.room.token\n realm.add(message)\n}"
+            ),
+            objc(
+                "- (void)save:(RLMRealm *)realm {\n Message *message = [[Message alloc] init];\n message.token = [self.room token];\n [realm addObject:message];\n}"
+            ),
         ]),
 ]

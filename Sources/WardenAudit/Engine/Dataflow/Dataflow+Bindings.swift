@@ -228,7 +228,7 @@ extension Dataflow {
             let owner = chain.first == "self" && chain.count > 1 ? chain[1] : chain[0]
             let value = valueRange(from: index + 1, stopAtBrace: false)
             var taint = evaluate(value)
-            if taint.secret == nil, scan.isSecret(target.text), !scan.isLiteral(value) {
+            if taint.secret == nil, scan.isSecret(target.text), !scan.isLiteral(value), !isPlaceTokenValue(value) {
                 taint.secret = origin("'\(target.text)'", before)
             }
             return (owner, true, taint)
@@ -250,6 +250,19 @@ extension Dataflow {
         }
         taint.merge(evaluate((open + 1)..<before))
         return (owner, true, taint)
+    }
+
+    /// Whether `range` is only a place's token (`self.room.token`, `[self.room token]`): a `token` member set from
+    /// it names a conversation, not a credential.
+    func isPlaceTokenValue(_ range: Range<Int>) -> Bool {
+        var last = range.upperBound - 1
+        if last > range.lowerBound, scan.file.language == .objectiveC, scan.isSymbol(last, "]") { last -= 1 }
+        guard last >= range.lowerBound, tokens[last].kind == .identifier else { return false }
+        let plain = range.allSatisfy { position in
+            tokens[position].kind == .identifier || tokens[position].kind == .keyword
+                || [".", "?", "!", "[", "]"].contains(where: { tokens[position].isSymbol($0) })
+        }
+        return plain && isPlaceToken(last, tokens[last].text, member: scan.isSymbol(last - 1, "."))
     }
 
     /// `SecItemCopyMatching(query, &result)`: `result` holds the Keychain item.

@@ -80,6 +80,20 @@ extension Dataflow {
         return info
     }
 
+    /// Whether the member `name` at `index` is `token` on a place: its receiver's last word is a
+    /// ``SecretNames/placeTokenWords`` word (`room.token`, `self.currentRoom.token`).
+    func isPlaceToken(_ index: Int, _ name: String, member: Bool) -> Bool {
+        guard name == "token" || name == "tokens" else { return false }
+        // `room.token`, or the Objective-C message `[room token]`.
+        let owner =
+            member
+            ? scan.file.receiver(of: index).last
+            : scan.file.language == .objectiveC && index > 0 && tokens[index - 1].kind == .identifier
+                ? tokens[index - 1].text : nil
+        guard let owner else { return false }
+        return SecretNames.words(owner).last.map { SecretNames.placeTokenWords.contains($0) } ?? false
+    }
+
     func origin(_ source: String, _ index: Int) -> Origin { Origin(source: source, line: tokens[index].line) }
 
     /// Evaluates the identifier at `index` and returns where evaluation continues.
@@ -193,8 +207,9 @@ extension Dataflow {
                 taint.secret = origin("the text of '\(owner)'", index)
             }
         }
-        // A secret by its name, unless it labels a literal (`password: ""`) or is a declaration's type.
-        if taint.secret == nil, scan.isSecret(name), !labelsLiteral(index) {
+        // A secret by its name, unless it labels a literal (`password: ""`) or is a declaration's type, or is the
+        // `token` of a place (`room.token`, `self.conversation.token`: a conversation's identifier, as `roomToken`).
+        if taint.secret == nil, scan.isSecret(name), !labelsLiteral(index), !isPlaceToken(index, name, member: member) {
             taint.secret = origin("'\(name)'", index)
         }
         return index + 1
