@@ -99,13 +99,13 @@ struct LexerTests {
     @Test func secretNames() {
         for secret in [
             "token", "accessToken", "APIKey", "api_key", "refresh_token", "userPassword", "sessionId", "pin", "otpCode",
-            "privateKey", "clientSecret", "jwt",
+            "privateKey", "clientSecret", "jwt", "credentialToken", "handlerSecret",
         ] {
             #expect(SecretNames.isSecret(secret), "\(secret)")
         }
         for plain in [
             "tokenizer", "spinner", "tokenKey", "hasToken", "passwordField", "pinnedHeader", "shipping", "tokenURL",
-            "isPasswordValid", "sessionManager", "mapping",
+            "isPasswordValid", "sessionManager", "mapping", "socketHandlerToken", "listenerToken",
         ] {
             #expect(!SecretNames.isSecret(plain), "\(plain)")
         }

@@ -52,12 +52,30 @@ let realCodeFixtures: [RuleFixture] = [
             objc(
                 "- (void)URLSession:(NSURLSession *)s didReceiveChallenge:(NSURLAuthenticationChallenge *)challenge completionHandler:(void (^)(NSURLSessionAuthChallengeDisposition, NSURLCredential *))completionHandler {\n if ([challenge.protectionSpace.host isEqualToString:self.baseHost]) { completionHandler(NSURLSessionAuthChallengeUseCredential, [NSURLCredential credentialForTrust:challenge.protectionSpace.serverTrust]); }\n}"
             ),
+            // A policy that does not pin (no pinning mode, or no pinned certificates) accepts anything so.
+            objc(
+                "static AFSecurityPolicy *Policy(void) {\n AFSecurityPolicy *policy = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModeNone];\n policy.allowInvalidCertificates = YES;\n [policy setPinnedCertificates:certs];\n return policy;\n}"
+            ),
+            objc(
+                "static AFSecurityPolicy *Policy(void) {\n AFSecurityPolicy *policy = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModePublicKey];\n policy.allowInvalidCertificates = YES;\n return policy;\n}"
+            ),
+            swift(
+                "func policy() -> AFSecurityPolicy {\n let policy = AFSecurityPolicy(pinningMode: .none)\n policy.allowInvalidCertificates = true\n return policy }"
+            ),
             // A setting answers before the evaluation runs.
             objc(
                 "- (NSURLSessionAuthChallengeDisposition)challenge:(NSURLAuthenticationChallenge *)challenge credential:(NSURLCredential **)credential {\n if (self.allowInvalidCert) return NSURLSessionAuthChallengeUseCredential;\n *credential = [NSURLCredential credentialForTrust:challenge.protectionSpace.serverTrust];\n BOOL valid = ServerTrustIsValid(challenge.protectionSpace.serverTrust);\n return valid ? NSURLSessionAuthChallengeUseCredential : NSURLSessionAuthChallengeCancelAuthenticationChallenge;\n}"
             ),
         ],
         negatives: [
+            // A self-signed server's certificate pinned by its public key (Seafile): AFNetworking accepts only a chain
+            // that holds a pinned key.
+            objc(
+                "static AFSecurityPolicy *PolicyFromCert(SecCertificateRef cert) {\n AFSecurityPolicy *policy = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModePublicKey];\n policy.allowInvalidCertificates = YES;\n policy.validatesDomainName = NO;\n [policy setPinnedCertificates:[NSSet setWithArray:certificates]];\n return policy;\n}"
+            ),
+            swift(
+                "func policy(_ pinned: Set<Data>) -> AFSecurityPolicy {\n let policy = AFSecurityPolicy(pinningMode: .certificate)\n policy.pinnedCertificates = pinned\n policy.allowInvalidCertificates = true\n return policy }"
+            ),
             objc(
                 "- (NSURLSessionAuthChallengeDisposition)challenge:(NSURLAuthenticationChallenge *)challenge credential:(NSURLCredential **)credential {\n *credential = [NSURLCredential credentialForTrust:challenge.protectionSpace.serverTrust];\n BOOL valid = ServerTrustIsValid(challenge.protectionSpace.serverTrust);\n return valid ? NSURLSessionAuthChallengeUseCredential : NSURLSessionAuthChallengeCancelAuthenticationChallenge;\n}"
             ),
@@ -157,5 +175,17 @@ let realCodeFixtures: [RuleFixture] = [
             objc(
                 "- (void)save:(RLMRealm *)realm {\n Message *message = [[Message alloc] init];\n message.token = [self.room token];\n [realm addObject:message];\n}"
             ),
+        ]),
+    RuleFixture(
+        rule: "insecure-random-for-secret",
+        positives: [
+            // SAML's credential token, fetched with the login result, is a credential.
+            swift("final class SAMLViewController {\n let credentialToken = String.random(17)\n}"),
+            objc("- (void)start {\n NSString *credentialToken = [NSString stringWithFormat:@\"%u\", arc4random()];\n}"),
+        ],
+        negatives: [
+            // A token that registers a handler with a socket manager is a dictionary key, not a secret.
+            swift("final class MainViewController {\n let socketHandlerToken = String.random(5)\n}"),
+            objc("- (void)start {\n NSString *listenerToken = [NSString stringWithFormat:@\"%u\", arc4random()];\n}"),
         ]),
 ]

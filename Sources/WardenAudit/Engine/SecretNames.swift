@@ -42,11 +42,11 @@ package enum SecretNames {
         "tls", "spki", "public", "sha256", "hash", "hashes", "pins", "set", "pinning", "trust", "host", "domain",
     ]
     /// Words next to `token` that make it an identifier that is not a credential: push and device tokens,
-    /// pagination and cancellation tokens.
+    /// pagination and cancellation tokens, the tokens that register a handler or listener (`socketHandlerToken`).
     static let publicTokenWords: Set<String> = [
         "device", "push", "fcm", "apns", "voip", "page", "next", "cancellation", "cancel", "sync", "continuation",
         "pagination", "cursor", "registration", "notification", "lexer", "parser", "syntax", "change", "resume",
-        "observer", "observation", "subscription",
+        "observer", "observation", "subscription", "handler", "listener",
     ]
     /// Words right before `token` that make it the name of a place (`roomToken`: Nextcloud Talk's conversation
     /// identifier), unlike `roomAccessToken`.
@@ -120,6 +120,8 @@ package enum SecretNames {
         let words = words(name)
         guard let last = words.last else { return false }
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
+        // A handler's, a page's or a device's token is an identifier: only its uniqueness matters.
+        if last == "token" || last == "tokens", words.contains(where: publicTokenWords.contains) { return false }
         let random: Set<String> = [
             "state", "nonce", "verifier", "salt", "iv", "key", "secret", "token", "otp", "pin", "password", "challenge",
             "seed",

@@ -41,17 +41,44 @@ struct ServerTrustRule: Rule {
             scan.report(Self.trustAll, at: index, "\(name) accepts any certificate: anyone can intercept")
         case "allowInvalidCertificates", "validatesDomainName":
             let disabled = name == "allowInvalidCertificates" ? ["true", "YES"] : ["false", "NO"]
-            if scan.isSymbol(index + 1, "="), disabled.contains(scan.text(index + 2)) {
+            if scan.isSymbol(index + 1, "="), disabled.contains(scan.text(index + 2)), !pinsItsKeys(scan, index) {
                 scan.report(Self.trustAll, at: index, "\(name) = \(scan.text(index + 2)) accepts invalid certificates")
             }
         case "setAllowInvalidCertificates", "setValidatesDomainName":
             let disabled = name == "setAllowInvalidCertificates" ? ["YES", "true"] : ["NO", "false"]
-            if scan.isSymbol(index + 1, ":"), disabled.contains(scan.text(index + 2)) {
+            if scan.isSymbol(index + 1, ":"), disabled.contains(scan.text(index + 2)), !pinsItsKeys(scan, index) {
                 scan.report(Self.trustAll, at: index, "\(name):\(scan.text(index + 2)) accepts invalid certificates")
             }
         default:
             useCredential(scan, index)
         }
+    }
+
+    /// Whether the switch at `index` is on an AFNetworking policy that pins: made in the same scope with a public-key
+    /// or certificate pinning mode and given pinned certificates. AFNetworking then accepts a certificate that fails
+    /// the system's evaluation (a self-signed server) only when its chain holds a pinned key: trust on first use of a
+    /// pinned certificate, not trust in anything.
+    func pinsItsKeys(_ scan: FileScan, _ index: Int) -> Bool {
+        let body = scan.scopeRange(of: index)
+        var pinningMode = false
+        var pinned = false
+        _ = scan.any(in: body) { position in
+            let text = scan.tokens[position].text
+            switch text {
+            case "AFSSLPinningModePublicKey", "AFSSLPinningModeCertificate": pinningMode = true
+            case "publicKey", "certificate":
+                // Swift: AFSecurityPolicy(pinningMode: .publicKey)
+                if scan.isSymbol(position - 1, "."), scan.text(position - 2) == ":",
+                    scan.text(position - 3) == "pinningMode"
+                {
+                    pinningMode = true
+                }
+            case "setPinnedCertificates", "pinnedCertificates": pinned = true
+            default: break
+            }
+            return pinningMode && pinned
+        }
+        return pinningMode && pinned
     }
 
     /// `completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!))` or
