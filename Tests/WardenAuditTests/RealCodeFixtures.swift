@@ -188,4 +188,22 @@ let realCodeFixtures: [RuleFixture] = [
             swift("final class MainViewController {\n let socketHandlerToken = String.random(5)\n}"),
             objc("- (void)start {\n NSString *listenerToken = [NSString stringWithFormat:@\"%u\", arc4random()];\n}"),
         ]),
+    RuleFixture(
+        rule: "faceid-usage-description-missing",
+        positives: [
+            // A preprocessed Info.plist (INFOPLIST_PREPROCESS) is still read: here it has no usage description.
+            objc("LAContext *context = [[LAContext alloc] init];").merging(
+                plist(
+                    "<key>CFBundleURLTypes</key><array><dict><key>CFBundleURLSchemes</key><array>\n<string>app</string>\n#ifdef INTUNE\n<string>app-intunemam</string>\n#endif\n</array></dict></array>"
+                )
+            ) { $1 }
+        ],
+        negatives: [
+            // KeePassium's Info.plist: `#ifdef` lines between its elements, the usage description after them.
+            swift("import LocalAuthentication\nlet context = LAContext()").merging(
+                plist(
+                    "<key>CFBundleURLTypes</key><array><dict><key>CFBundleURLSchemes</key><array>\n<string>app</string>\n#ifdef INTUNE\n<string>app-intunemam</string>\n#endif\n</array></dict></array>\n<key>NSFaceIDUsageDescription</key><string>Unlock your database</string>"
+                )
+            ) { $1 }
+        ]),
 ]

@@ -17,14 +17,39 @@ package struct PropertyListFile: @unchecked Sendable {
             $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D
         }
         guard bytes.starts(with: Array("bplist".utf8)) || start.first == UInt8(ascii: "<") else { return nil }
-        guard
-            let value = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil),
-            let root = value as? [String: Any]
-        else { return nil }
+        var value = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        if value == nil, let preprocessed = Self.withoutPreprocessorLines(bytes) {
+            // An Info.plist Xcode preprocesses (INFOPLIST_PREPROCESS): `#ifdef` lines between its elements. Read with
+            // both branches of each conditional, as an audit should.
+            value = try? PropertyListSerialization.propertyList(from: Data(preprocessed), options: [], format: nil)
+        }
+        guard let root = value as? [String: Any] else { return nil }
         self.path = path
         self.root = root
         isBinary = bytes.starts(with: Array("bplist".utf8))
         text = isBinary ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `bytes` with each C preprocessor line (`#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`, `#define`,
+    /// `#undef`, `#include`) emptied, line numbers kept; nil when there is none.
+    static func withoutPreprocessorLines(_ bytes: [UInt8]) -> [UInt8]? {
+        let directives = ["if", "ifdef", "ifndef", "elif", "else", "endif", "define", "undef", "include"]
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var changed = false
+        for (number, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if number > 0 { output.append(0x0A) }
+            let text = line.drop { $0 == 0x20 || $0 == 0x09 }
+            if text.first == UInt8(ascii: "#") {
+                let word = text.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }.prefix { $0 >= 0x61 && $0 <= 0x7A }
+                if directives.contains(String(decoding: word, as: UTF8.self)) {
+                    changed = true
+                    continue
+                }
+            }
+            output.append(contentsOf: line)
+        }
+        return changed ? output : nil
     }
 
     /// The 1-based line of the first `<key>name</key>`, or 1 (binary lists have no lines).
