@@ -360,6 +360,10 @@ let flowFixtures: [RuleFixture] = [
             swift(
                 "func request() -> URLQueryItem {\n let s = UUID().uuidString.prefix(8)\n return URLQueryItem(name: \"state\", value: String(s)) }"
             ),
+            // A whole UUID too: RFC 9562 §8, a UUID MUST NOT be used as a security capability.
+            swift(
+                "func request() -> URLQueryItem {\n let s = UUID().uuidString\n return URLQueryItem(name: \"state\", value: s) }"
+            ),
             swift(
                 "func otp() -> String {\n srand(UInt32(time(nil)))\n let otp = String(rand() % 1_000_000)\n return otp }"
             ),
@@ -378,9 +382,6 @@ let flowFixtures: [RuleFixture] = [
                 "func makeNonce() -> String {\n var bytes = [UInt8](repeating: 0, count: 32)\n _ = SecRandomCopyBytes(kSecRandomDefault, bytes.count, &bytes)\n let nonce = Data(bytes).base64EncodedString()\n return nonce }"
             ),
             swift("func shuffle() {\n let index = Int.random(in: 0..<10)\n let color = colors[index] }"),
-            swift(
-                "func request() -> URLQueryItem {\n let s = UUID().uuidString\n return URLQueryItem(name: \"state\", value: s) }"
-            ),
             objc(
                 "- (NSString *)nonce {\n uint8_t bytes[32];\n arc4random_buf(bytes, sizeof(bytes));\n NSString *nonce = [[NSData dataWithBytes:bytes length:32] base64EncodedStringWithOptions:0];\n return nonce;\n}"
             ),

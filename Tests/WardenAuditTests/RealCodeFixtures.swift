@@ -206,4 +206,76 @@ let realCodeFixtures: [RuleFixture] = [
                 )
             ) { $1 }
         ]),
+    RuleFixture(
+        rule: "oauth-without-pkce",
+        positives: [
+            // Query items named by constants (KeePassium's Google Drive sign-in).
+            swift(
+                "func authURL() -> URL {\n var c = URLComponents()\n c.queryItems = [\n URLQueryItem(name: GoogleDriveAPI.Keys.clientID, value: GoogleDriveAPI.clientID),\n URLQueryItem(name: GoogleDriveAPI.Keys.responseType, value: \"code\"),\n URLQueryItem(name: GoogleDriveAPI.Keys.redirectURI, value: GoogleDriveAPI.authRedirectURI)]\n return c.url! }"
+            ),
+            objc(
+                "- (NSURL *)authURL {\n NSURLComponents *c = [[NSURLComponents alloc] init];\n c.queryItems = @[[NSURLQueryItem queryItemWithName:kClientID value:self.clientID], [NSURLQueryItem queryItemWithName:kResponseType value:@\"code\"]];\n return c.URL;\n}"
+            ),
+        ],
+        negatives: [
+            swift(
+                "func authURL(_ challenge: String, _ state: String) -> URL {\n var c = URLComponents()\n c.queryItems = [\n URLQueryItem(name: Keys.responseType, value: \"code\"),\n URLQueryItem(name: Keys.codeChallenge, value: challenge),\n URLQueryItem(name: Keys.codeChallengeMethod, value: \"S256\"),\n URLQueryItem(name: Keys.state, value: state)]\n return c.url! }"
+            ),
+            objc(
+                "- (NSURL *)authURL {\n NSURLComponents *c = [[NSURLComponents alloc] init];\n c.queryItems = @[[NSURLQueryItem queryItemWithName:kResponseType value:@\"code\"], [NSURLQueryItem queryItemWithName:kCodeChallenge value:self.challenge], [NSURLQueryItem queryItemWithName:kState value:self.state]];\n return c.URL;\n}"
+            ),
+            // A constant that is not named after a parameter names nothing.
+            swift(
+                "func searchURL() -> URL {\n var c = URLComponents()\n c.queryItems = [URLQueryItem(name: Keys.kind, value: \"code\")]\n return c.url! }"
+            ),
+        ]),
+    RuleFixture(
+        rule: "oauth-without-state",
+        positives: [
+            swift(
+                "func authURL(_ challenge: String) -> URL {\n var c = URLComponents()\n c.queryItems = [\n URLQueryItem(name: Keys.responseType, value: \"code\"),\n URLQueryItem(name: Keys.codeChallenge, value: challenge)]\n return c.url! }"
+            ),
+            objc(
+                "- (NSURL *)authURL {\n NSURLComponents *c = [[NSURLComponents alloc] init];\n c.queryItems = @[[NSURLQueryItem queryItemWithName:kResponseType value:@\"code\"], [NSURLQueryItem queryItemWithName:kCodeChallenge value:self.challenge]];\n return c.URL;\n}"
+            ),
+        ],
+        negatives: [
+            swift(
+                "func authURL(_ challenge: String, _ state: String) -> URL {\n var c = URLComponents()\n c.queryItems = [\n URLQueryItem(name: Keys.responseType, value: \"code\"),\n URLQueryItem(name: Keys.codeChallenge, value: challenge),\n URLQueryItem(name: Keys.state, value: state)]\n return c.url! }"
+            ),
+            objc(
+                "- (NSURL *)authURL {\n NSURLComponents *c = [[NSURLComponents alloc] init];\n c.queryItems = @[[NSURLQueryItem queryItemWithName:kResponseType value:@\"code\"], [NSURLQueryItem queryItemWithName:kCodeChallenge value:self.challenge], [NSURLQueryItem queryItemWithName:kState value:self.state]];\n return c.URL;\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "insecure-random-for-secret",
+        positives: [
+            // RFC 9562 §8 (RFC 4122 §6 before it): a UUID is unique, not hard to guess; it MUST NOT be a security capability.
+            swift("func start() {\n let state = UUID().uuidString\n open(state)\n}"),
+            swift(
+                "func start() {\n let codeVerifier = \"\\(UUID().uuidString)-\\(UUID().uuidString)\"\n open(codeVerifier)\n}"
+            ),
+            swift("func item() -> URLQueryItem { URLQueryItem(name: \"nonce\", value: UUID().uuidString) }"),
+            swift(
+                "func url() -> String { \"https://id.example.com/authorize?client_id=app&state=\\(UUID().uuidString)\" }"
+            ),
+            objc("- (void)start {\n NSString *nonce = [[NSUUID UUID] UUIDString];\n [self open:nonce];\n}"),
+            swift("func form() -> [String: String] { [\"csrfToken\": UUID().uuidString] }"),
+        ],
+        negatives: [
+            // Where only uniqueness matters: identifiers, cache keys, salts, a device's or a page's token.
+            swift(
+                "func start() {\n let requestID = UUID().uuidString\n let cacheKey = UUID().uuidString\n use(requestID, cacheKey)\n}"
+            ),
+            swift("func start() {\n let salt = UUID().uuidString\n use(salt)\n}"),
+            swift(
+                "func url(_ state: String) -> String { \"https://x.example.com/?request_id=\\(UUID().uuidString)&state=\\(state)\" }"
+            ),
+            objc("- (void)start {\n NSString *deviceToken = [[NSUUID UUID] UUIDString];\n [self use:deviceToken];\n}"),
+            // A generation or resolver marker an app calls a token (Home Assistant).
+            swift(
+                "final class Player {\n private var connectionToken = UUID()\n func tearDown() { connectionToken = UUID() }\n}"
+            ),
+            swift("func wait() {\n let token = UUID().uuidString\n pendingResolvers[token] = resolver\n}"),
+        ]),
 ]

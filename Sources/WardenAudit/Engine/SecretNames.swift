@@ -115,6 +115,18 @@ package enum SecretNames {
     }
 
     /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.
+    /// Whether `name` needs a value nobody can guess, as opposed to one that is only unique: a state, nonce, PKCE
+    /// verifier or challenge, CSRF token, secret, password, PIN or one-time code — what RFC 9562 §8 says a UUID MUST
+    /// NOT be (a security capability). Not other tokens (apps call their generation and resolver markers tokens:
+    /// `connectionToken = UUID()`), keys, salts, IVs or seeds: a UUID there is unique enough or not the point.
+    package static func needsUnguessable(_ name: String) -> Bool {
+        guard needsSecureRandom(name) else { return false }
+        let words = words(name)
+        guard let last = words.last else { return false }
+        return ["state", "nonce", "verifier", "challenge", "secret", "password", "passcode", "pin", "otp", "code"]
+            .contains(last) || words.contains("csrf") || words.contains("xsrf")
+    }
+
     package static func needsSecureRandom(_ name: String) -> Bool {
         guard randomStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
         let words = words(name)

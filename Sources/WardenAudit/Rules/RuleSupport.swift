@@ -127,22 +127,39 @@ extension FileScan {
     }
 
     /// The query item built at `index` (`URLQueryItem(name: "n", value: v)`, `[NSURLQueryItem queryItemWithName:@"n"
-    /// value:v]`): its literal name and its value's tokens.
+    /// value:v]`): its literal name (or the OAuth parameter a constant is named after) and its value's tokens.
     func queryItem(at index: Int) -> (name: String, value: Range<Int>?)? {
         switch tokens[index].text {
         case "URLQueryItem":
-            guard let call = file.call(at: index), let name = call.argument("name").flatMap(firstString(in:)) else {
-                return nil
-            }
+            guard let call = file.call(at: index), let argument = call.argument("name"),
+                let name = firstString(in: argument) ?? oauthParameter(namedBy: argument)
+            else { return nil }
             return (name, call.argument("value"))
         case "NSURLQueryItem":
-            guard let message = message(opening: index - 1),
-                let name = message.argument("queryItemWithName").flatMap(firstString(in:))
+            guard let message = message(opening: index - 1), let argument = message.argument("queryItemWithName"),
+                let name = firstString(in: argument) ?? oauthParameter(namedBy: argument)
             else { return nil }
             return (name, message.argument("value"))
         default:
             return nil
         }
+    }
+
+    /// The OAuth parameters a constant may be named after: `Keys.responseType`, `kRedirectURI`, `Param.state`.
+    static let oauthParameterNames: Set<String> = [
+        "response_type", "redirect_uri", "client_id", "code_challenge", "code_challenge_method", "state", "scope",
+        "grant_type", "nonce",
+    ]
+
+    /// The OAuth parameter a constant's name spells (`GoogleDriveAPI.Keys.responseType` → `response_type`, `kState` →
+    /// `state`), when `range` is only such a constant (a name or a member chain); nil otherwise.
+    func oauthParameter(namedBy range: Range<Int>) -> String? {
+        let plain = range.allSatisfy { tokens[$0].kind == .identifier || isSymbol($0, ".") }
+        guard plain, let last = range.last, tokens[last].kind == .identifier else { return nil }
+        var words = SecretNames.words(tokens[last].text)
+        if words.first == "k", words.count > 1 { words.removeFirst() }  // kRedirectURI
+        let name = words.joined(separator: "_")
+        return Self.oauthParameterNames.contains(name) ? name : nil
     }
 
     /// A keyed write (`set(value, forKey: key)`, `[x setObject:value forKey:key]`): reports `rule` when the value

@@ -45,7 +45,7 @@ extension Dataflow {
         var names = sanitizers.union(weakRandomCalls).union(weakRandomTypes).union(base64Decoders).union(jwtDecoders)
             .union(keychainReads)
         names.formUnion(["prefix", "suffix", "dropLast", "dropFirst", "seed", "split", "components"])
-        names.formUnion(["componentsSeparatedByString", "text"])
+        names.formUnion(["componentsSeparatedByString", "text", "UUID", "uuidString", "UUIDString"])
         return names
     }()
 
@@ -120,6 +120,10 @@ extension Dataflow {
         {
             if taint.random == nil { taint.random = origin("a truncated UUID", index) }
             return skipCall(index)
+        }
+        // A whole UUID: UUID().uuidString, [[NSUUID UUID] UUIDString].
+        if (name == "UUID" && isCall) || name == "uuidString" || name == "UUIDString" {
+            if taint.uuid == nil { taint.uuid = origin("a UUID", index) }
         }
         if Self.sanitizers.contains(name), isCall || scan.file.language == .objectiveC {
             return skipCall(index)

@@ -22,6 +22,8 @@ struct Taint: Sendable {
     var secret: Origin?
     /// Non-cryptographic or too-short randomness.
     var random: Origin?
+    /// A whole UUID: unique, but not hard to guess by contract (RFC 9562 §8: never a security capability).
+    var uuid: Origin?
     /// A JWT split into its segments (before decoding).
     var segments: Origin?
     /// JWT claims decoded without verifying the signature.
@@ -30,12 +32,13 @@ struct Taint: Sendable {
     var authorizationURL: Origin?
 
     var isEmpty: Bool {
-        secret == nil && random == nil && segments == nil && claims == nil && authorizationURL == nil
+        secret == nil && random == nil && uuid == nil && segments == nil && claims == nil && authorizationURL == nil
     }
 
     mutating func merge(_ other: Taint) {
         if secret == nil { secret = other.secret }
         if random == nil { random = other.random }
+        if uuid == nil { uuid = other.uuid }
         if segments == nil { segments = other.segments }
         if claims == nil { claims = other.claims }
         if authorizationURL == nil { authorizationURL = other.authorizationURL }
@@ -49,7 +52,8 @@ struct Taint: Sendable {
             return origin
         }
         return Taint(
-            secret: extend(secret), random: extend(random), segments: extend(segments), claims: extend(claims),
+            secret: extend(secret), random: extend(random), uuid: extend(uuid), segments: extend(segments),
+            claims: extend(claims),
             authorizationURL: extend(authorizationURL))
     }
 }
