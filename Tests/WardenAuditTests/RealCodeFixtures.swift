@@ -278,4 +278,63 @@ let realCodeFixtures: [RuleFixture] = [
             ),
             swift("func wait() {\n let token = UUID().uuidString\n pendingResolvers[token] = resolver\n}"),
         ]),
+    // A property set in one method and read in another.
+    RuleFixture(
+        rule: "secret-in-user-defaults",
+        positives: [
+            swift(
+                "final class Connection {\n var info: [String: String] = [:]\n func setToken(_ token: String) {\n info[\"token\"] = token\n save()\n }\n func save() { UserDefaults.standard.set(info, forKey: \"account\") }\n}"
+            ),
+            swift(
+                "final class Connection {\n private var account: Account?\n func signedIn(password: String) { self.account = Account(password: password) }\n func save() { UserDefaults.standard.set(self.account?.dictionary, forKey: \"account\") }\n}"
+            ),
+            objc(
+                "@implementation Connection\n- (void)setToken:(NSString *)token {\n [_info setObject:token forKey:@\"token\"];\n [self save];\n}\n- (void)save {\n [[NSUserDefaults standardUserDefaults] setObject:_info forKey:@\"account\"];\n}\n@end"
+            ),
+        ],
+        negatives: [
+            // What the property holds is not a secret.
+            swift(
+                "final class Connection {\n var info: [String: String] = [:]\n func setTheme(_ theme: String) {\n info[\"theme\"] = theme\n save()\n }\n func save() { UserDefaults.standard.set(info, forKey: \"account\") }\n}"
+            ),
+            // A local of the same name in another method, and the same member on another object, are not the property.
+            swift(
+                "final class Connection {\n var info: [String: String] = [:]\n func check(_ password: String) { let info = [\"p\": password]\n send(info) }\n func copy(_ token: String) { session.info = [\"t\": token] }\n func save() { UserDefaults.standard.set(info, forKey: \"account\") }\n}"
+            ),
+            objc(
+                "@implementation Connection\n- (void)setTheme:(NSString *)theme {\n [_info setObject:theme forKey:@\"theme\"];\n}\n- (void)save {\n [[NSUserDefaults standardUserDefaults] setObject:_info forKey:@\"account\"];\n}\n@end"
+            ),
+        ]),
+    RuleFixture(
+        rule: "secret-in-log",
+        positives: [
+            swift(
+                "final class Login {\n var entered = \"\"\n func submit() { entered = passwordField.text ?? \"\" }\n func debug() { print(\"entered \\(entered)\") }\n}"
+            ),
+            objc(
+                "@implementation Login\n- (void)submit {\n _entered = self.passwordField.text;\n}\n- (void)debug {\n NSLog(@\"entered %@\", _entered);\n}\n@end"
+            ),
+        ],
+        negatives: [
+            // A property named as an identifier is one (Nextcloud Talk's peer id, made from a signaling session id).
+            swift(
+                "final class Peer {\n let peerId: String\n init(sessionId: String) { self.peerId = sessionId }\n func log() { print(\"peer \\(peerId)\") }\n}"
+            ),
+            objc(
+                "@implementation Peer\n- (instancetype)initWithSessionId:(NSString *)sessionId {\n _peerId = sessionId;\n return self;\n}\n- (void)log {\n NSLog(@\"peer %@\", _peerId);\n}\n@end"
+            ),
+        ]),
+    RuleFixture(
+        rule: "insecure-random-for-secret",
+        positives: [
+            swift(
+                "final class Auth {\n let nonce = String.random(8)\n func start() { request(nonce: nonce) }\n}"
+            )
+        ],
+        negatives: [
+            // A handler's token kept in a property, passed where a `token:` label takes it (Rocket.Chat).
+            swift(
+                "final class Main {\n let socketHandlerToken = String.random(5)\n func appear() { SocketManager.addConnectionHandler(token: socketHandlerToken, handler: self) }\n}"
+            )
+        ]),
 ]

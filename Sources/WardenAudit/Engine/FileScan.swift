@@ -300,7 +300,7 @@ final class FileScan {
     }()
 
     /// Whether the `{` at `open` starts the body of a type (class, struct, enum, extension, protocol, actor).
-    private func isTypeBody(_ open: Int) -> Bool {
+    func isTypeBody(_ open: Int) -> Bool {
         var position = open - 1
         var steps = 0
         while position >= 0, steps < 256 {

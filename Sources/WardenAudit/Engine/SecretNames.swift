@@ -115,6 +115,14 @@ package enum SecretNames {
     }
 
     /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.
+    /// Whether `name` is a token that is an identifier by its own words (`socketHandlerToken`, `deviceToken`,
+    /// `nextPageToken`), not a credential.
+    package static func isPublicToken(_ name: String) -> Bool {
+        let words = words(name)
+        guard let last = words.last, last == "token" || last == "tokens" else { return false }
+        return words.contains(where: publicTokenWords.contains)
+    }
+
     /// Whether `name` needs a value nobody can guess, as opposed to one that is only unique: a state, nonce, PKCE
     /// verifier or challenge, CSRF token, secret, password, PIN or one-time code — what RFC 9562 §8 says a UUID MUST
     /// NOT be (a security capability). Not other tokens (apps call their generation and resolver markers tokens:

@@ -90,6 +90,9 @@ struct RandomnessRule: Rule {
     private func sink(_ scan: FileScan, at index: Int, _ value: Range<Int>, _ what: String, unguessable: Bool) {
         let taint = value.isEmpty ? Taint() : scan.flow.evaluate(value)
         guard let origin = taint.random ?? (unguessable ? taint.uuid : nil),
+            // Carried by a variable whose own name says it is a handler's or a page's token: a generic `token:`
+            // label does not make it a secret.
+            !(origin.path.last.map { SecretNames.isPublicToken($0.name) } ?? false),
             scan.once("random \(origin.line) \(origin.source) \(scan.scopes[index])")
         else { return }
         scan.report(

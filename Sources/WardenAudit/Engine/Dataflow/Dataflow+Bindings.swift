@@ -23,11 +23,14 @@ extension Dataflow {
         guard index > 0, index <= tokens.count else { return nil }
         let scopes = scan.scopes
         let scope = index < tokens.count ? scopes[index] : scopes[index - 1]
-        // A name never bound in this scope (a parameter, a property) needs no look back.
-        guard Self.contains(boundNames(in: scope), spelling) else { return nil }
+        // A name never bound in this scope needs no look back: a parameter carries nothing known, a property what the
+        // methods of the file put in it.
+        guard Self.contains(boundNames(in: scope), spelling) else {
+            return isPropertyUse(index, spelling) ? propertyTaint(spelling, name) : nil
+        }
         let lower = max(0, Int(scope), index - Self.maximumLookBack)
         // Compared in place, by spelling number (a copy of each token would retain and release its text).
-        return tokens.withUnsafeBufferPointer { tokens -> Taint? in
+        let local = tokens.withUnsafeBufferPointer { tokens -> Taint? in
             var position = index - 1
             defer { scan.spend(index - 1 - position) }
             while position >= lower {
@@ -41,6 +44,85 @@ extension Dataflow {
             }
             return nil
         }
+        // A property this method only mutates later (or not before the use) still carries what the others put in it.
+        if local == nil, isPropertyUse(index, spelling) { return propertyTaint(spelling, name) }
+        return local
+    }
+
+    /// Whether the name at `index` is a property of the file's types: `self.name`, an Objective-C ivar (`_name`), or a
+    /// name the file declares with `let`/`var` directly in a type body.
+    func isPropertyUse(_ index: Int, _ spelling: Int32) -> Bool {
+        guard index < tokens.count, tokens[index].name == spelling else { return false }
+        if scan.isSymbol(index - 1, "."), scan.text(index - 2) == "self" { return true }
+        if scan.file.language == .objectiveC { return tokens[index].text.hasPrefix("_") }
+        return storedPropertySpellings().contains(spelling)
+    }
+
+    func storedPropertySpellings() -> Set<Int32> {
+        if let known = storedProperties { return known }
+        var names = Set<Int32>()
+        let scopes = scan.scopes
+        for position in 1..<max(1, tokens.count) where tokens[position].kind == .identifier {
+            let before = tokens[position - 1]
+            guard before.kind == .keyword, before.text == "var" || before.text == "let" else { continue }
+            if isTypeBody(scopes[position]) { names.insert(tokens[position].name) }
+        }
+        scan.spend(tokens.count)
+        storedProperties = names
+        return names
+    }
+
+    func isTypeBody(_ scope: Int32) -> Bool {
+        guard scope >= 0 else { return false }
+        if let known = typeBodies[scope] { return known }
+        let answer = scan.isTypeBody(Int(scope))
+        typeBodies[scope] = answer
+        return answer
+    }
+
+    /// What the property spelled `spelling` carries, from any method of the file: the merged values of its
+    /// assignments and mutations (`self.info = v`, `info["token"] = t`, `[_info setObject:t forKey:k]`) in every
+    /// scope that does not declare a local of that name. Flow-insensitive, as a property outlives each call; computed
+    /// once per spelling, nil when nothing of interest reaches it.
+    func propertyTaint(_ spelling: Int32, _ name: String) -> Taint? {
+        if let known = propertyTaints[spelling] { return known }
+        propertyTaints[spelling] = .some(nil)  // a property that reaches itself carries nothing more
+        // A property named as an identifier (`peerId`, `requestIdentifier`) is used as one, whatever it was made from.
+        if let last = SecretNames.words(name).last, ["id", "ids", "identifier", "identifiers", "uuid"].contains(last) {
+            return nil
+        }
+        if occurrences == nil {
+            var index: [Int32: [Int32]] = [:]
+            for position in tokens.indices where tokens[position].kind == .identifier {
+                index[tokens[position].name, default: []].append(Int32(position))
+            }
+            scan.spend(tokens.count)
+            occurrences = index
+        }
+        let positions = occurrences?[spelling] ?? []
+        let scopes = scan.scopes
+        // Scopes with a local of this name (`let info = ...` in a function): its sites there are the local's.
+        var localScopes = Set<Int32>()
+        for position in positions.map(Int.init) where position > 0 {
+            let before = tokens[position - 1]
+            if before.kind == .keyword, ["let", "var", "for"].contains(before.text), !isTypeBody(scopes[position]) {
+                localScopes.insert(scopes[position])
+            }
+        }
+        var merged = Taint()
+        // The property itself (`info`, `self.info`, `_info`), not a member of the same name on another object
+        // (`metaData.threadId = x` binds `metaData`).
+        for position in positions.map(Int.init) where !localScopes.contains(scopes[position]) {
+            if scan.isSymbol(position - 1, "."), scan.text(position - 2) != "self" { continue }
+            guard !evaluating.contains(Int32(position)), let site = site(at: position, name),
+                let value = value(of: site, at: position)
+            else { continue }
+            merged.merge(value)
+        }
+        scan.spend(positions.count)
+        let result: Taint? = merged.isEmpty ? nil : merged
+        propertyTaints[spelling] = .some(result)
+        return result
     }
 
     /// The names that have a binding site in `scope` (a superset: ``site(at:_:)`` decides), found in one pass over

@@ -26,6 +26,14 @@ final class Dataflow {
     var bound: [Int32: [Int32]] = [:]
     /// ``info(_:)`` by spelling number, for this file.
     var infos: [NameInfo?] = []
+    /// ``propertyTaint(_:_:)`` by spelling number (`.some(nil)`: nothing of interest, or being computed).
+    var propertyTaints: [Int32: Taint?] = [:]
+    /// The identifier tokens of each spelling, built the first time a property is followed.
+    var occurrences: [Int32: [Int32]]?
+    /// Spellings declared with `let`/`var` directly in a type body (stored properties), and whether each scope asked
+    /// about is a type body.
+    var storedProperties: Set<Int32>?
+    var typeBodies: [Int32: Bool] = [:]
 
     struct Key: Hashable {
         let scope: Int32
