@@ -86,6 +86,11 @@ struct LinearScanTests {
                 if claims?.role == "admin" { return true }
                 return false }
                 """, footer: "", rule: "jwt-unverified-decision", expected: { $0 }),
+        Family(
+            name: "one property mutated and logged by every method",
+            header: "final class Connection {\nvar info: [String: String] = [:]",
+            site: "func set#(_ token: String) { info[\"k#\"] = token }\nfunc log#() { print(info) }",
+            rule: "secret-in-log", expected: { $0 }),
     ]
 
     /// (steps, tokens, findings of the family's rule) for `count` call sites.
