@@ -92,6 +92,7 @@ public actor AuthClient {
         public static let defaultScopes = ["openid", "offline_access"]
 
         /// A configuration whose tokens are one item per account in `store` (``ItemTokenStore``).
+        @_disfavoredOverload
         public init(
             issuer: String, clientID: String, redirectURI: RedirectURI,
             scopes: [String] = Configuration.defaultScopes,
@@ -124,6 +125,7 @@ public actor AuthClient {
         }
 
         /// A configuration for `provider` whose tokens are one item per account in `store` (``ItemTokenStore``).
+        @_disfavoredOverload
         public init(
             provider: Provider, clientID: String, redirectURI: RedirectURI,
             scopes: [String] = Configuration.defaultScopes, store: any CredentialStore, service: String,

@@ -92,7 +92,9 @@ public actor AuthSession {
             maximumRefreshes: maximumRefreshes, refreshWindow: refreshWindow, now: now, jitter: jitter, dpop: dpop)
     }
 
-    /// A session whose tokens are one item per account in `store` (``ItemTokenStore``).
+    /// A session whose tokens are one item per account in `store` (``ItemTokenStore``). Disfavoured: a store that is
+    /// both a `CredentialStore` and a ``TokenStore`` is taken as the token store.
+    @_disfavoredOverload
     public init(
         tokens: TokenSet?, store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
         maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30, now: @escaping NowProvider = systemNow,
@@ -156,6 +158,7 @@ public actor AuthSession {
 
     /// Restores the account's session, as the token-store form does, from tokens stored one item per account in
     /// `store` (``ItemTokenStore``).
+    @_disfavoredOverload
     public static func restore(
         store: any CredentialStore, service: String, account: String, refresher: any TokenRefresher,
         sentinel: InstallSentinel? = nil, now: @escaping NowProvider = systemNow, dpop: DPoPBinding? = nil

@@ -41,6 +41,7 @@ public struct ProviderPreset: Sendable {
 
     /// An ``AuthClient/Configuration`` with this provider's settings, its tokens one item per account in `store`
     /// (``ItemTokenStore``).
+    @_disfavoredOverload
     public func configuration(
         clientID: String, redirectURI: RedirectURI, store: any CredentialStore, service: String,
         account: String = "default", transport: any HTTPTransport = URLSessionTransport()

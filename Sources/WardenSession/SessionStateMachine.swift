@@ -50,7 +50,7 @@ struct SessionStateMachine<Waiter> {
         case wait
         /// Take the grant lock, read the store, then report ``storeRead(_:epoch:now:)``.
         case lockAndReadStore(epoch: Int)
-        /// Send a refresh with the refresh token of `tokens` (or, when it is held separately, the vault's).
+        /// Send a refresh with the refresh token of `tokens` (or, when it is held separately, the token store's).
         case sendRefresh(TokenSet, epoch: Int)
         /// Write `tokens`, then report ``persisted(epoch:error:)``.
         case persist(TokenSet, epoch: Int)
@@ -262,7 +262,7 @@ struct SessionStateMachine<Waiter> {
         return .purge(end(.failure(SessionError(.idTokenRejected, reason, underlying: error))))
     }
 
-    /// The write of a refresh's tokens returned. `held` is what memory keeps (without a vault-held refresh token).
+    /// The write of a refresh's tokens returned. `held` is what memory keeps (without a refresh token the store keeps apart).
     mutating func persisted(_ held: TokenSet, epoch: Int, error: StorageError?) -> Action {
         guard epoch == self.epoch else {
             // Signed out while the write was in flight: purge again, hand out nothing.

@@ -27,9 +27,13 @@ import WardenStorage
 ///
 /// Thread-safety: stateless; as safe as the two stores.
 public struct SplitTokenStore: TokenStore {
+    /// The store of the access and ID tokens (the set, with a marker instead of its refresh token) and of the
+    /// session's other records.
     public let tokens: any CredentialStore
+    /// The store of the refresh tokens alone, under ``refreshTokenService(for:)``.
     public let refreshTokens: any CredentialStore
 
+    /// A split store over `tokens` and `refreshTokens` (which may be the same store: the keys differ).
     public init(tokens: any CredentialStore, refreshTokens: any CredentialStore) {
         self.tokens = tokens
         self.refreshTokens = refreshTokens
@@ -83,6 +87,8 @@ public struct SplitTokenStore: TokenStore {
         return try TokenSet(encoded: data)
     }
 
+    /// The refresh token from `refreshTokens` (a prompt, for a biometric-bound item), or nil when its item is gone;
+    /// a pre-0.1.0 item under the set's own service is moved to its own service first.
     public func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
         let refreshService = try Self.refreshTokenService(for: service)
         if let data = try await refreshTokens.load(service: refreshService, account: account) {

@@ -7,8 +7,9 @@ import WardenStorage
 /// Two implementations: ``ItemTokenStore``, one item per account in any `CredentialStore` (what `store:
 /// KeychainStore()` means wherever a session takes a store), and ``SplitTokenStore``, which keeps the refresh token in
 /// its own, more protected item. `AuthSession` asks the store, never its type, whether refresh tokens are kept apart:
-/// a store of your own that wraps one of these forwards ``keepsRefreshTokensApart`` and
-/// ``loadRefreshToken(service:account:)`` with the rest.
+/// a store of your own that wraps one of these (logging, metrics, a migration) forwards every requirement it does not
+/// change — ``keepsRefreshTokensApart``, ``loadRefreshToken(service:account:)``, ``deleteTokens(service:account:)``,
+/// ``grantLock``, and ``records`` to the inner store's `records` (not to one of its halves: purges must reach both).
 ///
 /// Thread-safety: implementations are `Sendable` and safe to call concurrently.
 public protocol TokenStore: Sendable {

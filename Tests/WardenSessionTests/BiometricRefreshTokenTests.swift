@@ -115,7 +115,7 @@ struct BiometricRefreshTokenTests {
         var records: any CredentialStore { inner.records }
     }
 
-    @Test func aWrappingTokenStoreKeepsTheSplitWorking() async throws {
+    @Test func aWrappingTokenStoreKeepsTheSplitWorkingFromRestoreToSignOut() async throws {
         let setup = Setup()
         let wrapper = LoggingStore(inner: setup.store)
         try await wrapper.saveTokens(Fixture.expired(setup.clock), service: "svc", account: "a")
@@ -125,6 +125,57 @@ struct BiometricRefreshTokenTests {
         #expect(await setup.protected.prompts == 1, "the refresh token came from the protected item")
         #expect(await session.currentTokens?.refreshToken == nil, "not kept in memory after use")
         #expect(wrapper.writes.current == 2, "the first save and the rotated set")
+        // Sign-out through the wrapper deletes both halves (the protected item is not read to revoke it: no prompt).
+        _ = await session.signOut()
+        #expect(try await setup.tokens.load(service: "svc", account: "a") == nil)
+        #expect(try await setup.protected.raw(service: "svc.refresh-token", account: "a") == nil)
+        #expect(await setup.protected.prompts == 1)
+    }
+
+    /// A store that is both a credential store and a token store is taken as the token store (the credential-store
+    /// forms are disfavoured), so its own split is used.
+    struct BothStore: CredentialStore, TokenStore {
+        let inner: SplitTokenStore
+        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+            try await inner.records.save(data, service: service, account: account)
+        }
+        func load(service: String, account: String) async throws(StorageError) -> Data? {
+            try await inner.records.load(service: service, account: account)
+        }
+        func delete(service: String, account: String) async throws(StorageError) {
+            try await inner.records.delete(service: service, account: account)
+        }
+        func deleteAll(service: String) async throws(StorageError) {
+            try await inner.records.deleteAll(service: service)
+        }
+        func accounts(service: String) async throws(StorageError) -> [String] {
+            try await inner.records.accounts(service: service)
+        }
+        func loadTokens(service: String, account: String) async throws(StorageError) -> TokenSet? {
+            try await inner.loadTokens(service: service, account: account)
+        }
+        func saveTokens(_ tokens: TokenSet, service: String, account: String) async throws(StorageError) {
+            try await inner.saveTokens(tokens, service: service, account: account)
+        }
+        func deleteTokens(service: String, account: String) async throws(StorageError) {
+            try await inner.deleteTokens(service: service, account: account)
+        }
+        func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
+            try await inner.loadRefreshToken(service: service, account: account)
+        }
+        var keepsRefreshTokensApart: Bool { inner.keepsRefreshTokensApart }
+        var grantLock: any GrantLock { inner.grantLock }
+        var records: any CredentialStore { inner.records }
+    }
+
+    @Test func aStoreOfBothKindsIsTakenAsTheTokenStore() async throws {
+        let setup = Setup()
+        let both = BothStore(inner: setup.store)
+        try await both.saveTokens(Fixture.expired(setup.clock), service: "svc", account: "a")
+        let session = try await AuthSession.restore(
+            store: both, service: "svc", account: "a", refresher: setup.provider, now: setup.clock.now)
+        #expect(try await session.validAccessToken() == "at-1", "an item store would find no refresh token")
+        #expect(await setup.protected.prompts == 1)
         #expect(!ItemTokenStore(InMemoryStore()).keepsRefreshTokensApart && setup.store.keepsRefreshTokensApart)
     }
 

@@ -87,7 +87,7 @@ struct SplitKeychainTests {
         #expect(prompts.current == 1)
     }
 
-    @Test func signOutAndPurgeRemoveBothItemsAndAccountsListsOnlyTheGrants() async throws {
+    @Test func deletingTheTokensAndPurgingTheRecordsRemoveBothItemsAndAccountsListsOnlyTheGrants() async throws {
         let setup = Setup()
         for account in ["alice", "bob"] {
             try await setup.store.saveTokens(Self.tokens("rt-\(account)"), service: "svc", account: account)

@@ -25,7 +25,7 @@
     ///
     /// ```swift
     /// let store = KeychainStore()  // WhenUnlockedThisDeviceOnly
-    /// try await store.save(try tokens.encoded(), service: "com.example.app.tokens", account: "alice")
+    /// try await store.save(Data("value".utf8), service: "com.example.app.tokens", account: "alice")
     /// ```
     ///
     /// Thread-safety: immutable; calls are serialised on the store's queue.
