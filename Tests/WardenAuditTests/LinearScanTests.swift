@@ -91,6 +91,12 @@ struct LinearScanTests {
             header: "final class Connection {\nvar info: [String: String] = [:]",
             site: "func set#(_ token: String) { info[\"k#\"] = token }\nfunc log#() { print(info) }",
             rule: "secret-in-log", expected: { $0 }),
+        Family(
+            name: "pairs of properties that feed each other",
+            header: "final class Cache {",
+            site:
+                "var a# = \"\"\nvar b# = \"\"\nfunc one#(token: String) { b# = token }\nfunc two#() { b# = a# }\nfunc three#() { a# = b# }\nfunc log#() { print(a#) }",
+            rule: "secret-in-log", expected: { $0 }),
     ]
 
     /// (steps, tokens, findings of the family's rule) for `count` call sites.

@@ -34,6 +34,13 @@ struct NameTableTests {
             #expect(table.name(of: word) == number && table[number] == word)
         }
         #expect(table.name(of: "name20000") == nil)
+        // Two spellings with one FNV-1a hash stay apart (the table compares bytes).
+        #expect(Self.fnv("costarring") == Self.fnv("liquid"))
+        var colliding = NameTable()
+        let first = Array("costarring".utf8).withUnsafeBufferPointer { colliding.intern($0) }
+        let second = Array("liquid".utf8).withUnsafeBufferPointer { colliding.intern($0) }
+        #expect(first.isNew && second.isNew && first.name != second.name)
+        #expect(colliding.name(of: "liquid") == second.name && colliding.name(of: "costarring") == first.name)
         #expect(table.name(of: "nam") == nil)
     }
 

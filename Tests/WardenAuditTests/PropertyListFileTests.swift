@@ -30,6 +30,9 @@ struct PropertyListFileTests {
         #expect(plist.root["NSFaceIDUsageDescription"] as? String == "Unlock your database")
         #expect(plist.root["CFBundleURLSchemes"] as? [String] == ["app", "app-intunemam", "app-plain"])
         #expect(plist.line(ofKey: "NSFaceIDUsageDescription") == 13)
+        // What the parser read kept every line, so the lines of what it found are the file's.
+        let stripped = try #require(PropertyListFile.withoutPreprocessorLines(Array(Self.preprocessed.utf8)))
+        #expect(stripped.count(where: { $0 == 0x0A }) == Self.preprocessed.utf8.count(where: { $0 == 0x0A }))
     }
 
     @Test func onlyPreprocessorLinesAreRemoved() throws {

@@ -328,13 +328,84 @@ let realCodeFixtures: [RuleFixture] = [
         rule: "insecure-random-for-secret",
         positives: [
             swift(
-                "final class Auth {\n let nonce = String.random(8)\n func start() { request(nonce: nonce) }\n}"
+                "final class Auth {\n let value = String.random(8)\n func start() { request(nonce: value) }\n}"
             )
         ],
         negatives: [
             // A handler's token kept in a property, passed where a `token:` label takes it (Rocket.Chat).
             swift(
                 "final class Main {\n let socketHandlerToken = String.random(5)\n func appear() { SocketManager.addConnectionHandler(token: socketHandlerToken, handler: self) }\n}"
+            )
+        ]),
+    // Properties after review: cycles are followed whatever is asked first; parameters and other types' properties of the
+    // same name are not the property.
+    RuleFixture(
+        rule: "secret-in-log",
+        positives: [
+            swift(
+                "final class Cache {\n var a = \"\"\n var b = \"\"\n func one(token: String) { b = token }\n func two() { b = a }\n func three() { a = b }\n func logB() { print(b) }\n func logA() { print(a) }\n}"
+            ),
+            // `if let info = info` in the method that writes `self.info`.
+            swift(
+                "final class Store {\n var info: [String: String]?\n func set(_ token: String) {\n if let info = info { use(info) }\n self.info = [\"t\": token]\n }\n func log() { print(info ?? [:]) }\n}"
+            ),
+        ],
+        negatives: [
+            swift(
+                "final class Client {\n var header = \"\"\n func authorize(accessToken: String) { header = \"Bearer \\(accessToken)\" }\n func debug(header: String) { print(header) }\n func each(_ items: [String]) { items.forEach { header in print(header) } }\n}"
+            ),
+            swift(
+                "final class Builder {\n var headers: [String: String] = [:]\n func sign(_ headers: inout [String: String], token: String) { headers[\"Authorization\"] = \"Bearer \\(token)\" }\n func dump() { print(headers) }\n}"
+            ),
+            swift(
+                "final class LoginViewModel {\n var message = \"\"\n func fail(password: String) { message = \"bad \\(password)\" }\n}\nfinal class BannerView {\n var message = \"\"\n func show() { print(message) }\n}"
+            ),
+            objc(
+                "@implementation Client\n- (void)authorize:(NSString *)token {\n _header = token;\n}\n- (void)debug:(NSString *)_header {\n NSLog(@\"%@\", _header);\n}\n@end"
+            ),
+        ]),
+    RuleFixture(
+        rule: "insecure-random-for-secret",
+        positives: [
+            swift(
+                "func verifierItem() -> URLQueryItem { URLQueryItem(name: Keys.codeVerifier, value: String(arc4random())) }"
+            ),
+            swift("func url() -> String { \"https://id.example.com/authorize?a=1&state=\\(UUID().uuidString)\" }"),
+        ],
+        negatives: [
+            // A UUID made into something else (an identifiable value, a map pin) is that value's identity.
+            swift(
+                "func make() {\n let state = ViewState(id: UUID(), items: [])\n let pin = MapPin(id: UUID(), lat: 1)\n let challenge = Challenge(id: UUID().uuidString, title: \"10k steps\")\n use(state, pin, challenge)\n}"
+            ),
+            swift(
+                "func chain() {\n let requestID = UUID().uuidString\n let request = Request(id: requestID)\n let session = Client(request: request).start()\n let nonce = session.nextNonce()\n use(nonce)\n}"
+            ),
+            objc(
+                "- (void)make {\n Thing *state = [Thing thingWithID:[[NSUUID UUID] UUIDString]];\n [self use:state];\n}"
+            ),
+            // `appstate=` is not `state=`.
+            swift("func url() -> String { \"https://x.example.com/?appstate=\\(UUID().uuidString)\" }"),
+        ]),
+    RuleFixture(
+        rule: "trust-all-certificates",
+        positives: [
+            // A pinned policy does not vouch for another, unpinned one in the same function.
+            objc(
+                "static void Configure(AFHTTPSessionManager *a, AFHTTPSessionManager *b, NSSet *certs) {\n AFSecurityPolicy *pinned = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModePublicKey];\n pinned.pinnedCertificates = certs;\n a.securityPolicy = pinned;\n AFSecurityPolicy *open = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModeNone];\n open.allowInvalidCertificates = YES;\n b.securityPolicy = open;\n}"
+            )
+        ],
+        negatives: []),
+    RuleFixture(
+        rule: "ats-arbitrary-loads",
+        positives: [
+            // Read only because the preprocessed Info.plist is (a list dropped as unparseable would say nothing).
+            plist(
+                "<key>CFBundleURLSchemes</key><array>\n#ifdef INTUNE\n<string>app-intunemam</string>\n#endif\n</array>\n<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict>"
+            )
+        ],
+        negatives: [
+            plist(
+                "<key>CFBundleURLSchemes</key><array>\n#ifdef INTUNE\n<string>app-intunemam</string>\n#endif\n</array>\n<key>NSAppTransportSecurity</key><dict><key>NSAllowsLocalNetworking</key><true/></dict>"
             )
         ]),
 ]

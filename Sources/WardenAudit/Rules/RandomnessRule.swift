@@ -71,15 +71,19 @@ struct RandomnessRule: Rule {
             Self.queryNames.contains(where: { FastText.contains(token.text, $0, caseInsensitive: true) })
         else { return }
         // The text before each interpolation (U+FFFC marks them): `...&state=` makes its value a capability.
-        let before = token.text.split(separator: "\u{FFFC}", omittingEmptySubsequences: false)
+        let before = token.text.unicodeScalars.split(separator: "\u{FFFC}", omittingEmptySubsequences: false)
         var position = index + 1
         var interpolation = 0
         while position < scan.tokens.count, scan.tokens[position].kind == .interpolationStart,
             scan.file.partner[position] > position
         {
             let end = Int(scan.file.partner[position])
-            let prefix = interpolation < before.count ? before[interpolation].lowercased() : ""
-            let capability = Self.capabilityQueryNames.contains { prefix.hasSuffix($0) }
+            let prefix =
+                interpolation < before.count ? String(String.UnicodeScalarView(before[interpolation])).lowercased() : ""
+            // The parameter right before the value, whole: `&state=`, `?nonce=`, not `appstate=`.
+            let capability = Self.capabilityQueryNames.contains { name in
+                prefix == name || prefix.hasSuffix("&" + name) || prefix.hasSuffix("?" + name)
+            }
             sink(scan, at: index, (position + 1)..<end, "a query parameter", unguessable: capability)
             position = end + 1
             interpolation += 1

@@ -147,8 +147,8 @@ extension FileScan {
 
     /// The OAuth parameters a constant may be named after: `Keys.responseType`, `kRedirectURI`, `Param.state`.
     static let oauthParameterNames: Set<String> = [
-        "response_type", "redirect_uri", "client_id", "code_challenge", "code_challenge_method", "state", "scope",
-        "grant_type", "nonce",
+        "response_type", "redirect_uri", "client_id", "code_challenge", "code_challenge_method", "code_verifier",
+        "state", "scope", "grant_type", "nonce",
     ]
 
     /// The OAuth parameter a constant's name spells (`GoogleDriveAPI.Keys.responseType` → `response_type`, `kState` →

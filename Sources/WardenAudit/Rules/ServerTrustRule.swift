@@ -59,21 +59,40 @@ struct ServerTrustRule: Rule {
     /// the system's evaluation (a self-signed server) only when its chain holds a pinned key: trust on first use of a
     /// pinned certificate, not trust in anything.
     func pinsItsKeys(_ scan: FileScan, _ index: Int) -> Bool {
+        // The policy the switch is on: `policy.allowInvalidCertificates = YES` or `[policy setAllow...:YES]`.
+        let policy =
+            scan.isSymbol(index - 1, ".")
+            ? scan.file.receiver(of: index).last
+            : scan.tokens[index - 1].kind == .identifier ? scan.text(index - 1) : nil
+        guard let policy else { return false }
+        /// The variable a statement around `position` assigns (`AFSecurityPolicy *policy = [...]`, `let policy = ...`).
+        func assigned(before position: Int) -> String? {
+            var back = position - 1
+            while back > 0, back > position - 24, !scan.isSymbol(back, ";"), !scan.isSymbol(back, "{") {
+                if scan.isSymbol(back, "="), scan.tokens[back - 1].kind == .identifier { return scan.text(back - 1) }
+                back -= 1
+            }
+            return nil
+        }
         let body = scan.scopeRange(of: index)
         var pinningMode = false
         var pinned = false
         _ = scan.any(in: body) { position in
             let text = scan.tokens[position].text
             switch text {
-            case "AFSSLPinningModePublicKey", "AFSSLPinningModeCertificate": pinningMode = true
+            case "AFSSLPinningModePublicKey", "AFSSLPinningModeCertificate":
+                if assigned(before: position) == policy { pinningMode = true }
             case "publicKey", "certificate":
                 // Swift: AFSecurityPolicy(pinningMode: .publicKey)
                 if scan.isSymbol(position - 1, "."), scan.text(position - 2) == ":",
-                    scan.text(position - 3) == "pinningMode"
+                    scan.text(position - 3) == "pinningMode", assigned(before: position) == policy
                 {
                     pinningMode = true
                 }
-            case "setPinnedCertificates", "pinnedCertificates": pinned = true
+            case "setPinnedCertificates":
+                if scan.text(position - 1) == policy { pinned = true }
+            case "pinnedCertificates":
+                if scan.file.receiver(of: position).last == policy { pinned = true }
             default: break
             }
             return pinningMode && pinned

@@ -26,7 +26,7 @@ extension Dataflow {
         // A name never bound in this scope needs no look back: a parameter carries nothing known, a property what the
         // methods of the file put in it.
         guard Self.contains(boundNames(in: scope), spelling) else {
-            return isPropertyUse(index, spelling) ? propertyTaint(spelling, name) : nil
+            return isPropertyUse(index, spelling) ? propertyTaint(spelling, name, ofTypeAround: index) : nil
         }
         let lower = max(0, Int(scope), index - Self.maximumLookBack)
         // Compared in place, by spelling number (a copy of each token would retain and release its text).
@@ -45,7 +45,7 @@ extension Dataflow {
             return nil
         }
         // A property this method only mutates later (or not before the use) still carries what the others put in it.
-        if local == nil, isPropertyUse(index, spelling) { return propertyTaint(spelling, name) }
+        if local == nil, isPropertyUse(index, spelling) { return propertyTaint(spelling, name, ofTypeAround: index) }
         return local
     }
 
@@ -54,8 +54,55 @@ extension Dataflow {
     func isPropertyUse(_ index: Int, _ spelling: Int32) -> Bool {
         guard index < tokens.count, tokens[index].name == spelling else { return false }
         if scan.isSymbol(index - 1, "."), scan.text(index - 2) == "self" { return true }
+        // A parameter of the same name shadows the property (`func debug(header: String) { print(header) }`).
+        if localScopes(of: spelling).contains(scan.scopes[index]) { return false }
         if scan.file.language == .objectiveC { return tokens[index].text.hasPrefix("_") }
         return storedPropertySpellings().contains(spelling)
+    }
+
+    /// The `{` of the innermost type body around `index` (-1 at the top level, and for Objective-C, whose
+    /// `@implementation` has no braces).
+    func enclosingType(_ index: Int) -> Int32 {
+        guard scan.file.language == .swift else { return -1 }
+        var brace = index < tokens.count ? scan.file.enclosingBrace[index] : -1
+        var steps = 0
+        while brace >= 0, steps < 64 {
+            if isTypeBody(brace) { return brace }
+            brace = scan.file.enclosingBrace[Int(brace)]
+            steps += 1
+        }
+        return -1
+    }
+
+    /// The identifier tokens of `spelling` in the file (an index built once, the first time a property is followed).
+    func occurrences(of spelling: Int32) -> [Int32] {
+        if occurrences == nil {
+            var index: [Int32: [Int32]] = [:]
+            for position in tokens.indices where tokens[position].kind == .identifier {
+                index[tokens[position].name, default: []].append(Int32(position))
+            }
+            scan.spend(tokens.count)
+            occurrences = index
+        }
+        return occurrences?[spelling] ?? []
+    }
+
+    /// The scopes with a local or a parameter spelled `spelling` (`let info = ...`, `func f(info: X)`, `{ info in }`),
+    /// computed once per spelling: a plain use or site there is the local's, not the property's.
+    func localScopes(of spelling: Int32) -> Set<Int32> {
+        if let known = localScopesBySpelling[spelling] { return known }
+        let scopes = scan.scopes
+        var result = Set<Int32>()
+        for position in occurrences(of: spelling).map(Int.init) where position > 0 {
+            let before = tokens[position - 1]
+            if before.kind == .keyword, ["let", "var", "for"].contains(before.text), !isTypeBody(scopes[position]) {
+                result.insert(scopes[position])
+            } else if let scope = parameterScope(position) {
+                result.insert(scope)
+            }
+        }
+        localScopesBySpelling[spelling] = result
+        return result
     }
 
     func storedPropertySpellings() -> Set<Int32> {
@@ -84,36 +131,39 @@ extension Dataflow {
     /// assignments and mutations (`self.info = v`, `info["token"] = t`, `[_info setObject:t forKey:k]`) in every
     /// scope that does not declare a local of that name. Flow-insensitive, as a property outlives each call; computed
     /// once per spelling, nil when nothing of interest reaches it.
-    func propertyTaint(_ spelling: Int32, _ name: String) -> Taint? {
-        if let known = propertyTaints[spelling] { return known }
-        propertyTaints[spelling] = .some(nil)  // a property that reaches itself carries nothing more
-        // A property named as an identifier (`peerId`, `requestIdentifier`) is used as one, whatever it was made from.
-        if let last = SecretNames.words(name).last, ["id", "ids", "identifier", "identifiers", "uuid"].contains(last) {
+    func propertyTaint(_ spelling: Int32, _ name: String, ofTypeAround use: Int) -> Taint? {
+        // One property per type: `LoginViewModel.message` is not `BannerView.message` of the same file.
+        let type = enclosingType(use)
+        let key = Int64(type) << 32 | Int64(UInt32(bitPattern: spelling))
+        if let known = propertyTaints[key] { return known }
+        // A property asking for itself (`info[k] = v` adds to its own value) gets nothing more: its result is the
+        // union of its sites, being computed. One that reaches an outer open property (a = b, b = a) gets that one's
+        // value so far: partial, so what is computed meanwhile is kept by nobody (``propertyIncomplete``).
+        if propertyOpen.contains(key) {
+            if propertyStack.last != key { propertyIncomplete = true }
             return nil
         }
-        if occurrences == nil {
-            var index: [Int32: [Int32]] = [:]
-            for position in tokens.indices where tokens[position].kind == .identifier {
-                index[tokens[position].name, default: []].append(Int32(position))
-            }
-            scan.spend(tokens.count)
-            occurrences = index
+        // A property named as an identifier (`peerId`, `requestIdentifier`) is used as one, whatever it was made from.
+        if let last = SecretNames.words(name).last, ["id", "ids", "identifier", "identifiers", "uuid"].contains(last) {
+            propertyTaints[key] = .some(nil)
+            return nil
         }
-        let positions = occurrences?[spelling] ?? []
+        propertyOpen.insert(key)
+        propertyStack.append(key)
+        let outerIncomplete = propertyIncomplete
+        propertyIncomplete = false
+        let positions = occurrences(of: spelling)
         let scopes = scan.scopes
-        // Scopes with a local of this name (`let info = ...` in a function): its sites there are the local's.
-        var localScopes = Set<Int32>()
-        for position in positions.map(Int.init) where position > 0 {
-            let before = tokens[position - 1]
-            if before.kind == .keyword, ["let", "var", "for"].contains(before.text), !isTypeBody(scopes[position]) {
-                localScopes.insert(scopes[position])
-            }
-        }
+        // Plain sites in a scope with a local or a parameter of this name are the local's; `self.info` is still the
+        // property.
+        let localScopes = localScopes(of: spelling)
         var merged = Taint()
         // The property itself (`info`, `self.info`, `_info`), not a member of the same name on another object
         // (`metaData.threadId = x` binds `metaData`).
-        for position in positions.map(Int.init) where !localScopes.contains(scopes[position]) {
-            if scan.isSymbol(position - 1, "."), scan.text(position - 2) != "self" { continue }
+        for position in positions.map(Int.init) where enclosingType(position) == type {
+            let qualified = scan.isSymbol(position - 1, ".")
+            if qualified, scan.text(position - 2) != "self" { continue }
+            if !qualified, localScopes.contains(scopes[position]) { continue }
             guard !evaluating.contains(Int32(position)), let site = site(at: position, name),
                 let value = value(of: site, at: position)
             else { continue }
@@ -121,8 +171,62 @@ extension Dataflow {
         }
         scan.spend(positions.count)
         let result: Taint? = merged.isEmpty ? nil : merged
-        propertyTaints[spelling] = .some(result)
+        propertyOpen.remove(key)
+        propertyStack.removeLast()
+        if !propertyIncomplete { propertyTaints[key] = .some(result) }
+        propertyIncomplete = outerIncomplete || propertyIncomplete
         return result
+    }
+
+    /// The scope of the parameter the identifier at `position` declares, if it declares one: the body of a Swift
+    /// function (`name: Type` in its parameter clause) or of an Objective-C method (`:(Type *)name`), or the scope
+    /// a closure's parameters (`{ name in`, `{ (name, other) in`) live in.
+    func parameterScope(_ position: Int) -> Int32? {
+        /// The scope of the body that starts at the first `{` after `from` (a signature's return type and effects
+        /// come first).
+        func body(after from: Int) -> Int32? {
+            var next = from + 1
+            while next < tokens.count, next < from + 64 {
+                if scan.isSymbol(next, "{") { return next + 1 < tokens.count ? scan.scopes[next + 1] : nil }
+                if scan.isSymbol(next, ";") || scan.isSymbol(next, "}") { return nil }
+                next += 1
+            }
+            return nil
+        }
+        if scan.file.language == .objectiveC {
+            // `- (void)set:(NSString *)token`: after the `)` of a type that follows a `:`.
+            guard scan.isSymbol(position - 1, ")"), scan.file.partner[position - 1] >= 0,
+                scan.isSymbol(Int(scan.file.partner[position - 1]) - 1, ":")
+            else { return nil }
+            return body(after: position)
+        }
+        // `func f(label name: Type)` / `init(name: Type)`: followed by `:` inside a `(` that follows a declared name.
+        if scan.isSymbol(position + 1, ":"), let open = scan.enclosingOpener(of: position, "(", limit: 256),
+            open >= 2, tokens[open - 1].kind == .identifier || tokens[open - 1].text == "init"
+        {
+            let declarer = tokens[open - 1].text == "init" ? open - 1 : open - 2
+            if declarer >= 0, tokens[declarer].kind == .keyword,
+                ["func", "init", "subscript"].contains(tokens[declarer].text), scan.file.partner[open] > open
+            {
+                return body(after: Int(scan.file.partner[open]))
+            }
+        }
+        // Closures: `{ name in`, `{ name, other in`, `{ (name: T) in`.
+        var next = position + 1
+        while next < tokens.count, next < position + 32, tokens[next].kind != .keyword || tokens[next].text != "in" {
+            let token = tokens[next]
+            guard token.kind == .identifier || token.kind == .punctuation || token.isSymbol("?") else { return nil }
+            if token.isSymbol("{") || token.isSymbol("}") || token.isSymbol(";") { return nil }
+            next += 1
+        }
+        guard next < tokens.count, tokens[next].text == "in", tokens[next].kind == .keyword else { return nil }
+        var back = position - 1
+        while back >= 0, back > position - 32, !scan.isSymbol(back, "{") {
+            let token = tokens[back]
+            guard token.kind == .identifier || token.kind == .punctuation else { return nil }
+            back -= 1
+        }
+        return back >= 0 && scan.isSymbol(back, "{") ? scan.scopes[position] : nil
     }
 
     /// The names that have a binding site in `scope` (a superset: ``site(at:_:)`` decides), found in one pass over
@@ -226,12 +330,20 @@ extension Dataflow {
     func value(of site: (SiteKind, Int), at position: Int) -> Taint? {
         let key = Int32(position)
         if let known = siteTaints[key] { return known }
-        guard depth < Self.maximumDepth else { return nil }
+        guard depth < Self.maximumDepth else {
+            // Cut off: what an open property computation finds now is partial (outside one, as before, the cut-off
+            // value is kept: a pathological chain stays linear).
+            if !propertyOpen.isEmpty { propertyIncomplete = true }
+            return nil
+        }
         evaluating.insert(key)
         depth += 1
+        let outerIncomplete = propertyIncomplete
+        propertyIncomplete = false
         defer {
             depth -= 1
             evaluating.remove(key)
+            propertyIncomplete = outerIncomplete || propertyIncomplete
         }
         let anchor = site.1
         let parsed: Parsed?
@@ -249,8 +361,9 @@ extension Dataflow {
         // Randomness is followed through two variables: further on it has usually become something else (a
         // service name built with a random suffix, the client made with it, the session that client opened).
         if let random = taint.random, random.path.count > 2 { taint.random = nil }
+        if let uuid = taint.uuid, uuid.path.count > 2 { taint.uuid = nil }
         if parsed.merging, let previous = self.taint(of: parsed.name, at: position) { taint.merge(previous) }
-        siteTaints[key] = taint
+        if !propertyIncomplete { siteTaints[key] = taint }
         return taint
     }
 

@@ -80,6 +80,26 @@ extension Dataflow {
         return info
     }
 
+    /// Whether the token at `index` is inside the arguments of a call that began in the expression being evaluated:
+    /// `Foo(id: UUID())` or `[Foo fooWithID:[NSUUID UUID]]`, not an interpolation.
+    func isCallArgument(_ index: Int) -> Bool {
+        if let open = scan.enclosingOpener(of: index, "(", limit: 64), open > evaluationStart,
+            open >= 1, tokens[open - 1].kind == .identifier || tokens[open - 1].kind == .keyword
+        {
+            return true
+        }
+        // [Factory make:[[NSUUID UUID] UUIDString]]: the outermost message of the UUID's own chain is an argument.
+        guard scan.file.language == .objectiveC, var open = scan.enclosingOpener(of: index, "[", limit: 64) else {
+            return false
+        }
+        while open >= 1, scan.isSymbol(open - 1, "["), let outer = scan.enclosingOpener(of: open, "[", limit: 64),
+            outer == open - 1
+        {
+            open = outer
+        }
+        return open > evaluationStart && scan.isSymbol(open - 1, ":")
+    }
+
     /// Whether the member `name` at `index` is `token` on a place: its receiver's last word is a
     /// ``SecretNames/placeTokenWords`` word (`room.token`, `self.currentRoom.token`).
     func isPlaceToken(_ index: Int, _ name: String, member: Bool) -> Bool {
@@ -121,8 +141,9 @@ extension Dataflow {
             if taint.random == nil { taint.random = origin("a truncated UUID", index) }
             return skipCall(index)
         }
-        // A whole UUID: UUID().uuidString, [[NSUUID UUID] UUIDString].
-        if (name == "UUID" && isCall) || name == "uuidString" || name == "UUIDString" {
+        // A whole UUID as the value (UUID().uuidString, [[NSUUID UUID] UUIDString], interpolated), not one passed to
+        // a call that makes something else of it (`ViewState(id: UUID())`, `MapPin(id: UUID(), ...)`).
+        if (name == "UUID" && isCall) || name == "uuidString" || name == "UUIDString", !isCallArgument(index) {
             if taint.uuid == nil { taint.uuid = origin("a UUID", index) }
         }
         if Self.sanitizers.contains(name), isCall || scan.file.language == .objectiveC {

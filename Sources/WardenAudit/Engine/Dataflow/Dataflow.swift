@@ -27,13 +27,22 @@ final class Dataflow {
     /// ``info(_:)`` by spelling number, for this file.
     var infos: [NameInfo?] = []
     /// ``propertyTaint(_:_:)`` by spelling number (`.some(nil)`: nothing of interest, or being computed).
-    var propertyTaints: [Int32: Taint?] = [:]
+    var propertyTaints: [Int64: Taint?] = [:]
     /// The identifier tokens of each spelling, built the first time a property is followed.
     var occurrences: [Int32: [Int32]]?
     /// Spellings declared with `let`/`var` directly in a type body (stored properties), and whether each scope asked
     /// about is a type body.
     var storedProperties: Set<Int32>?
     var typeBodies: [Int32: Bool] = [:]
+    /// ``localScopes(of:)`` by spelling.
+    var localScopesBySpelling: [Int32: Set<Int32>] = [:]
+    /// Where the innermost ``evaluate(_:)`` began (a UUID passed to a call inside it is that call's argument).
+    var evaluationStart = 0
+    /// Properties being computed, and whether a computation met one of them or the depth limit (its result is then
+    /// partial and not kept: ``propertyTaint(_:_:)``).
+    var propertyOpen = Set<Int64>()
+    var propertyStack: [Int64] = []
+    var propertyIncomplete = false
 
     struct Key: Hashable {
         let scope: Int32
@@ -55,6 +64,9 @@ final class Dataflow {
         var taint = Taint()
         let end = min(range.upperBound, range.lowerBound + Self.maximumExpression, tokens.count)
         var index = max(range.lowerBound, 0)
+        let outerStart = evaluationStart
+        evaluationStart = index
+        defer { evaluationStart = outerStart }
         var visited = 0
         defer { scan.spend(visited) }
         while index < end {
