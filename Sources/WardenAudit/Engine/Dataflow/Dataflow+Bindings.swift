@@ -54,10 +54,11 @@ extension Dataflow {
     func isPropertyUse(_ index: Int, _ spelling: Int32) -> Bool {
         guard index < tokens.count, tokens[index].name == spelling else { return false }
         if scan.isSymbol(index - 1, "."), scan.text(index - 2) == "self" { return true }
+        let candidate =
+            scan.file.language == .objectiveC
+            ? tokens[index].text.hasPrefix("_") : storedPropertySpellings().contains(spelling)
         // A parameter of the same name shadows the property (`func debug(header: String) { print(header) }`).
-        if localScopes(of: spelling).contains(scan.scopes[index]) { return false }
-        if scan.file.language == .objectiveC { return tokens[index].text.hasPrefix("_") }
-        return storedPropertySpellings().contains(spelling)
+        return candidate && !localScopes(of: spelling).contains(scan.scopes[index])
     }
 
     /// The `{` of the innermost type body around `index` (-1 at the top level, and for Objective-C, whose
