@@ -408,4 +408,20 @@ let realCodeFixtures: [RuleFixture] = [
                 "<key>CFBundleURLSchemes</key><array>\n#ifdef INTUNE\n<string>app-intunemam</string>\n#endif\n</array>\n<key>NSAppTransportSecurity</key><dict><key>NSAllowsLocalNetworking</key><true/></dict>"
             )
         ]),
+    // Objective-C: a property written through `self.x` and read through its ivar `_x`, or the other way round.
+    RuleFixture(
+        rule: "secret-in-user-defaults",
+        positives: [
+            objc(
+                "@implementation Login\n- (void)submit:(NSString *)token {\n _stored = token;\n}\n- (void)save {\n [[NSUserDefaults standardUserDefaults] setObject:self.stored forKey:@\"s\"];\n}\n@end"
+            ),
+            objc(
+                "@implementation Login\n- (void)submit:(NSString *)token {\n self.stored = token;\n}\n- (void)save {\n [[NSUserDefaults standardUserDefaults] setObject:_stored forKey:@\"s\"];\n}\n@end"
+            ),
+        ],
+        negatives: [
+            objc(
+                "@implementation Login\n- (void)submit:(NSString *)token {\n other.stored = token;\n self.stored = self.theme;\n}\n- (void)save {\n [[NSUserDefaults standardUserDefaults] setObject:_stored forKey:@\"s\"];\n}\n@end"
+            )
+        ]),
 ]

@@ -170,7 +170,24 @@ extension Dataflow {
             else { continue }
             merged.merge(value)
         }
-        scan.spend(positions.count)
+        // Objective-C: `self.info` and its ivar `_info` are one property.
+        var sibling: [Int32] = []
+        if scan.file.language == .objectiveC {
+            let other = name.hasPrefix("_") ? String(name.dropFirst()) : "_" + name
+            if !other.isEmpty, other != "_", let spelling = scan.file.names.name(of: other) {
+                sibling = occurrences(of: spelling)
+                for position in sibling.map(Int.init) {
+                    // `self.info` for `_info`; the plain ivar `_info` for `info`.
+                    let selfMember = scan.isSymbol(position - 1, ".") && scan.text(position - 2) == "self"
+                    guard other.hasPrefix("_") ? !scan.isSymbol(position - 1, ".") : selfMember else { continue }
+                    guard !evaluating.contains(Int32(position)), let site = site(at: position, other),
+                        let value = value(of: site, at: position)
+                    else { continue }
+                    merged.merge(value)
+                }
+            }
+        }
+        scan.spend(positions.count + sibling.count)
         let result: Taint? = merged.isEmpty ? nil : merged
         propertyOpen.remove(key)
         propertyStack.removeLast()
