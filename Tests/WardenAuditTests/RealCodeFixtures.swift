@@ -389,10 +389,12 @@ let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "trust-all-certificates",
         positives: [
+            // A switch as the file's first tokens (nothing before it to name the policy) is judged, not a crash.
+            objc("allowInvalidCertificates = YES;"),
             // A pinned policy does not vouch for another, unpinned one in the same function.
             objc(
                 "static void Configure(AFHTTPSessionManager *a, AFHTTPSessionManager *b, NSSet *certs) {\n AFSecurityPolicy *pinned = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModePublicKey];\n pinned.pinnedCertificates = certs;\n a.securityPolicy = pinned;\n AFSecurityPolicy *open = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModeNone];\n open.allowInvalidCertificates = YES;\n b.securityPolicy = open;\n}"
-            )
+            ),
         ],
         negatives: []),
     RuleFixture(

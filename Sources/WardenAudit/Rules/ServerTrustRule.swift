@@ -60,6 +60,7 @@ struct ServerTrustRule: Rule {
     /// pinned certificate, not trust in anything.
     func pinsItsKeys(_ scan: FileScan, _ index: Int) -> Bool {
         // The policy the switch is on: `policy.allowInvalidCertificates = YES` or `[policy setAllow...:YES]`.
+        guard index > 0 else { return false }
         let policy =
             scan.isSymbol(index - 1, ".")
             ? scan.file.receiver(of: index).last
