@@ -140,7 +140,7 @@ extension Dataflow {
         // A property asking for itself (`info[k] = v` adds to its own value) gets nothing more: its result is the
         // union of its sites, being computed. One that reaches an outer open property (a = b, b = a) gets that one's
         // value so far: partial, so what is computed meanwhile is kept by nobody (``propertyIncomplete``).
-        if propertyOpen.contains(key) {
+        if propertyStack.contains(key) {
             if propertyStack.last != key { propertyIncomplete = true }
             return nil
         }
@@ -149,47 +149,39 @@ extension Dataflow {
             propertyTaints[key] = .some(nil)
             return nil
         }
-        propertyOpen.insert(key)
         propertyStack.append(key)
         let outerIncomplete = propertyIncomplete
         propertyIncomplete = false
-        let positions = occurrences(of: spelling)
         let scopes = scan.scopes
         // Plain sites in a scope with a local or a parameter of this name are the local's; `self.info` is still the
         // property.
         let localScopes = localScopes(of: spelling)
-        var merged = Taint()
         // The property itself (`info`, `self.info`, `_info`), not a member of the same name on another object
         // (`metaData.threadId = x` binds `metaData`).
-        for position in positions.map(Int.init) where enclosingType(position) == type {
+        var sites = occurrences(of: spelling).map(Int.init).filter { position in
+            guard enclosingType(position) == type else { return false }
             let qualified = scan.isSymbol(position - 1, ".")
-            if qualified, scan.text(position - 2) != "self" { continue }
-            if !qualified, localScopes.contains(scopes[position]) { continue }
-            guard !evaluating.contains(Int32(position)), let site = site(at: position, name),
+            return qualified ? scan.text(position - 2) == "self" : !localScopes.contains(scopes[position])
+        }.map { ($0, name) }
+        // Objective-C: `self.info` and its ivar `_info` are one property (`self.info` for `_info`, the plain ivar
+        // `_info` for `info`).
+        let ivar = name.hasPrefix("_")
+        let other = ivar ? String(name.dropFirst()) : "_" + name
+        if scan.file.language == .objectiveC, !other.isEmpty, let otherSpelling = scan.file.names.name(of: other) {
+            sites += occurrences(of: otherSpelling).map(Int.init).filter { position in
+                let member = scan.isSymbol(position - 1, ".")
+                return ivar ? member && scan.text(position - 2) == "self" : !member
+            }.map { ($0, other) }
+        }
+        var merged = Taint()
+        for (position, siteName) in sites {
+            guard !evaluating.contains(Int32(position)), let site = site(at: position, siteName),
                 let value = value(of: site, at: position)
             else { continue }
             merged.merge(value)
         }
-        // Objective-C: `self.info` and its ivar `_info` are one property.
-        var sibling: [Int32] = []
-        if scan.file.language == .objectiveC {
-            let other = name.hasPrefix("_") ? String(name.dropFirst()) : "_" + name
-            if !other.isEmpty, other != "_", let spelling = scan.file.names.name(of: other) {
-                sibling = occurrences(of: spelling)
-                for position in sibling.map(Int.init) {
-                    // `self.info` for `_info`; the plain ivar `_info` for `info`.
-                    let selfMember = scan.isSymbol(position - 1, ".") && scan.text(position - 2) == "self"
-                    guard other.hasPrefix("_") ? !scan.isSymbol(position - 1, ".") : selfMember else { continue }
-                    guard !evaluating.contains(Int32(position)), let site = site(at: position, other),
-                        let value = value(of: site, at: position)
-                    else { continue }
-                    merged.merge(value)
-                }
-            }
-        }
-        scan.spend(positions.count + sibling.count)
+        scan.spend(sites.count)
         let result: Taint? = merged.isEmpty ? nil : merged
-        propertyOpen.remove(key)
         propertyStack.removeLast()
         if !propertyIncomplete { propertyTaints[key] = .some(result) }
         propertyIncomplete = outerIncomplete || propertyIncomplete
@@ -351,7 +343,7 @@ extension Dataflow {
         guard depth < Self.maximumDepth else {
             // Cut off: what an open property computation finds now is partial (outside one, as before, the cut-off
             // value is kept: a pathological chain stays linear).
-            if !propertyOpen.isEmpty { propertyIncomplete = true }
+            if !propertyStack.isEmpty { propertyIncomplete = true }
             return nil
         }
         evaluating.insert(key)

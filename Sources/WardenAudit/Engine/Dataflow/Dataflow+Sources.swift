@@ -120,7 +120,6 @@ extension Dataflow {
     func identifier(_ index: Int, end: Int, into taint: inout Taint) -> Int {
         let token = tokens[index]
         let name = token.text
-        // Most names are none of the sources below and carry nothing: one dictionary lookup says so.
         // Most names are none of the sources below and carry nothing: one dictionary lookup says so. A variable is
         // looked up where it is a plain name (or `self.name`) and not a type's (capitalised) name.
         let info = self.info(token.name, name)

@@ -26,7 +26,8 @@ final class Dataflow {
     var bound: [Int32: [Int32]] = [:]
     /// ``info(_:)`` by spelling number, for this file.
     var infos: [NameInfo?] = []
-    /// ``propertyTaint(_:_:)`` by spelling number (`.some(nil)`: nothing of interest, or being computed).
+    /// ``propertyTaint(_:_:ofTypeAround:)`` by type and spelling (`.some(nil)`: nothing of interest). Only complete
+    /// results are kept.
     var propertyTaints: [Int64: Taint?] = [:]
     /// The identifier tokens of each spelling, built the first time a property is followed.
     var occurrences: [Int32: [Int32]]?
@@ -38,9 +39,8 @@ final class Dataflow {
     var localScopesBySpelling: [Int32: Set<Int32>] = [:]
     /// Where the innermost ``evaluate(_:)`` began (a UUID passed to a call inside it is that call's argument).
     var evaluationStart = 0
-    /// Properties being computed, and whether a computation met one of them or the depth limit (its result is then
-    /// partial and not kept: ``propertyTaint(_:_:)``).
-    var propertyOpen = Set<Int64>()
+    /// Properties being computed, innermost last, and whether a computation met an outer one or the depth limit (its
+    /// result is then partial and not kept: ``propertyTaint(_:_:ofTypeAround:)``).
     var propertyStack: [Int64] = []
     var propertyIncomplete = false
 
