@@ -114,7 +114,6 @@ package enum SecretNames {
         return zip(words, words.dropFirst()).contains { secretPairs.contains($0 + " " + $1) }
     }
 
-    /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.
     /// Whether `name` is a token that is an identifier by its own words (`socketHandlerToken`, `deviceToken`,
     /// `nextPageToken`), not a credential.
     package static func isPublicToken(_ name: String) -> Bool {
@@ -135,13 +134,14 @@ package enum SecretNames {
             .contains(last) || words.contains("csrf") || words.contains("xsrf")
     }
 
+    /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.
     package static func needsSecureRandom(_ name: String) -> Bool {
         guard randomStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
         let words = words(name)
         guard let last = words.last else { return false }
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
         // A handler's, a page's or a device's token is an identifier: only its uniqueness matters.
-        if last == "token" || last == "tokens", words.contains(where: publicTokenWords.contains) { return false }
+        if isPublicToken(name) { return false }
         let random: Set<String> = [
             "state", "nonce", "verifier", "salt", "iv", "key", "secret", "token", "otp", "pin", "password", "challenge",
             "seed",

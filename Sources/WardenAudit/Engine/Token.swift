@@ -30,7 +30,7 @@ package struct Token: Sendable, Equatable {
     package let column: Int32
     /// Whether a string literal contains interpolations.
     package let isInterpolated: Bool
-    /// For an identifier or a keyword, the number of its spelling in the file's ``NameTable`` (equal spellings,
+    /// For an identifier or a word keyword (not an Objective-C `@keyword`), the number of its spelling in the file's ``NameTable`` (equal spellings,
     /// equal numbers); -1 for every other token.
     package let name: Int32
 
