@@ -94,25 +94,14 @@ struct BiometricRefreshTokenTests {
     /// does not change: the session still refreshes through the protected item. The session asks the store whether
     /// it keeps refresh tokens apart, never what type it is, so the wrapper is not mistaken for a one-item store
     /// (which would end in "no refresh token": signed out).
-    struct LoggingStore: TokenStore {
+    /// (It forwards everything but `saveTokens` through ``DelegatingTokenStore``, as an app's wrapper must.)
+    struct LoggingStore: DelegatingTokenStore {
         let inner: SplitTokenStore
         let writes = Locked(0)
         func saveTokens(_ tokens: TokenSet, service: String, account: String) async throws(StorageError) {
             writes.withLock { $0 += 1 }
             try await inner.saveTokens(tokens, service: service, account: account)
         }
-        func loadTokens(service: String, account: String) async throws(StorageError) -> TokenSet? {
-            try await inner.loadTokens(service: service, account: account)
-        }
-        func deleteTokens(service: String, account: String) async throws(StorageError) {
-            try await inner.deleteTokens(service: service, account: account)
-        }
-        func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
-            try await inner.loadRefreshToken(service: service, account: account)
-        }
-        var keepsRefreshTokensApart: Bool { inner.keepsRefreshTokensApart }
-        var grantLock: any GrantLock { inner.grantLock }
-        var records: any CredentialStore { inner.records }
     }
 
     @Test func aWrappingTokenStoreKeepsTheSplitWorkingFromRestoreToSignOut() async throws {
@@ -134,7 +123,7 @@ struct BiometricRefreshTokenTests {
 
     /// A store that is both a credential store and a token store is taken as the token store (the credential-store
     /// forms are disfavoured), so its own split is used.
-    struct BothStore: CredentialStore, TokenStore {
+    struct BothStore: CredentialStore, DelegatingTokenStore {
         let inner: SplitTokenStore
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             try await inner.records.save(data, service: service, account: account)
@@ -151,21 +140,7 @@ struct BiometricRefreshTokenTests {
         func accounts(service: String) async throws(StorageError) -> [String] {
             try await inner.records.accounts(service: service)
         }
-        func loadTokens(service: String, account: String) async throws(StorageError) -> TokenSet? {
-            try await inner.loadTokens(service: service, account: account)
-        }
-        func saveTokens(_ tokens: TokenSet, service: String, account: String) async throws(StorageError) {
-            try await inner.saveTokens(tokens, service: service, account: account)
-        }
-        func deleteTokens(service: String, account: String) async throws(StorageError) {
-            try await inner.deleteTokens(service: service, account: account)
-        }
-        func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
-            try await inner.loadRefreshToken(service: service, account: account)
-        }
-        var keepsRefreshTokensApart: Bool { inner.keepsRefreshTokensApart }
         var grantLock: any GrantLock { inner.grantLock }
-        var records: any CredentialStore { inner.records }
     }
 
     @Test func aStoreOfBothKindsIsTakenAsTheTokenStore() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import WardenSession
 import WardenStorage
 
 /// A test store that misbehaves (or observes) in one way and otherwise is its `inner` store (an ``InMemoryStore``
@@ -24,4 +25,29 @@ extension DelegatingStore {
         try await inner.accounts(service: service)
     }
     var grantLock: any GrantLock { inner.grantLock }
+}
+
+/// A test token store that observes or changes one thing and otherwise is its `inner` token store, forwarding every
+/// requirement — as the README asks of an app's own wrapper (`records` to the inner store's `records`).
+protocol DelegatingTokenStore: TokenStore {
+    associatedtype Inner: TokenStore
+    var inner: Inner { get }
+}
+
+extension DelegatingTokenStore {
+    func loadTokens(service: String, account: String) async throws(StorageError) -> TokenSet? {
+        try await inner.loadTokens(service: service, account: account)
+    }
+    func saveTokens(_ tokens: TokenSet, service: String, account: String) async throws(StorageError) {
+        try await inner.saveTokens(tokens, service: service, account: account)
+    }
+    func deleteTokens(service: String, account: String) async throws(StorageError) {
+        try await inner.deleteTokens(service: service, account: account)
+    }
+    func loadRefreshToken(service: String, account: String) async throws(StorageError) -> String? {
+        try await inner.loadRefreshToken(service: service, account: account)
+    }
+    var keepsRefreshTokensApart: Bool { inner.keepsRefreshTokensApart }
+    var grantLock: any GrantLock { inner.grantLock }
+    var records: any CredentialStore { inner.records }
 }
