@@ -41,17 +41,17 @@ public struct CertificatePin: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``CryptoErrorDomain/Code/inputTooLarge`` over 1 MiB, ``CryptoErrorDomain/Code/noCertificate`` when the input
     ///   holds no certificate, ``CryptoErrorDomain/Code/malformedInput`` for a certificate that does not parse.
-    public static func pins(fromCertificates input: [UInt8]) throws -> [CertificatePin] {
+    public static func pins(fromCertificates input: [UInt8]) throws(CryptoError) -> [CertificatePin] {
         try subjectPublicKeyInfos(fromCertificates: input).map(CertificatePin.init(spkiDER:))
     }
 
     /// The DER `SubjectPublicKeyInfo` of each certificate in `input` (see ``pins(fromCertificates:)``).
-    public static func subjectPublicKeyInfos(fromCertificates input: [UInt8]) throws -> [[UInt8]] {
+    public static func subjectPublicKeyInfos(fromCertificates input: [UInt8]) throws(CryptoError) -> [[UInt8]] {
         let certificates = try CertificateInput.derCertificates(input)
         guard !certificates.isEmpty else {
             throw CryptoError(.noCertificate, "input is neither PEM nor a DER certificate")
         }
-        return try certificates.map { try CertificateBackend.spki(fromDER: $0) }
+        return try certificates.map { (der) throws(CryptoError) in try CertificateBackend.spki(fromDER: der) }
     }
 }
 
@@ -62,7 +62,7 @@ public struct CertificatePin: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``CryptoErrorDomain/Code/noCertificate`` for empty input or PEM without a `CERTIFICATE` block,
     ///   ``CryptoErrorDomain/Code/inputTooLarge`` over 1 MiB, ``CryptoErrorDomain/Code/malformedInput`` for PEM that is not
     ///   UTF-8 or not well formed.
-    @_spi(Fuzzing) public static func derCertificates(_ input: [UInt8]) throws -> [[UInt8]] {
+    @_spi(Fuzzing) public static func derCertificates(_ input: [UInt8]) throws(CryptoError) -> [[UInt8]] {
         guard !input.isEmpty else { throw CryptoError(.noCertificate, "empty input") }
         guard input.count <= CertificatePin.maximumInputBytes else {
             throw CryptoError(.inputTooLarge, "certificate input over 1 MiB")

@@ -17,7 +17,7 @@ enum ECDSAScalars {
         uniqueKeysWithValues: EllipticCurve.allCases.map { ($0, order(of: $0)) })
 
     /// Throws unless the signature is exactly 2 × field size with 0 < r, s < n.
-    static func check(_ signature: UnsafeRawBufferPointer, curve: EllipticCurve) throws {
+    static func check(_ signature: UnsafeRawBufferPointer, curve: EllipticCurve) throws(CryptoError) {
         let size = curve.fieldByteCount
         guard signature.count == 2 * size else {
             throw CryptoError(.malformedSignature, "\(curve.rawValue) signatures are \(2 * size) bytes (r||s)")

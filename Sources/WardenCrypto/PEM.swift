@@ -8,7 +8,7 @@ import Foundation
     }
 
     /// Every `-----BEGIN X----- ... -----END X-----` block in `text`, in order.
-    @_spi(Fuzzing) public static func blocks(_ text: String) throws -> [Block] {
+    @_spi(Fuzzing) public static func blocks(_ text: String) throws(CryptoError) -> [Block] {
         guard text.utf8.count <= PublicKey.maximumInputBytes else {
             throw CryptoError(.inputTooLarge, "PEM input over 1 MiB")
         }
@@ -39,7 +39,7 @@ import Foundation
     }
 
     /// The single block labelled `label`.
-    @_spi(Fuzzing) public static func decodeSingle(_ text: String, label: String) throws -> [UInt8] {
+    @_spi(Fuzzing) public static func decodeSingle(_ text: String, label: String) throws(CryptoError) -> [UInt8] {
         let matching = try blocks(text).filter { $0.label == label }
         guard matching.count == 1 else {
             throw CryptoError(.malformedInput, "expected exactly one PEM \(label) block, found \(matching.count)")

@@ -68,8 +68,10 @@ public struct PinSet: Sendable, Equatable {
     }
 
     /// Decides for a chain given as DER certificates.
-    public func evaluate(certificates: [[UInt8]], now: Date) throws -> Decision {
-        let chain = try certificates.map { CertificatePin(spkiDER: try CertificateBackend.spki(fromDER: $0)) }
+    public func evaluate(certificates: [[UInt8]], now: Date) throws(CryptoError) -> Decision {
+        let chain = try certificates.map { (der) throws(CryptoError) in
+            CertificatePin(spkiDER: try CertificateBackend.spki(fromDER: der))
+        }
         return evaluate(chain: chain, now: now)
     }
 }

@@ -22,7 +22,7 @@ enum PrivateKeyMaterial: Equatable {
 
     static let keyLabels: Set<String> = ["PRIVATE KEY", "EC PRIVATE KEY", "RSA PRIVATE KEY"]
 
-    static func parse(pem: String) throws -> PrivateKeyMaterial {
+    static func parse(pem: String) throws(CryptoError) -> PrivateKeyMaterial {
         if pem.contains("ENCRYPTED") {
             throw CryptoError(.unsupportedKey, "encrypted private keys are not supported; decrypt it first")
         }
@@ -44,7 +44,7 @@ enum PrivateKeyMaterial: Equatable {
     }
 
     /// PKCS#8 `PrivateKeyInfo` / `OneAsymmetricKey`.
-    static func pkcs8(_ der: [UInt8]) throws -> PrivateKeyMaterial {
+    static func pkcs8(_ der: [UInt8]) throws(CryptoError) -> PrivateKeyMaterial {
         let info = try DER.single(der)
         let parts = try DER.children(info)
         guard info.tag == 0x30, parts.count >= 3, parts.count <= 5, parts[0].tag == 0x02,
@@ -75,7 +75,7 @@ enum PrivateKeyMaterial: Equatable {
     }
 
     /// SEC 1 `ECPrivateKey`; `curve` from the PKCS#8 wrapper, else its own `[0]` parameters.
-    static func sec1(_ der: [UInt8], curve outer: EllipticCurve?) throws -> PrivateKeyMaterial {
+    static func sec1(_ der: [UInt8], curve outer: EllipticCurve?) throws(CryptoError) -> PrivateKeyMaterial {
         let key = try DER.single(der)
         let parts = try DER.children(key)
         guard key.tag == 0x30, parts.count >= 2, parts.count <= 4, parts[0].tag == 0x02, parts[0].contents == [1],
@@ -105,7 +105,7 @@ enum PrivateKeyMaterial: Equatable {
     }
 
     /// A PKCS#1 `RSAPrivateKey`: version 0 and eight positive INTEGERs.
-    static func checkedPKCS1(_ der: [UInt8]) throws -> [UInt8] {
+    static func checkedPKCS1(_ der: [UInt8]) throws(CryptoError) -> [UInt8] {
         let key = try DER.single(der)
         let parts = try DER.children(key)
         guard key.tag == 0x30, parts.count == 9, parts.allSatisfy({ $0.tag == 0x02 }), parts[0].contents == [0],

@@ -14,7 +14,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
 
     /// Reads an unencrypted PEM private key (`PRIVATE KEY` PKCS#8 or `RSA PRIVATE KEY` PKCS#1). Encrypted keys,
     /// non-RSA keys and moduli under 2048 bits are rejected.
-    public init(pem: String) throws {
+    public init(pem: String) throws(CryptoError) {
         backing = try PrivateKeyBacking.fromPEM(pem)
         guard case .rsa(let bits) = backing.publicKey.kind else {
             throw CryptoError(.algorithmMismatch, "not an RSA private key")
@@ -23,7 +23,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     }
 
     /// Generates a fresh key (for tests and the local demo provider).
-    public init(generatingBits bits: Int = 2048) throws {
+    public init(generatingBits bits: Int = 2048) throws(CryptoError) {
         guard bits >= PublicKey.minimumRSAModulusBits, bits <= 8192 else {
             throw CryptoError(.weakKey, "RSA keys are generated with 2048 to 8192 bits")
         }
@@ -34,13 +34,13 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     public var publicKey: PublicKey { backing.publicKey }
 
     /// An RSASSA-PKCS1-v1_5 signature over `message`.
-    public func signature(for message: some ContiguousBytes, hash: HashFunction) throws -> [UInt8] {
-        try message.withUnsafeBytes { try backing.sign($0, algorithm: .rsaPKCS1v15(hash)) }
+    public func signature(for message: some ContiguousBytes, hash: HashFunction) throws(CryptoError) -> [UInt8] {
+        try message.withBytes { (bytes) throws(CryptoError) in try backing.sign(bytes, algorithm: .rsaPKCS1v15(hash)) }
     }
 
     /// An RSASSA-PSS signature (MGF1 with the same hash, salt = hash length) over `message`.
-    public func pssSignature(for message: some ContiguousBytes, hash: HashFunction) throws -> [UInt8] {
-        try message.withUnsafeBytes { try backing.sign($0, algorithm: .rsaPSS(hash)) }
+    public func pssSignature(for message: some ContiguousBytes, hash: HashFunction) throws(CryptoError) -> [UInt8] {
+        try message.withBytes { (bytes) throws(CryptoError) in try backing.sign(bytes, algorithm: .rsaPSS(hash)) }
     }
 
     /// The key as an unencrypted PKCS#8 PEM. Handle the result as a secret.
@@ -64,13 +64,13 @@ public struct ECPrivateKey: Sendable, CustomStringConvertible, CustomReflectable
     public let curve: EllipticCurve
 
     /// Generates a fresh key on `curve`.
-    public init(curve: EllipticCurve = .p256) throws {
+    public init(curve: EllipticCurve = .p256) throws(CryptoError) {
         self.curve = curve
         backing = try PrivateKeyBacking.generateEC(curve)
     }
 
     /// Reads an unencrypted PEM EC private key (PKCS#8 or SEC 1).
-    public init(pem: String) throws {
+    public init(pem: String) throws(CryptoError) {
         backing = try PrivateKeyBacking.fromPEM(pem)
         guard case .ec(let curve) = backing.publicKey.kind else {
             throw CryptoError(.algorithmMismatch, "not an EC private key")
@@ -82,8 +82,10 @@ public struct ECPrivateKey: Sendable, CustomStringConvertible, CustomReflectable
     public var publicKey: PublicKey { backing.publicKey }
 
     /// A raw `r||s` ECDSA signature over `message` with the curve's hash (SHA-256 for P-256).
-    public func signature(for message: some ContiguousBytes) throws -> [UInt8] {
-        try message.withUnsafeBytes { try backing.sign($0, algorithm: .ecdsa(curve.signatureHash)) }
+    public func signature(for message: some ContiguousBytes) throws(CryptoError) -> [UInt8] {
+        try message.withBytes { (bytes) throws(CryptoError) in
+            try backing.sign(bytes, algorithm: .ecdsa(curve.signatureHash))
+        }
     }
 
     /// The key as an unencrypted PKCS#8 PEM. Handle the result as a secret.
@@ -100,10 +102,10 @@ public struct Ed25519PrivateKey: Sendable, CustomStringConvertible, CustomReflec
     let backing: PrivateKeyBacking
 
     /// Generates a fresh key.
-    public init() throws { backing = try PrivateKeyBacking.generateEd25519(seed: nil) }
+    public init() throws(CryptoError) { backing = try PrivateKeyBacking.generateEd25519(seed: nil) }
 
     /// The key for a 32-byte RFC 8032 seed (the JWK `d` of an `OKP` key).
-    public init(seed: [UInt8]) throws {
+    public init(seed: [UInt8]) throws(CryptoError) {
         guard seed.count == 32 else { throw CryptoError(.invalidKey, "Ed25519 seeds are 32 bytes") }
         backing = try PrivateKeyBacking.generateEd25519(seed: seed)
     }
@@ -112,8 +114,8 @@ public struct Ed25519PrivateKey: Sendable, CustomStringConvertible, CustomReflec
     public var publicKey: PublicKey { backing.publicKey }
 
     /// A 64-byte Ed25519 signature over `message`.
-    public func signature(for message: some ContiguousBytes) throws -> [UInt8] {
-        try message.withUnsafeBytes { try backing.sign($0, algorithm: .ed25519) }
+    public func signature(for message: some ContiguousBytes) throws(CryptoError) -> [UInt8] {
+        try message.withBytes { (bytes) throws(CryptoError) in try backing.sign(bytes, algorithm: .ed25519) }
     }
 
     public var description: String { "Ed25519PrivateKey(<redacted>)" }

@@ -45,13 +45,13 @@ public struct PublicKey: Sendable {
     }
 
     /// An RSA key from its big-endian modulus and exponent (JWK `n`, `e`).
-    public init(rsaModulus modulus: [UInt8], exponent: [UInt8]) throws {
+    public init(rsaModulus modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) {
         let bits = try Self.validateRSA(modulus: modulus, exponent: exponent)
         self.init(kind: .rsa(modulusBits: bits), backing: try .rsa(modulus: modulus, exponent: exponent))
     }
 
     /// An EC key from its affine coordinates (JWK `x`, `y`), each exactly the curve's field size.
-    public init(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws {
+    public init(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws(CryptoError) {
         guard x.count == curve.fieldByteCount, y.count == curve.fieldByteCount else {
             throw CryptoError(.invalidKey, "\(curve.rawValue) coordinates must be \(curve.fieldByteCount) bytes each")
         }
@@ -59,13 +59,13 @@ public struct PublicKey: Sendable {
     }
 
     /// An Ed25519 key from its 32 raw bytes (JWK `x` of an `OKP` key).
-    public init(ed25519 rawRepresentation: [UInt8]) throws {
+    public init(ed25519 rawRepresentation: [UInt8]) throws(CryptoError) {
         if let refusal = Ed25519KeyCheck.refusal(rawRepresentation) { throw CryptoError(.invalidKey, refusal) }
         self.init(kind: .ed25519, backing: try .ed25519(rawRepresentation))
     }
 
     /// A key from a DER `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7). Trailing bytes are rejected.
-    public init(spkiDER: [UInt8]) throws {
+    public init(spkiDER: [UInt8]) throws(CryptoError) {
         guard !spkiDER.isEmpty else { throw CryptoError(.malformedInput, "empty SubjectPublicKeyInfo") }
         guard spkiDER.count <= Self.maximumInputBytes else { throw CryptoError(.inputTooLarge, "key over 1 MiB") }
         // The portable reader decides first, so both backends accept the same SubjectPublicKeyInfo: a key BIT
@@ -91,7 +91,7 @@ public struct PublicKey: Sendable {
     }
 
     /// A key from a PEM `PUBLIC KEY` block.
-    public init(pem: String) throws {
+    public init(pem: String) throws(CryptoError) {
         let der = try PEM.decodeSingle(pem, label: "PUBLIC KEY")
         try self.init(spkiDER: der)
     }
@@ -123,9 +123,9 @@ public struct PublicKey: Sendable {
     ///   `s` zero or not below the group order.
     public func isValidSignature(
         _ signature: some ContiguousBytes, for message: some ContiguousBytes, algorithm: SignatureAlgorithm
-    ) throws -> Bool {
+    ) throws(CryptoError) -> Bool {
         try checkCompatible(algorithm)
-        return try signature.withUnsafeBytes { signature in
+        return try signature.withBytes { (signature) throws(CryptoError) in
             if case .ec(let curve) = kind { try ECDSAScalars.check(signature, curve: curve) }
             if case .ed25519 = kind, signature.count != 64 {
                 throw CryptoError(.malformedSignature, "Ed25519 signatures are 64 bytes")
@@ -135,11 +135,12 @@ public struct PublicKey: Sendable {
     }
 
     /// Concrete overload of `isValidSignature(_:for:algorithm:)` (no generic dispatch on the hot path).
-    public func isValidSignature(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm) throws
+    public func isValidSignature(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm)
+        throws(CryptoError)
         -> Bool
     {
         try checkCompatible(algorithm)
-        return try signature.withUnsafeBytes { signature in
+        return try signature.withBytes { (signature) throws(CryptoError) in
             if case .ec(let curve) = kind { try ECDSAScalars.check(signature, curve: curve) }
             if case .ed25519 = kind, signature.count != 64 {
                 throw CryptoError(.malformedSignature, "Ed25519 signatures are 64 bytes")
@@ -155,16 +156,18 @@ public struct PublicKey: Sendable {
     ///
     /// - Throws: ``CryptoErrorDomain/Code/algorithmMismatch`` for a non-EC key or a hash that does not fit the curve;
     ///   ``CryptoErrorDomain/Code/malformedSignature`` for non-DER or out-of-range signatures.
-    public func isValidSignature(derECDSA signature: [UInt8], for message: [UInt8], hash: HashFunction) throws -> Bool {
+    public func isValidSignature(derECDSA signature: [UInt8], for message: [UInt8], hash: HashFunction)
+        throws(CryptoError) -> Bool
+    {
         try checkCompatible(.ecdsa(hash))
         guard case .ec(let curve) = kind else { throw CryptoError(.algorithmMismatch, "ECDSA needs an EC key") }
         let raw = try ECDSASignature.raw(fromDER: signature, curve: curve)
-        try raw.withUnsafeBytes { try ECDSAScalars.check($0, curve: curve) }
+        try raw.withBytes { (bytes) throws(CryptoError) in try ECDSAScalars.check(bytes, curve: curve) }
         return backing.verifyECDSA(der: signature, raw: raw, message: message, hash: hash)
     }
 
     /// Throws ``CryptoErrorDomain/Code/algorithmMismatch`` unless `algorithm` can be used with this key.
-    public func checkCompatible(_ algorithm: SignatureAlgorithm) throws {
+    public func checkCompatible(_ algorithm: SignatureAlgorithm) throws(CryptoError) {
         switch (kind, algorithm) {
         case (.rsa, .rsaPKCS1v15), (.rsa, .rsaPSS), (.ed25519, .ed25519): return
         case (.ec(let curve), .ecdsa(let hash)) where curve.signatureHash == hash: return
@@ -172,7 +175,7 @@ public struct PublicKey: Sendable {
         }
     }
 
-    static func validateRSA(modulus: [UInt8], exponent: [UInt8]) throws -> Int {
+    static func validateRSA(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) -> Int {
         let n = modulus.drop { $0 == 0 }
         let e = exponent.drop { $0 == 0 }
         guard let top = n.first, let lastN = n.last, lastN & 1 == 1 else {
@@ -201,7 +204,7 @@ public struct PublicKey: Sendable {
     /// Refuses a key an unauthenticated party chose when it is costlier to verify than any real one: RSA over
     /// ``maximumUntrustedRSAModulusBits`` bits or with an exponent other than 65537 (``CryptoErrorDomain/Code/unsupportedKey``).
     /// EC and Ed25519 keys pass (their cost is fixed).
-    public func checkUntrustedCost() throws {
+    public func checkUntrustedCost() throws(CryptoError) {
         guard case .rsa(let bits) = kind else { return }
         guard bits <= Self.maximumUntrustedRSAModulusBits else {
             throw CryptoError(

@@ -12,7 +12,7 @@ public struct SecureRandom: RandomSource {
     public init() {}
 
     /// `count` random bytes, or ``CryptoErrorDomain/Code/randomUnavailable`` — never zeros.
-    public func bytes(count: Int) throws -> [UInt8] {
+    public func bytes(count: Int) throws(CryptoError) -> [UInt8] {
         guard count >= 0 else { throw CryptoError(.malformedInput, "negative random byte count") }
         var output = [UInt8](repeating: 0, count: count)
         guard count > 0 else { return output }

@@ -120,7 +120,7 @@ public struct X509Certificate: Sendable, Hashable {
 
     /// The subject public key.
     public var publicKey: PublicKey {
-        get throws { try PublicKey(spkiDER: subjectPublicKeyInfo) }
+        get throws(CryptoError) { try PublicKey(spkiDER: subjectPublicKeyInfo) }
     }
 
     /// Every certificate in `input`: a PEM bundle (any number of `CERTIFICATE` blocks) or one DER certificate.
@@ -128,10 +128,12 @@ public struct X509Certificate: Sendable, Hashable {
     /// - Throws: ``CryptoErrorDomain/Code/noCertificate`` for empty input or PEM without a certificate,
     ///   ``CryptoErrorDomain/Code/inputTooLarge`` over 1 MiB, ``CryptoErrorDomain/Code/malformedInput`` for anything else that
     ///   is not a certificate.
-    public static func certificates(pemOrDER input: [UInt8]) throws -> [X509Certificate] {
+    public static func certificates(pemOrDER input: [UInt8]) throws(CryptoError) -> [X509Certificate] {
         let certificates = try CertificateInput.derCertificates(input)
         // Input that is not PEM goes to the DER parser as is, which says why it is not a certificate.
-        return try (certificates.isEmpty ? [input] : certificates).map { try X509Certificate(der: $0) }
+        return try (certificates.isEmpty ? [input] : certificates).map { (der) throws(CryptoError) in
+            try X509Certificate(der: der)
+        }
     }
 
     /// Verifies that `chain` (leaf first, then intermediates in any order) leads to one of `roots`: signatures,
@@ -144,14 +146,8 @@ public struct X509Certificate: Sendable, Hashable {
     {
         guard let leaf = chain.first else { throw CryptoError(.noCertificate, "empty certificate chain") }
         guard !roots.isEmpty else { throw CryptoError(.untrustedCertificate, "no trust anchors configured") }
-        do {
-            try CertificateChainBackend.verify(
-                leaf: leaf.der, intermediates: chain.dropFirst().map(\.der), roots: roots.map(\.der), at: date)
-        } catch let error as CryptoError {
-            throw error
-        } catch {
-            throw CryptoError(.backendFailure, (error as? any WardenError)?.summary ?? "\(error)")
-        }
+        try CertificateChainBackend.verify(
+            leaf: leaf.der, intermediates: chain.dropFirst().map(\.der), roots: roots.map(\.der), at: date)
     }
 
     public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool { lhs.der == rhs.der }

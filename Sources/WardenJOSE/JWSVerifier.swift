@@ -67,7 +67,7 @@ public struct JWSVerifier: Sendable {
             guard let scheme = algorithm.signatureAlgorithm else { return false }
             do {
                 return try publicKey.isValidSignature(jws.signature, for: jws.signingInput, algorithm: scheme)
-            } catch let error as CryptoError where error.code == .malformedSignature {
+            } catch  where error.code == .malformedSignature {
                 throw JOSEError(.invalidSignature, "malformed signature: \(error.reason)")
             } catch {
                 throw JOSEError(.keyAlgorithmMismatch, "\(algorithm) cannot be verified with this key")

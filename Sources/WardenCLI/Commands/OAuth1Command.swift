@@ -42,7 +42,7 @@ struct OAuth1SignCommand: CLICommand {
         func rsa() throws -> RSAPrivateKey {
             guard let path = arguments.value("rsa-key") else { throw CLIError.usage("\(name) needs --rsa-key") }
             let pem = String(decoding: try Input.file(path, io: io), as: UTF8.self)
-            do { return try RSAPrivateKey(pem: pem) } catch let error as CryptoError {
+            do { return try RSAPrivateKey(pem: pem) } catch {
                 throw CLIError.usage("--rsa-key: \(error.reason)", code: error.codeName)
             }
         }

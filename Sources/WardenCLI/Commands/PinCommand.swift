@@ -20,7 +20,7 @@ struct PinCommand: CLICommand {
             let pins: [CertificatePin]
             do {
                 pins = try CertificatePin.pins(fromCertificates: Array(data))
-            } catch let error as CryptoError {
+            } catch {
                 throw CLIError.usage("\(path): \(error.reason)", code: error.codeName)
             }
             results += pins.map { ["file": path, "pin": $0.description] }

@@ -51,7 +51,7 @@
         let key: Key
         let spkiDER: [UInt8]
 
-        static func rsa(modulus: [UInt8], exponent: [UInt8]) throws -> PublicKeyBacking {
+        static func rsa(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) -> PublicKeyBacking {
             let pkcs1 = DER.sequence([DER.integer(modulus), DER.integer(exponent)])
             let attributes: [CFString: Any] = [
                 kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPublic,
@@ -63,7 +63,7 @@
                 key: .rsa(SendableSecKey(key: key)), spkiDER: DER.rsaSPKI(modulus: modulus, exponent: exponent))
         }
 
-        static func ec(curve: EllipticCurve, uncompressedPoint: [UInt8]) throws -> PublicKeyBacking {
+        static func ec(curve: EllipticCurve, uncompressedPoint: [UInt8]) throws(CryptoError) -> PublicKeyBacking {
             // x963Representation validates that the point is on the curve.
             let spki = DER.ecSPKI(curve: curve, uncompressedPoint: uncompressedPoint)
             do {
@@ -80,7 +80,7 @@
             }
         }
 
-        static func ed25519(_ raw: [UInt8]) throws -> PublicKeyBacking {
+        static func ed25519(_ raw: [UInt8]) throws(CryptoError) -> PublicKeyBacking {
             do {
                 return PublicKeyBacking(key: .ed25519(try .init(rawRepresentation: raw)), spkiDER: DER.ed25519SPKI(raw))
             } catch {
@@ -88,7 +88,7 @@
             }
         }
 
-        static func fromSPKI(_ der: [UInt8]) throws -> (PublicKey.Kind, PublicKeyBacking) {
+        static func fromSPKI(_ der: [UInt8]) throws(CryptoError) -> (PublicKey.Kind, PublicKeyBacking) {
             let spki: (algorithm: [UInt8], parameter: [UInt8]?, key: [UInt8])
             do { spki = try DER.parseSPKI(der) } catch {
                 throw CryptoError(.invalidKey, "not a DER SubjectPublicKeyInfo")
@@ -163,7 +163,7 @@
     }
 
     enum CertificateBackend {
-        static func spki(fromDER der: [UInt8]) throws -> [UInt8] {
+        static func spki(fromDER der: [UInt8]) throws(CryptoError) -> [UInt8] {
             guard SecCertificateCreateWithData(nil, Data(der) as CFData) != nil else {
                 throw CryptoError(.malformedInput, "not a DER X.509 certificate")
             }
@@ -197,8 +197,9 @@
     /// X.509 path validation for ``X509Certificate/verifyChain(_:roots:at:)`` with `SecTrust`: a basic X.509
     /// policy, the given anchors only (`SecTrustSetAnchorCertificatesOnly`), and the verification date fixed.
     enum CertificateChainBackend {
-        static func verify(leaf: [UInt8], intermediates: [[UInt8]], roots: [[UInt8]], at date: Date) throws {
-            func certificate(_ der: [UInt8]) throws -> SecCertificate {
+        static func verify(leaf: [UInt8], intermediates: [[UInt8]], roots: [[UInt8]], at date: Date) throws(CryptoError)
+        {
+            func certificate(_ der: [UInt8]) throws(CryptoError) -> SecCertificate {
                 guard let certificate = SecCertificateCreateWithData(nil, Data(der) as CFData) else {
                     throw CryptoError(.malformedInput, "not a DER X.509 certificate")
                 }

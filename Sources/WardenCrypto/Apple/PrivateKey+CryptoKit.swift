@@ -18,7 +18,7 @@
 
         /// Reads through the portable ``PrivateKeyMaterial`` (never CryptoKit's PEM parser, which refuses
         /// `openssl ecparam -genkey` output, `Bag Attributes` preambles and unwrapped base64 that OpenSSL accepts).
-        static func fromPEM(_ pem: String) throws -> PrivateKeyBacking {
+        static func fromPEM(_ pem: String) throws(CryptoError) -> PrivateKeyBacking {
             let material = try PrivateKeyMaterial.parse(pem: pem)
             do {
                 switch material {
@@ -35,7 +35,7 @@
             }
         }
 
-        static func rsaKey(_ pkcs1: [UInt8]) throws -> SendableSecKey {
+        static func rsaKey(_ pkcs1: [UInt8]) throws(CryptoError) -> SendableSecKey {
             let attributes: [CFString: Any] = [
                 kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPrivate,
             ]
@@ -45,7 +45,7 @@
             return SendableSecKey(key: key)
         }
 
-        static func generateRSA(bits: Int) throws -> PrivateKeyBacking {
+        static func generateRSA(bits: Int) throws(CryptoError) -> PrivateKeyBacking {
             let attributes: [CFString: Any] = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: bits]
             guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, nil) else {
                 throw CryptoError(.randomUnavailable, "RSA key generation failed")
@@ -53,7 +53,7 @@
             return try make(.rsa(SendableSecKey(key: key)))
         }
 
-        static func generateEC(_ curve: EllipticCurve) throws -> PrivateKeyBacking {
+        static func generateEC(_ curve: EllipticCurve) throws(CryptoError) -> PrivateKeyBacking {
             switch curve {
             case .p256: try make(.p256(.init()))
             case .p384: try make(.p384(.init()))
@@ -61,14 +61,18 @@
             }
         }
 
-        static func generateEd25519(seed: [UInt8]?) throws -> PrivateKeyBacking {
+        static func generateEd25519(seed: [UInt8]?) throws(CryptoError) -> PrivateKeyBacking {
             guard let seed else { return try make(.ed25519(.init())) }
-            return try make(.ed25519(try .init(rawRepresentation: seed)))
+            let key: Curve25519.Signing.PrivateKey
+            do { key = try .init(rawRepresentation: seed) } catch {
+                throw CryptoError(.invalidKey, "an Ed25519 seed is 32 bytes")
+            }
+            return try make(.ed25519(key))
         }
 
         /// The backing with its public key and its PKCS#8 PEM, written by the portable encoder for every key type
         /// (generated keys included).
-        private static func make(_ key: Key) throws -> PrivateKeyBacking {
+        private static func make(_ key: Key) throws(CryptoError) -> PrivateKeyBacking {
             let publicKey: PublicKey
             let material: PrivateKeyMaterial
             switch key {
@@ -96,13 +100,17 @@
             return PrivateKeyBacking(key: key, publicKey: publicKey, pkcs8PEM: material.pkcs8PEM)
         }
 
-        func sign(_ message: UnsafeRawBufferPointer, algorithm: SignatureAlgorithm) throws -> [UInt8] {
+        func sign(_ message: UnsafeRawBufferPointer, algorithm: SignatureAlgorithm) throws(CryptoError) -> [UInt8] {
             let data = Data(message)
+            // CryptoKit's signing throws its own errors; WardenCrypto throws only CryptoError.
+            func signed(_ sign: () throws -> Data) throws(CryptoError) -> [UInt8] {
+                do { return Array(try sign()) } catch { throw CryptoError(.backendFailure, "signing failed") }
+            }
             switch (key, algorithm) {
-            case (.p256(let k), .ecdsa): return Array(try k.signature(for: data).rawRepresentation)
-            case (.p384(let k), .ecdsa): return Array(try k.signature(for: data).rawRepresentation)
-            case (.p521(let k), .ecdsa): return Array(try k.signature(for: data).rawRepresentation)
-            case (.ed25519(let k), .ed25519): return Array(try k.signature(for: data))
+            case (.p256(let k), .ecdsa): return try signed { try k.signature(for: data).rawRepresentation }
+            case (.p384(let k), .ecdsa): return try signed { try k.signature(for: data).rawRepresentation }
+            case (.p521(let k), .ecdsa): return try signed { try k.signature(for: data).rawRepresentation }
+            case (.ed25519(let k), .ed25519): return try signed { try k.signature(for: data) }
             case (.rsa(let k), .rsaPKCS1v15(let hash)), (.rsa(let k), .rsaPSS(let hash)):
                 guard let secAlgorithm = PublicKeyBacking.secAlgorithm(algorithm, hash),
                     let signature = SecKeyCreateSignature(k.key, secAlgorithm, data as CFData, nil) as Data?

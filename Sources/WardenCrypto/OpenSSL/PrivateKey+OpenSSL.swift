@@ -6,7 +6,7 @@
         let key: OpenSSLKey
         let publicKey: PublicKey
 
-        init(taking pointer: OpaquePointer) throws {
+        init(taking pointer: OpaquePointer) throws(CryptoError) {
             key = OpenSSLKey(taking: pointer)
             guard let der = OpenSSL.encode({ i2d_PUBKEY(pointer, $0) }) else {
                 throw CryptoError(.invalidKey, "cannot derive the public key")
@@ -15,7 +15,7 @@
             publicKey = PublicKey(kind: kind, backing: backing)
         }
 
-        static func fromPEM(_ pem: String) throws -> PrivateKeyBacking {
+        static func fromPEM(_ pem: String) throws(CryptoError) -> PrivateKeyBacking {
             guard pem.utf8.count <= PublicKey.maximumInputBytes else {
                 throw CryptoError(.inputTooLarge, "PEM input over 1 MiB")
             }
@@ -35,15 +35,15 @@
             return try PrivateKeyBacking(taking: key)
         }
 
-        static func generateRSA(bits: Int) throws -> PrivateKeyBacking {
+        static func generateRSA(bits: Int) throws(CryptoError) -> PrivateKeyBacking {
             try generate(type: "RSA") { EVP_PKEY_CTX_set_rsa_keygen_bits($0, Int32(bits)) == 1 }
         }
 
-        static func generateEC(_ curve: EllipticCurve) throws -> PrivateKeyBacking {
+        static func generateEC(_ curve: EllipticCurve) throws(CryptoError) -> PrivateKeyBacking {
             try generate(type: "EC") { EVP_PKEY_CTX_set_group_name($0, PublicKeyBacking.groupName(curve)) == 1 }
         }
 
-        static func generateEd25519(seed: [UInt8]?) throws -> PrivateKeyBacking {
+        static func generateEd25519(seed: [UInt8]?) throws(CryptoError) -> PrivateKeyBacking {
             guard let seed else { return try generate(type: "ED25519") { _ in true } }
             guard
                 let key = seed.withUnsafeBufferPointer({
@@ -56,7 +56,9 @@
             return try PrivateKeyBacking(taking: key)
         }
 
-        private static func generate(type: String, _ configure: (OpaquePointer) -> Bool) throws -> PrivateKeyBacking {
+        private static func generate(type: String, _ configure: (OpaquePointer) -> Bool) throws(CryptoError)
+            -> PrivateKeyBacking
+        {
             guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
                 throw CryptoError(.backendFailure, "no \(type) key generator")
             }
@@ -70,7 +72,7 @@
             return try PrivateKeyBacking(taking: key)
         }
 
-        func sign(_ message: UnsafeRawBufferPointer, algorithm: SignatureAlgorithm) throws -> [UInt8] {
+        func sign(_ message: UnsafeRawBufferPointer, algorithm: SignatureAlgorithm) throws(CryptoError) -> [UInt8] {
             guard let context = EVP_MD_CTX_new() else { throw CryptoError(.backendFailure, "EVP_MD_CTX_new failed") }
             defer {
                 EVP_MD_CTX_free(context)
@@ -123,7 +125,7 @@
             CryptoError(.backendFailure, "signing failed: \(OpenSSL.lastError())")
         }
 
-        private static func rawSignature(fromDER der: [UInt8], size: Int) throws -> [UInt8] {
+        private static func rawSignature(fromDER der: [UInt8], size: Int) throws(CryptoError) -> [UInt8] {
             let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
                 var cursor = buffer.baseAddress
                 return d2i_ECDSA_SIG(nil, &cursor, buffer.count)
@@ -142,7 +144,7 @@
 
     /// X.509 parsing for ``CertificatePin``.
     enum CertificateBackend {
-        static func spki(fromDER der: [UInt8]) throws -> [UInt8] {
+        static func spki(fromDER der: [UInt8]) throws(CryptoError) -> [UInt8] {
             let certificate: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
                 var cursor = buffer.baseAddress
                 let parsed = d2i_X509(nil, &cursor, buffer.count)
@@ -174,11 +176,12 @@
 
     /// X.509 path validation for ``X509Certificate/verifyChain(_:roots:at:)`` with `X509_verify_cert`.
     enum CertificateChainBackend {
-        static func verify(leaf: [UInt8], intermediates: [[UInt8]], roots: [[UInt8]], at date: Date) throws {
+        static func verify(leaf: [UInt8], intermediates: [[UInt8]], roots: [[UInt8]], at date: Date) throws(CryptoError)
+        {
             defer { OpenSSL.drainErrors() }
             var owned: [OpaquePointer] = []
             defer { for certificate in owned { X509_free(certificate) } }
-            func parse(_ der: [UInt8]) throws -> OpaquePointer {
+            func parse(_ der: [UInt8]) throws(CryptoError) -> OpaquePointer {
                 let certificate: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
                     var cursor = buffer.baseAddress
                     return d2i_X509(nil, &cursor, buffer.count)

@@ -52,7 +52,7 @@
     struct PublicKeyBacking: Sendable {
         let key: OpenSSLKey
 
-        static func rsa(modulus: [UInt8], exponent: [UInt8]) throws -> PublicKeyBacking {
+        static func rsa(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) -> PublicKeyBacking {
             guard let n = OpenSSL.bignum(modulus), let e = OpenSSL.bignum(exponent) else {
                 throw CryptoError(.backendFailure, "BN_bin2bn failed")
             }
@@ -66,23 +66,26 @@
             }
         }
 
-        static func ec(curve: EllipticCurve, uncompressedPoint: [UInt8]) throws -> PublicKeyBacking {
+        static func ec(curve: EllipticCurve, uncompressedPoint: [UInt8]) throws(CryptoError) -> PublicKeyBacking {
             // The group name and the point must outlive OSSL_PARAM_BLD_to_param (inside fromData): the builder keeps
             // pointers, so an implicitly bridged temporary C string would dangle.
-            let backing = try groupName(curve).withCString { group in
-                try uncompressedPoint.withUnsafeBufferPointer { point in
-                    try fromData(type: "EC") { builder in
-                        OSSL_PARAM_BLD_push_utf8_string(builder, warden_param_group, group, 0) == 1
-                            && OSSL_PARAM_BLD_push_octet_string(
-                                builder, warden_param_pub, point.baseAddress, point.count) == 1
+            let made: Result<PublicKeyBacking, CryptoError> = groupName(curve).withCString { group in
+                uncompressedPoint.withUnsafeBufferPointer { point in
+                    Result { () throws(CryptoError) in
+                        try fromData(type: "EC") { builder in
+                            OSSL_PARAM_BLD_push_utf8_string(builder, warden_param_group, group, 0) == 1
+                                && OSSL_PARAM_BLD_push_octet_string(
+                                    builder, warden_param_pub, point.baseAddress, point.count) == 1
+                        }
                     }
                 }
             }
+            let backing = try made.get()
             try backing.checkPublicKey()
             return backing
         }
 
-        static func ed25519(_ raw: [UInt8]) throws -> PublicKeyBacking {
+        static func ed25519(_ raw: [UInt8]) throws(CryptoError) -> PublicKeyBacking {
             guard
                 let key = raw.withUnsafeBufferPointer({
                     EVP_PKEY_new_raw_public_key_ex(nil, "ED25519", nil, $0.baseAddress, $0.count)
@@ -94,7 +97,7 @@
             return PublicKeyBacking(key: OpenSSLKey(taking: key))
         }
 
-        static func fromSPKI(_ der: [UInt8]) throws -> (PublicKey.Kind, PublicKeyBacking) {
+        static func fromSPKI(_ der: [UInt8]) throws(CryptoError) -> (PublicKey.Kind, PublicKeyBacking) {
             let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
                 var cursor = buffer.baseAddress
                 let key = d2i_PUBKEY(nil, &cursor, buffer.count)
@@ -113,7 +116,7 @@
         }
 
         /// Reads the key's type and validates it exactly as the parameter initialisers do.
-        func kindAfterValidation() throws -> PublicKey.Kind {
+        func kindAfterValidation() throws(CryptoError) -> PublicKey.Kind {
             switch EVP_PKEY_get_base_id(key.pointer) {
             case EVP_PKEY_RSA:
                 let modulus = try bignumParameter("n")
@@ -204,7 +207,7 @@
             return OpenSSL.encode { i2d_ECDSA_SIG(signature, $0) }
         }
 
-        private func bignumParameter(_ name: String) throws -> [UInt8] {
+        private func bignumParameter(_ name: String) throws(CryptoError) -> [UInt8] {
             var value: OpaquePointer?
             guard EVP_PKEY_get_bn_param(key.pointer, name, &value) == 1, let value else {
                 OpenSSL.drainErrors()
@@ -215,7 +218,7 @@
         }
 
         /// Full public-key validation (point on the curve, not at infinity, right order).
-        private func checkPublicKey() throws {
+        private func checkPublicKey() throws(CryptoError) {
             guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
                 throw CryptoError(.backendFailure, "EVP_PKEY_CTX_new_from_pkey failed")
             }
@@ -234,7 +237,9 @@
             }
         }
 
-        private static func fromData(type: String, _ push: (OpaquePointer) -> Bool) throws -> PublicKeyBacking {
+        private static func fromData(type: String, _ push: (OpaquePointer) -> Bool) throws(CryptoError)
+            -> PublicKeyBacking
+        {
             guard let builder = OSSL_PARAM_BLD_new() else { throw CryptoError(.backendFailure, "OSSL_PARAM_BLD_new") }
             defer { OSSL_PARAM_BLD_free(builder) }
             // OSSL_PARAM_BLD keeps pointers to the pushed values: they must stay alive until to_param below, which is

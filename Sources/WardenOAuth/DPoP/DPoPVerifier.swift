@@ -73,7 +73,7 @@ public struct DPoPVerifier: Sendable {
         let jwk = try keys.key(for: jwkObject)
         // The key is the sender's choice: an RSA key far costlier to verify than a real one is refused unverified.
         do { try jwk.publicKey?.checkUntrustedCost() } catch {
-            throw DPoPError(.badKey, "\((error as? CryptoError)?.reason ?? "the jwk is not accepted")")
+            throw DPoPError(.badKey, error.reason)
         }
         // The claims that cost nothing are checked before the signature (RFC 9449 §4.3 sets no order): a proof for
         // another request, or from outside the time window, costs the verifier no public-key operation.

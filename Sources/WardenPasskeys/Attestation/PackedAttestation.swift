@@ -35,7 +35,7 @@ extension AttestationVerifier {
         } catch {
             throw PasskeyError(
                 .invalidAttestation,
-                "packed: attestation certificate key: \((error as? any WardenError)?.summary ?? "\(error)")")
+                "packed: attestation certificate key: \(error.summary)")
         }
         guard try COSEKey.verify(signature, signed, key: leafKey, algorithm: algorithm) else {
             throw PasskeyError(.invalidSignature, "packed attestation signature does not verify")

@@ -190,8 +190,17 @@
     /// Writes sensitive files with complete file protection (`.completeFileProtection`): unreadable while the
     /// device is locked.
     public enum ProtectedFile {
-        public static func write(_ data: Data, to url: URL) throws {
-            try data.write(to: url, options: [.atomic, .completeFileProtection])
+        /// Writes `data` atomically with complete file protection.
+        ///
+        /// - Throws: ``StorageErrorDomain/Code/backendFailure`` when the file cannot be written (the reason names
+        ///   the file and the system's error code, never the data).
+        public static func write(_ data: Data, to url: URL) throws(StorageError) {
+            do {
+                try data.write(to: url, options: [.atomic, .completeFileProtection])
+            } catch {
+                let code = (error as NSError).code
+                throw StorageError(.backendFailure, "cannot write \(url.lastPathComponent) (error \(code))")
+            }
         }
     }
 #endif
