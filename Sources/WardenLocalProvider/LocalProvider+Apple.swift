@@ -26,7 +26,7 @@ extension LocalProvider {
     package func appleAuthorizationCode(rawNonce: String) -> String {
         let code = "c" + Self.secureToken()
         stateBox.withLock {
-            $0.apple?.codes[code] = (AppleIdentityTokenValidator.hashedNonce(rawNonce), false)
+            $0.apple?.codes[code] = (AppleIdentityTokenVerifier.hashedNonce(rawNonce), false)
         }
         return code
     }

@@ -181,7 +181,7 @@ extension LocalProvider {
         claims += [
             #""iat":\#(t)"#, #""exp":\#(t + quirks.lifetime)"#,
             #""auth_time":\#(Int(authTime.timeIntervalSince1970 + shift))"#,
-            #""sid":"\#(sessionID)""#, #""at_hash":"\#(IDTokenValidator.halfHash(accessToken, .es256))""#,
+            #""sid":"\#(sessionID)""#, #""at_hash":"\#(IDTokenVerifier.halfHash(accessToken, .es256))""#,
         ]
         if let nonce {
             claims.append(#""nonce":"\#(nonce)""#)

@@ -72,7 +72,7 @@ public struct IDTokenVerification: Sendable {
         let validator = validator(for: tokens)
         let access = tokens.accessToken.unredacted()
         return try await run(idToken) { keys throws(JOSEError) in
-            try validator(keys).validate(
+            try validator(keys).verify(
                 idToken, nonce: nonce, accessToken: access, maxAge: maxAge, acrValues: acrValues)
         }
     }
@@ -90,7 +90,7 @@ public struct IDTokenVerification: Sendable {
         let validator = validator(for: tokens)
         let access = tokens.accessToken.unredacted()
         return try await run(idToken) { keys throws(JOSEError) in
-            try validator(keys).validateRefreshed(idToken, original: first, accessToken: access)
+            try validator(keys).verifyRefreshed(idToken, original: first, accessToken: access)
         }
     }
 
@@ -122,11 +122,11 @@ public struct IDTokenVerification: Sendable {
         JOSEError.Code.notYetValid.description,
     ]
 
-    private func validator(for tokens: TokenResponse) -> @Sendable (JWKSet) -> IDTokenValidator {
+    private func validator(for tokens: TokenResponse) -> @Sendable (JWKSet) -> IDTokenVerifier {
         let providerNow = ProviderTime(tokens, maximumOffset: maximumClockOffset).now(now)
         let (issuer, clientID, trusted, template) = (issuer, clientID, trustedAudiences, issuerTemplate)
         return { keys in
-            IDTokenValidator(
+            IDTokenVerifier(
                 issuer: issuer, clientID: clientID, keys: keys, trustedAudiences: trusted, issuerTemplate: template,
                 now: providerNow)
         }

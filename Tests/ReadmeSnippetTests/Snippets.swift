@@ -84,19 +84,19 @@ enum ReadmeSnippets {
 
         // OpenID Connect ID token (Core §3.1.3.7): signature, iss, sub (required), aud (the client plus trusted audiences
         // only) and azp, exp, iat, nonce, at_hash, c_hash, max_age/auth_time, acr_values/acr.
-        let claims = try IDTokenValidator(issuer: issuer, clientID: "app", keys: jwks, trustedAudiences: ["https://api.example.com"])
-            .validate(idToken, nonce: pending.nonce?.unredacted(), accessToken: accessToken)
+        let claims = try IDTokenVerifier(issuer: issuer, clientID: "app", keys: jwks, trustedAudiences: ["https://api.example.com"])
+            .verify(idToken, nonce: pending.nonce?.unredacted(), accessToken: accessToken)
         // An ID token from a refresh (Core §12.2): the same checks, plus sub/aud/azp equal to the sign-in's and auth_time
         // never earlier.
-        let refreshed = try IDTokenValidator(issuer: issuer, clientID: "app", keys: jwks)
-            .validateRefreshed(newIDToken, original: claims, accessToken: newAccessToken)
+        let refreshed = try IDTokenVerifier(issuer: issuer, clientID: "app", keys: jwks)
+            .verifyRefreshed(newIDToken, original: claims, accessToken: newAccessToken)
 
         // A provider's JWKS, cached (Cache-Control bounded). A token with an unknown kid (a key rotation) refetches the
         // set once and retries, then fails closed; at most one such refetch a minute, so forged kids cannot flood the
         // provider. Servers verifying many tokens share one cache.
         let cache = JWKSCache(url: jwksURI, transport: URLSessionTransport())
         let verified = try await cache.verify(token) { keys throws(JOSEError) -> JWTClaims in
-            try IDTokenValidator(issuer: issuer, clientID: "app", keys: keys).validate(token, nonce: nil)
+            try IDTokenVerifier(issuer: issuer, clientID: "app", keys: keys).verify(token, nonce: nil)
         }
     }
 
@@ -250,8 +250,8 @@ enum ReadmeSnippets {
     }
     static func signInWithAppleServer(p8Text: String, codeFromApp: String, rawNonceFromApp: String, appleJWKS: JWKSet, identityToken: String) async throws {
         // The identity token alone: the app sends SHA-256(raw nonce) to Apple; you compare with the raw nonce.
-        let identity = try AppleIdentityTokenValidator(clientIDs: ["com.example.app"], keys: appleJWKS)
-            .validate(identityToken, rawNonce: rawNonceFromApp)
+        let identity = try AppleIdentityTokenVerifier(clientIDs: ["com.example.app"], keys: appleJWKS)
+            .verify(identityToken, rawNonce: rawNonceFromApp)
 
         let apple = SignInWithAppleServer(
             secret: try AppleClientSecret(teamID: "TEAM123456", clientID: "com.example.app", keyID: "KEY1234567",

@@ -359,7 +359,7 @@ private final class Workspace {
             values["apple-jwks"] = try write("apple-jwks.json", #"{"keys":[\#(jwk)]}"#)
             let t = Int(Date().timeIntervalSince1970)
             let claims =
-                #"{"iss":"https://appleid.apple.com","aud":"com.example.app","exp":\#(t + 600),"iat":\#(t),"sub":"001234.abc","nonce":"\#(AppleIdentityTokenValidator.hashedNonce("raw-nonce"))"}"#
+                #"{"iss":"https://appleid.apple.com","aud":"com.example.app","exp":\#(t + 600),"iat":\#(t),"sub":"001234.abc","nonce":"\#(AppleIdentityTokenVerifier.hashedNonce("raw-nonce"))"}"#
             let input =
                 Base64URL.encode(Array(#"{"alg":"ES256","kid":"apple-1"}"#.utf8)) + "."
                 + Base64URL.encode(Array(claims.utf8))

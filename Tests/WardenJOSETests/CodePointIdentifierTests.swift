@@ -17,7 +17,7 @@ struct CodePointIdentifierTests {
             payload: #"{"iss":"\#(iss)","aud":"\#(aud)","sub":"u1","exp":\#(t + 300),"iat":\#(t)\#(azpMember)}"#,
             signer: .ec(Keys.ec))
     }
-    static let validator = IDTokenValidator(
+    static let validator = IDTokenVerifier(
         issuer: "https://id.example.com/café", clientID: "Kiosk", keys: Keys.ecSet, now: { .fixed })
 
     @Test func equivalentSpellingsAreDifferentIdentifiers() {
@@ -26,16 +26,16 @@ struct CodePointIdentifierTests {
         let decomposed = "https://id.example.com/cafe\u{301}"
         #expect(precomposed == decomposed && !CodePoints.equal(precomposed, decomposed))
         #expect(throws: Never.self) {
-            try Self.validator.validate(Self.token(iss: precomposed), nonce: nil)
+            try Self.validator.verify(Self.token(iss: precomposed), nonce: nil)
         }
         #expect(throws: JOSEError(.issuerMismatch)) {
-            try Self.validator.validate(Self.token(iss: decomposed), nonce: nil)
+            try Self.validator.verify(Self.token(iss: decomposed), nonce: nil)
         }
         #expect(throws: JOSEError(.audienceMismatch)) {
-            try Self.validator.validate(Self.token(iss: precomposed, aud: "\u{212A}iosk"), nonce: nil)
+            try Self.validator.verify(Self.token(iss: precomposed, aud: "\u{212A}iosk"), nonce: nil)
         }
         #expect(throws: JOSEError(.azpMismatch)) {
-            try Self.validator.validate(Self.token(iss: precomposed, azp: "\u{212A}iosk"), nonce: nil)
+            try Self.validator.verify(Self.token(iss: precomposed, azp: "\u{212A}iosk"), nonce: nil)
         }
         #expect(throws: JOSEError(.audienceMismatch)) {
             try JWTVerifier(

@@ -15,7 +15,7 @@ struct IDTokenTests {
         Mint.token(header: header, payload: claims, signer: .ec(Keys.ec))
     }
 
-    static let validator = IDTokenValidator(issuer: issuer, clientID: "app", keys: Keys.ecSet, now: { .fixed })
+    static let validator = IDTokenVerifier(issuer: issuer, clientID: "app", keys: Keys.ecSet, now: { .fixed })
 
     static func claims(_ extra: String = "") -> String {
         #"{"iss":"\#(issuer)","aud":"app","sub":"u1","exp":\#(t + 300),"iat":\#(t),"nonce":"n-123"\#(extra)}"#
@@ -23,8 +23,8 @@ struct IDTokenTests {
 
     @Test func validToken() throws {
         let accessToken = "access-token-value"
-        let atHash = IDTokenValidator.halfHash(accessToken, .es256)
-        let claims = try Self.validator.validate(
+        let atHash = IDTokenVerifier.halfHash(accessToken, .es256)
+        let claims = try Self.validator.verify(
             Self.token(Self.claims(#","at_hash":"\#(atHash)""#)), nonce: "n-123", accessToken: accessToken)
         #expect(try claims.subject == "u1")
     }
@@ -32,7 +32,7 @@ struct IDTokenTests {
     /// OIDC Core's at_hash example value (§A.3/§A.4 use the same access token): "77QmUPtjPfzWtF2AnpK9RQ".
     @Test func atHashSpecExample() {
         #expect(
-            IDTokenValidator.halfHash("jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", .rs256) == "77QmUPtjPfzWtF2AnpK9RQ"
+            IDTokenVerifier.halfHash("jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", .rs256) == "77QmUPtjPfzWtF2AnpK9RQ"
         )
     }
 
@@ -114,7 +114,7 @@ struct IDTokenTests {
     @Test(arguments: bad)
     func rejects(_ bad: Bad) {
         #expect(throws: JOSEError(bad.expected)) {
-            try Self.validator.validate(
+            try Self.validator.verify(
                 Self.token(bad.claims), nonce: bad.nonce, accessToken: bad.accessToken, authorizationCode: bad.code,
                 maxAge: bad.maxAge, acrValues: bad.acrValues)
         }
@@ -124,15 +124,15 @@ struct IDTokenTests {
         let token = Self.token(
             Self.claims(#","azp":"app","acr":"urn:mfa""#).replacingOccurrences(
                 of: #""aud":"app""#, with: #""aud":["app","https://api.example.com"]"#))
-        let validator = IDTokenValidator(
+        let validator = IDTokenVerifier(
             issuer: Self.issuer, clientID: "app", keys: Keys.ecSet, trustedAudiences: ["https://api.example.com"],
             now: { .fixed })
-        let claims = try validator.validate(token, nonce: "n-123", acrValues: ["urn:mfa", "urn:pwd"])
+        let claims = try validator.verify(token, nonce: "n-123", acrValues: ["urn:mfa", "urn:pwd"])
         #expect(try claims.audience == ["app", "https://api.example.com"])
         // The same token without the trust: refused.
-        #expect(throws: JOSEError(.audienceMismatch)) { try Self.validator.validate(token, nonce: "n-123") }
+        #expect(throws: JOSEError(.audienceMismatch)) { try Self.validator.verify(token, nonce: "n-123") }
         // No acr in the token: nothing to compare (acr_values is a request, Core §3.1.2.1).
-        _ = try Self.validator.validate(Self.token(Self.claims()), nonce: "n-123", acrValues: ["urn:mfa"])
+        _ = try Self.validator.verify(Self.token(Self.claims()), nonce: "n-123", acrValues: ["urn:mfa"])
     }
 
     static let original =
@@ -143,17 +143,17 @@ struct IDTokenTests {
     }
 
     @Test func refreshedIDTokenContinuesTheOriginal() throws {
-        let original = try Self.validator.validate(Self.token(Self.original), nonce: "n-123")
+        let original = try Self.validator.verify(Self.token(Self.original), nonce: "n-123")
         let access = "refreshed-access"
         let fresh =
-            #"{"iss":"\#(Self.issuer)","aud":"app","sub":"u1","exp":\#(Self.t + 300),"iat":\#(Self.t),"auth_time":\#(Self.t - 100),"at_hash":"\#(IDTokenValidator.halfHash(access, .es256))"}"#
+            #"{"iss":"\#(Self.issuer)","aud":"app","sub":"u1","exp":\#(Self.t + 300),"iat":\#(Self.t),"auth_time":\#(Self.t - 100),"at_hash":"\#(IDTokenVerifier.halfHash(access, .es256))"}"#
         #expect(
-            try Self.validator.validateRefreshed(Self.refreshed(fresh), original: original, accessToken: access).subject
+            try Self.validator.verifyRefreshed(Self.refreshed(fresh), original: original, accessToken: access).subject
                 == "u1")
         // Echoing the original nonce is allowed (Core §12.2 errata); a later auth_time (re-authentication) too.
         let echoed = fresh.replacingOccurrences(
             of: "\"auth_time\":\(Self.t - 100)", with: "\"auth_time\":\(Self.t - 10),\"nonce\":\"n-123\"")
-        _ = try Self.validator.validateRefreshed(Self.refreshed(echoed), original: original, accessToken: access)
+        _ = try Self.validator.verifyRefreshed(Self.refreshed(echoed), original: original, accessToken: access)
     }
 
     struct BadRefresh: CustomTestStringConvertible, Sendable {
@@ -203,17 +203,17 @@ struct IDTokenTests {
 
     @Test(arguments: badRefreshes)
     func refusesARefreshedIDTokenThatDoesNotContinueTheOriginal(_ bad: BadRefresh) throws {
-        let original = try Self.validator.validate(Self.token(Self.original), nonce: "n-123")
+        let original = try Self.validator.verify(Self.token(Self.original), nonce: "n-123")
         #expect(throws: JOSEError(bad.expected)) {
-            try Self.validator.validateRefreshed(Self.refreshed(bad.claims, key: bad.key), original: original)
+            try Self.validator.verifyRefreshed(Self.refreshed(bad.claims, key: bad.key), original: original)
         }
     }
 
     @Test func hs256IDTokensAreNotAcceptedByDefault() {
         let token = Mint.token(
             header: #"{"alg":"HS256"}"#, payload: Self.claims(), signer: .hmac(Keys.hmacSecret, .sha256))
-        let validator = IDTokenValidator(issuer: Self.issuer, clientID: "app", keys: Keys.hmacSet, now: { .fixed })
-        #expect(throws: JOSEError(.algorithmNotAllowed)) { try validator.validate(token, nonce: "n-123") }
+        let validator = IDTokenVerifier(issuer: Self.issuer, clientID: "app", keys: Keys.hmacSet, now: { .fixed })
+        #expect(throws: JOSEError(.algorithmNotAllowed)) { try validator.verify(token, nonce: "n-123") }
     }
 }
 

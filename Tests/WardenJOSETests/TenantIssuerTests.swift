@@ -14,8 +14,8 @@ struct TenantIssuerTests {
     static let other = "72f988bf-86f1-41af-91ab-2d7cd011db47"
     static let template = try! TenantIssuerTemplate.entra()
 
-    static func validator(_ template: TenantIssuerTemplate = Self.template) -> IDTokenValidator {
-        IDTokenValidator(
+    static func validator(_ template: TenantIssuerTemplate = Self.template) -> IDTokenVerifier {
+        IDTokenVerifier(
             issuer: template.template, clientID: "app", keys: Keys.ecSet, issuerTemplate: template, now: { .fixed })
     }
 
@@ -30,11 +30,11 @@ struct TenantIssuerTests {
     static let tenantIssuer = "https://login.microsoftonline.com/\(tenant)/v2.0"
 
     @Test func aTokenFilledWithItsOwnTenantIsAccepted() throws {
-        let claims = try Self.validator().validate(Self.token(iss: Self.tenantIssuer, tid: Self.tenant), nonce: nil)
+        let claims = try Self.validator().verify(Self.token(iss: Self.tenantIssuer, tid: Self.tenant), nonce: nil)
         #expect(try claims.issuer == Self.tenantIssuer)
         let only = try TenantIssuerTemplate.entra(allowedTenants: [Self.tenant.uppercased()])
         #expect(throws: Never.self) {
-            try Self.validator(only).validate(Self.token(iss: Self.tenantIssuer, tid: Self.tenant), nonce: nil)
+            try Self.validator(only).verify(Self.token(iss: Self.tenantIssuer, tid: Self.tenant), nonce: nil)
         }
     }
 
@@ -63,7 +63,7 @@ struct TenantIssuerTests {
 
     @Test(arguments: bad) func refused(_ bad: Bad) {
         #expect(throws: JOSEError(bad.expected)) {
-            try Self.validator().validate(Self.token(iss: bad.iss, tid: bad.tid), nonce: nil)
+            try Self.validator().verify(Self.token(iss: bad.iss, tid: bad.tid), nonce: nil)
         }
     }
 
@@ -75,10 +75,10 @@ struct TenantIssuerTests {
         let lookalike = "https://id.example.com/\u{212A}iosk/\(Self.tenant)"
         #expect(genuine == lookalike, "the premise: String == is canonical equivalence")
         #expect(throws: Never.self) {
-            try Self.validator(kiosk).validate(Self.token(iss: genuine, tid: Self.tenant), nonce: nil)
+            try Self.validator(kiosk).verify(Self.token(iss: genuine, tid: Self.tenant), nonce: nil)
         }
         #expect(throws: JOSEError(.issuerMismatch)) {
-            try Self.validator(kiosk).validate(Self.token(iss: lookalike, tid: Self.tenant), nonce: nil)
+            try Self.validator(kiosk).verify(Self.token(iss: lookalike, tid: Self.tenant), nonce: nil)
         }
         #expect(kiosk.tenant(in: lookalike) == nil)
     }
@@ -86,7 +86,7 @@ struct TenantIssuerTests {
     @Test func aTenantOutsideTheAllowedOnesIsRefused() throws {
         let only = try TenantIssuerTemplate.entra(allowedTenants: [Self.other])
         let error = #expect(throws: JOSEError.self) {
-            try Self.validator(only).validate(Self.token(iss: Self.tenantIssuer, tid: Self.tenant), nonce: nil)
+            try Self.validator(only).verify(Self.token(iss: Self.tenantIssuer, tid: Self.tenant), nonce: nil)
         }
         #expect(error?.code == .issuerMismatch && error?.reason.contains("allowed tenants") == true)
     }

@@ -4,7 +4,7 @@ struct JWTRules: Rule {
     static let unverifiedDecision = RuleInfo(
         id: "jwt-unverified-decision", severity: .warning, name: "Unverified JWT used for a decision",
         message: "A JWT is decoded without signature verification and its claims decide what happens",
-        fix: "Verify the signature and claims (Warden's JWTVerifier / IDTokenValidator) or let the server decide.",
+        fix: "Verify the signature and claims (Warden's JWTVerifier / IDTokenVerifier) or let the server decide.",
         masvs: ["MASVS-AUTH-1"], maswe: ["MASWE-0018"])
     static let iatPositiveLeeway = RuleInfo(
         id: "iat-positive-leeway", severity: .warning, name: "Leeway for iat in the future",
@@ -32,7 +32,8 @@ struct JWTRules: Rule {
     ]
     /// Names that show the function verifies the token it reads.
     static let verifiers: Set<String> = [
-        "verify", "JWTVerifier", "IDTokenValidator", "validate", "isValidSignature", "SecKeyVerifySignature",
+        "verify", "JWTVerifier", "IDTokenVerifier", "IDTokenValidator", "validate", "isValidSignature",
+        "SecKeyVerifySignature",
         "verifySignature", "verified",
     ]
 

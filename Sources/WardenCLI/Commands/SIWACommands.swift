@@ -62,12 +62,12 @@ struct SIWAVerifyCommand: CLICommand {
         let clients = arguments.all("client-id")
         let keys = try await TokenInput.keySet(try arguments.required("jwks"), io: io)
         let token = try TokenInput.token(arguments, io: io)
-        let validator = AppleIdentityTokenValidator(
+        let validator = AppleIdentityTokenVerifier(
             clientIDs: Set(clients), keys: keys,
-            issuer: arguments.value("issuer") ?? AppleIdentityTokenValidator.issuer,
+            issuer: arguments.value("issuer") ?? AppleIdentityTokenVerifier.issuer,
             now: try TokenInput.now(arguments))
         do {
-            let identity = try validator.validate(
+            let identity = try validator.verify(
                 token, rawNonce: arguments.value("nonce"), withoutNonce: arguments.has("no-nonce"))
             var output: [String: Any] = ["sub": identity.subject, "aud": identity.audience]
             if let email = identity.email { output["email"] = email }

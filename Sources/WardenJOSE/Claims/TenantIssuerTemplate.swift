@@ -4,7 +4,7 @@ import WardenCore
 /// documents announce `https://login.microsoftonline.com/{tenantid}/v2.0`, an issuer no ID token carries; each token
 /// is issued by its user's tenant and names it in `tid`.
 ///
-/// Accepting a template is **opt-in** (``IDTokenValidator/issuerTemplate``, `AuthClient.Configuration.issuerTemplate`)
+/// Accepting a template is **opt-in** (``IDTokenVerifier/issuerTemplate``, `AuthClient.Configuration.issuerTemplate`)
 /// and narrow: a token's `iss` must equal the template filled with the token's **own** `tid`, byte for byte, and
 /// that `tid` must be a tenant ID (a GUID) — and one of ``allowedTenants`` when they are given. A token from another
 /// tenant's issuer, or whose `iss` and `tid` disagree, is refused.

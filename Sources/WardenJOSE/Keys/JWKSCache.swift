@@ -14,7 +14,7 @@ import WardenCore
 /// ```swift
 /// let cache = JWKSCache(url: metadata.jwksURI, transport: URLSessionTransport())
 /// let claims = try await cache.verify(token) { keys in
-///     IDTokenValidator(issuer: issuer, clientID: clientID, keys: keys)
+///     IDTokenVerifier(issuer: issuer, clientID: clientID, keys: keys)
 /// }
 /// ```
 ///

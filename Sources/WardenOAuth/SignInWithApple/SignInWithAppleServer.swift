@@ -27,12 +27,12 @@ public struct SignInWithAppleServer: Sendable {
 
     public struct Exchange: Sendable {
         public let tokens: TokenResponse
-        public let identity: AppleIdentityTokenValidator.Identity
+        public let identity: AppleIdentityTokenVerifier.Identity
     }
 
     public init(
         secret: AppleClientSecret, transport: any HTTPTransport, base: URL = URL(string: "https://appleid.apple.com")!,
-        issuer: String = AppleIdentityTokenValidator.issuer, now: @escaping NowProvider = systemNow
+        issuer: String = AppleIdentityTokenVerifier.issuer, now: @escaping NowProvider = systemNow
     ) {
         self.secret = secret
         self.transport = transport
@@ -67,8 +67,8 @@ public struct SignInWithAppleServer: Sendable {
         let issuer = issuer
         let now = now
         let identity = try await keys.verify(idToken) { keys throws(JOSEError) in
-            try AppleIdentityTokenValidator(clientIDs: [clientID], keys: keys, issuer: issuer, now: now)
-                .validate(idToken, rawNonce: rawNonce)
+            try AppleIdentityTokenVerifier(clientIDs: [clientID], keys: keys, issuer: issuer, now: now)
+                .verify(idToken, rawNonce: rawNonce)
         }
         return Exchange(tokens: tokens, identity: identity)
     }

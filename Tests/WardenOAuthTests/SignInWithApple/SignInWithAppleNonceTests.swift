@@ -15,7 +15,7 @@ struct SignInWithAppleNonceTests {
     @Test func appleNonceMatchesKnownAnswers() throws {
         // FIPS 180-2 §B.1: SHA-256("abc"), lowercase hex as Apple's nonce convention wants it.
         #expect(
-            AppleIdentityTokenValidator.hashedNonce("abc")
+            AppleIdentityTokenVerifier.hashedNonce("abc")
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // Raw nonce = base64url(0x00...0x1f); hash from Python's hashlib.sha256 of that text.
         let nonce = try AppleSignInNonce(random: CountingRandom())

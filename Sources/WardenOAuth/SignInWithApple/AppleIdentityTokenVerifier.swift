@@ -3,7 +3,7 @@ import WardenCore
 import WardenCrypto
 import WardenJOSE
 
-/// Validates a Sign in with Apple identity token on your server.
+/// Verifies a Sign in with Apple identity token on your server.
 ///
 /// The app generates a random raw nonce, keeps it, and sends `SHA-256(raw nonce)` as lowercase hex in the
 /// `ASAuthorizationAppleIDRequest.nonce`; Apple puts that hash in the token's `nonce` claim. The server receives
@@ -12,11 +12,11 @@ import WardenJOSE
 /// client IDs (bundle ID or Services ID), `exp`/`iat`, and the nonce.
 ///
 /// ```swift
-/// let validator = AppleIdentityTokenValidator(clientIDs: ["com.example.app"], keys: appleJWKS)
-/// let identity = try validator.validate(identityToken, rawNonce: nonceFromApp)
+/// let verifier = AppleIdentityTokenVerifier(clientIDs: ["com.example.app"], keys: appleJWKS)
+/// let identity = try verifier.verify(identityToken, rawNonce: nonceFromApp)
 /// identity.subject, identity.email, identity.emailVerified
 /// ```
-public struct AppleIdentityTokenValidator: Sendable {
+public struct AppleIdentityTokenVerifier: Sendable {
     /// Apple's issuer.
     public static let issuer = "https://appleid.apple.com"
 
@@ -59,13 +59,13 @@ public struct AppleIdentityTokenValidator: Sendable {
         HashFunction.sha256.hash(Array(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Validates `identityToken`; `rawNonce` is the nonce before hashing, as kept by the app.
+    /// Verifies `identityToken`; `rawNonce` is the nonce before hashing, as kept by the app.
     ///
     /// The nonce is what makes a stolen identity token useless for another sign-in: without `rawNonce` every token is
     /// refused (``JOSEErrorDomain/Code/invalidConfiguration``) unless `withoutNonce: true` says the flow sends none (a web
     /// flow configured without one). A token naming several audiences must say which one it was issued to (`azp`,
     /// one of ``clientIDs``).
-    public func validate(_ identityToken: String, rawNonce: String?, withoutNonce: Bool = false) throws(JOSEError)
+    public func verify(_ identityToken: String, rawNonce: String?, withoutNonce: Bool = false) throws(JOSEError)
         -> Identity
     {
         guard rawNonce != nil || withoutNonce else {

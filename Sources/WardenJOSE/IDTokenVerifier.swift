@@ -2,7 +2,7 @@ import Foundation
 import WardenCore
 import WardenCrypto
 
-/// Validates an OpenID Connect ID token as a client must (OpenID Connect Core 1.0 §3.1.3.7).
+/// Verifies an OpenID Connect ID token as a client must (OpenID Connect Core 1.0 §3.1.3.7).
 ///
 /// Checks, in order: the signature with the provider's JWKS and an allowed algorithm; `iss` exactly equal to the
 /// issuer; `sub` present (a non-empty string of at most 255 ASCII characters, Core §2); `aud` containing the client
@@ -12,17 +12,17 @@ import WardenCrypto
 /// present; `auth_time` within `max_age` when one was requested; `acr` among the requested `acr_values` when both
 /// are there.
 ///
-/// An ID token from a **refresh** goes through ``validateRefreshed(_:original:accessToken:)``: the same checks
+/// An ID token from a **refresh** goes through ``verifyRefreshed(_:original:accessToken:)``: the same checks
 /// plus Core §12.2's continuity with the sign-in's token.
 ///
 /// "Now" is the provider's time when the caller knows it (see `ProviderTime` in WardenOAuth): `iat` is then never
-/// given a positive leeway, and a device clock that is off still validates.
+/// given a positive leeway, and a device clock that is off still verifies.
 ///
 /// ```swift
-/// let validator = IDTokenValidator(issuer: "https://id.example.com", clientID: "app", keys: jwks)
-/// let claims = try validator.validate(idToken, nonce: pending.nonce, accessToken: tokens.accessToken)
+/// let verifier = IDTokenVerifier(issuer: "https://id.example.com", clientID: "app", keys: jwks)
+/// let claims = try verifier.verify(idToken, nonce: pending.nonce, accessToken: tokens.accessToken)
 /// ```
-public struct IDTokenValidator: Sendable {
+public struct IDTokenVerifier: Sendable {
     public let issuer: String
     public let clientID: String
     /// Audiences besides the client ID that an `aud` may also name (e.g. the API an Auth0 `audience` asked for).
@@ -36,7 +36,7 @@ public struct IDTokenValidator: Sendable {
     public let issuerTemplate: TenantIssuerTemplate?
     let now: NowProvider
 
-    /// A validator; `allowedAlgorithms` defaults to every asymmetric algorithm (OIDC providers sign ID tokens
+    /// A verifier; `allowedAlgorithms` defaults to every asymmetric algorithm (OIDC providers sign ID tokens
     /// with their private key; HS256 ID tokens signed with the client secret are not accepted by default).
     public init(
         issuer: String, clientID: String, keys: JWKSet, trustedAudiences: Set<String> = [],
@@ -53,7 +53,7 @@ public struct IDTokenValidator: Sendable {
         self.now = now
     }
 
-    /// Validates `idToken` and returns its claims.
+    /// Verifies `idToken` (its signature, then its claims) and returns its claims.
     ///
     /// - Parameters:
     ///   - nonce: the nonce sent in the authorization request (required when one was sent).
@@ -61,7 +61,7 @@ public struct IDTokenValidator: Sendable {
     ///   - authorizationCode: when given, `c_hash` is checked if present.
     ///   - maxAge: the `max_age` that was requested, if any; `auth_time` is then required.
     ///   - acrValues: the `acr_values` that were requested, if any; an `acr` in the token must be one of them.
-    public func validate(
+    public func verify(
         _ idToken: String, nonce: String?, accessToken: String? = nil, authorizationCode: String? = nil,
         maxAge: TimeInterval? = nil, acrValues: [String]? = nil
     ) throws(JOSEError) -> JWTClaims {
@@ -74,12 +74,12 @@ public struct IDTokenValidator: Sendable {
         return try verify(idToken, policy: policy, accessToken: accessToken, authorizationCode: authorizationCode)
     }
 
-    /// Validates an ID token that a **refresh** returned (OpenID Connect Core §12.2) against `original`, the claims
-    /// of the session's validated ID token: every check of ``validate(_:nonce:accessToken:authorizationCode:maxAge:acrValues:)``
+    /// Verifies an ID token that a **refresh** returned (OpenID Connect Core §12.2) against `original`, the claims
+    /// of the session's verified ID token: every check of ``verify(_:nonce:accessToken:authorizationCode:maxAge:acrValues:)``
     /// (its `aud` may name exactly the original's audiences), plus `sub` equal to the original's, the same `aud`
     /// set and the same `azp` (absent if it was), `auth_time` never earlier than the original's, and a `nonce`,
     /// when present, equal to the original's.
-    public func validateRefreshed(_ idToken: String, original: JWTClaims, accessToken: String? = nil)
+    public func verifyRefreshed(_ idToken: String, original: JWTClaims, accessToken: String? = nil)
         throws(JOSEError) -> JWTClaims
     {
         let originalAudiences = try original.audience
