@@ -3,6 +3,25 @@
 /// ``ruleFixtures`` by rule.
 let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
+        rule: "oauth-in-webview",
+        positives: [
+            // A login flow's endpoint, named so, loaded in a web view (the constant is defined in another file).
+            objc(
+                "- (void)viewDidLoad\n{\n NSString *urlString = [NSString stringWithFormat:@\"%@%@\", _serverUrl, kNCAuthTokenFlowEndpoint];\n NSURL *url = [NSURL URLWithString:urlString];\n NSMutableURLRequest *request = [[NSMutableURLRequest alloc] initWithURL:url];\n [self->_webView loadRequest:request];\n}"
+            ),
+            swift(
+                "func show() {\n let url = server.appendingPathComponent(loginEndpoint)\n webView.load(URLRequest(url: url))\n}"
+            ),
+        ],
+        negatives: [
+            objc(
+                "- (void)viewDidLoad\n{\n NSURL *url = [NSURL URLWithString:[_serverUrl stringByAppendingString:kNCHelpEndpoint]];\n [self->_webView loadRequest:[NSURLRequest requestWithURL:url]];\n}"
+            ),
+            swift(
+                "func show() {\n let url = server.appendingPathComponent(logoutEndpoint)\n webView.load(URLRequest(url: url))\n}"
+            ),
+        ]),
+    RuleFixture(
         rule: "non-constant-time-compare",
         positives: [
             // The entered PIN against the kept one, under the same name.
@@ -148,6 +167,15 @@ let realCodeFixtures: [RuleFixture] = [
             swift(
                 "import KeychainSwift\nvar token: String { get { \"\" } set { keychain.set(newValue, forKey: \"\\(id)-accessToken\") } }"
             ),
+            // UICKeyChainStore's default is AfterFirstUnlock.
+            objc(
+                "@import UICKeyChainStore;\n- (void)setToken:(NSString *)token forAccountId:(NSString *)accountId\n{\n [_keychain setString:token forKey:accountId];\n}"
+            ),
+            objc(
+                "@import UICKeyChainStore;\n- (void)setKey:(NSData *)privateKey\n{\n [_keychain setData:privateKey forKey:@\"pn-private-key\"];\n}"
+            ),
+            swift(
+                "import UICKeyChainStore\nfunc save(_ token: String) { keychain.setString(token, forKey: \"token\") }"),
         ],
         negatives: [
             swift(
@@ -156,6 +184,17 @@ let realCodeFixtures: [RuleFixture] = [
             // Not KeychainSwift: an app's own wrapper is judged where it builds its query.
             swift("func save(_ token: String) { keychain.set(token, forKey: \"token\") }"),
             swift("import KeychainSwift\nfunc save(_ theme: String) { keychain.set(theme, forKey: \"theme\") }"),
+            // UICKeyChainStore with a ThisDeviceOnly accessibility, and a non-secret value.
+            objc(
+                "@import UICKeyChainStore;\n- (instancetype)init\n{\n _keychain = [UICKeyChainStore keyChainStoreWithService:@\"s\"];\n _keychain.accessibility = UICKeyChainStoreAccessibilityWhenUnlockedThisDeviceOnly;\n return self;\n}\n- (void)setToken:(NSString *)token\n{\n [_keychain setString:token forKey:@\"token\"];\n}"
+            ),
+            objc(
+                "@import UICKeyChainStore;\n- (void)setTheme:(NSString *)theme\n{\n [_keychain setString:theme forKey:@\"theme\"];\n}"
+            ),
+            // A public key, whatever its parameter is called: the key names it.
+            objc(
+                "@import UICKeyChainStore;\n- (void)setPushPublicKey:(NSData *)privateKey\n{\n [_keychain setData:privateKey forKey:kNCPNPublicKey];\n}"
+            ),
         ]),
     RuleFixture(
         rule: "secret-in-file",

@@ -48,8 +48,19 @@ extension FileScan {
         } else {
             return nil
         }
-        while isSymbol(position, "."), position + 1 < close, tokens[position + 1].kind == .identifier {
-            position += 2
+        // A member chain: `self.webView`, `self->_webView` (an instance variable through `->`).
+        while position + 1 < close {
+            if isSymbol(position, "."), tokens[position + 1].kind == .identifier {
+                position += 2
+            } else if isSymbol(position, "->"), tokens[position + 1].kind == .identifier {
+                position += 2
+            } else if isSymbol(position, "-"), isSymbol(position + 1, ">"), position + 2 < close,
+                tokens[position + 2].kind == .identifier
+            {
+                position += 3
+            } else {
+                break
+            }
         }
         let receiver = (open + 1)..<position
         var parts: [ObjCMessage.Part] = []

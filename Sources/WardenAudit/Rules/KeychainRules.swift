@@ -46,7 +46,7 @@ struct KeychainRules: Rule {
     var triggers: Triggers {
         Triggers(
             identifiers: Self.alwaysClasses.union(Self.migratingClasses).union(Self.weakFlags).union(Self.wrapperAlways)
-                .union(["whenUnlocked", "SecItemAdd", "set"]))
+                .union(["whenUnlocked", "SecItemAdd", "set", "setString", "setData"]))
     }
 
     func check(_ scan: FileScan, at index: Int) {
@@ -74,7 +74,57 @@ struct KeychainRules: Rule {
             itemAdd(scan, index)
         } else if name == "set" {
             keychainSwiftDefault(scan, index)
+        } else if name == "setString" || name == "setData" {
+            uicKeyChainStoreDefault(scan, index)
         }
+    }
+
+    /// UICKeyChainStore's `[keychain setString:token forKey:key]` (or Swift's `keychain.setString(token, forKey:)`)
+    /// in a file that never sets an accessibility: the store's default is
+    /// `UICKeyChainStoreAccessibilityAfterFirstUnlock` (set in its `commonInit`), which migrates to a new device.
+    /// Only in a file that imports UICKeyChainStore, on a receiver named as a keychain, with a secret value or key.
+    func uicKeyChainStoreDefault(_ scan: FileScan, _ index: Int) {
+        guard scan.imports("UICKeyChainStore") else { return }
+        let whole = 0..<scan.tokens.count
+        let configured = scan.memo("uickeychainstore-accessibility") {
+            scan.any(in: whole) {
+                scan.tokens[$0].kind == .identifier
+                    && (scan.tokens[$0].text.hasPrefix("UICKeyChainStoreAccessibility")
+                        || scan.tokens[$0].text == "setAccessibility")
+            }
+        }
+        guard !configured else { return }
+        let value: Range<Int>
+        let key: Range<Int>
+        let receiver: [String]
+        if scan.file.language == .swift {
+            guard scan.isSymbol(index - 1, "."), let call = scan.file.call(at: index),
+                let first = call.arguments.first(where: { $0.label == nil })?.range,
+                let forKey = call.argument("forKey")
+            else { return }
+            (value, key, receiver) = (first, forKey, scan.resolvedReceiver(of: index))
+        } else {
+            guard let message = scan.message(at: index), message.parts.first?.index == index,
+                let forKey = message.argument("forKey"), let first = message.parts.first?.argument
+            else { return }
+            let names = message.receiver.filter { scan.tokens[$0].kind == .identifier }.map { scan.tokens[$0].text }
+            (value, key, receiver) = (first, forKey, names)
+        }
+        // A key that names a public key says what is stored, whatever the value's variable is called
+        // (`[_keychain setData:privateKey forKey:kPushPublicKey]` in a setter of the public key).
+        let publicKey = key.contains { position in
+            let words = SecretNames.words(scan.tokens[position].text)
+            return words.contains("public") && words.contains("key")
+        }
+        guard !scan.isLiteral(value), !publicKey,
+            receiver.contains(where: { SecretNames.words($0).contains("keychain") || $0 == "UICKeyChainStore" })
+        else { return }
+        let predicate =
+            "is stored by UICKeyChainStore with its default accessibility, AfterFirstUnlock (not ThisDeviceOnly): "
+            + "set accessibility to UICKeyChainStoreAccessibilityWhenUnlockedThisDeviceOnly"
+        scan.reportKeyedWrite(
+            Self.notThisDeviceOnly, at: index, value: value, key: key, predicate,
+            keyMessage: "A value under a secret-named key " + predicate)
     }
 
     /// KeychainSwift's `keychain.set(value, forKey:)` without `withAccess:` stores with the library's default,

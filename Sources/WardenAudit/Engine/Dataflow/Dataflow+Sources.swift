@@ -330,6 +330,7 @@ extension Dataflow {
             FastText.contains(name, "url", caseInsensitive: true)
                 || FastText.contains(name, "request", caseInsensitive: true)
                 || FastText.contains(name, "uri", caseInsensitive: true)
+                || FastText.contains(name, "endpoint", caseInsensitive: true)
         else { return false }
         let words = SecretNames.words(name)
         return words.contains {
