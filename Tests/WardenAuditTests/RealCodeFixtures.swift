@@ -3,6 +3,20 @@
 /// ``ruleFixtures`` by rule.
 let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
+        rule: "trust-all-certificates",
+        positives: [
+            // A password answer first, then the server's trust accepted unevaluated.
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n switch challenge.protectionSpace.authenticationMethod {\n case NSURLAuthenticationMethodHTTPBasic:\n  completionHandler(.useCredential, request.credential)\n case NSURLAuthenticationMethodServerTrust:\n  completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!))\n default:\n  completionHandler(.performDefaultHandling, nil)\n }\n}"
+            )
+        ],
+        negatives: [
+            // The password answer is not the trust's: the trust is evaluated before it is accepted.
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n switch challenge.protectionSpace.authenticationMethod {\n case NSURLAuthenticationMethodHTTPBasic:\n  completionHandler(.useCredential, webdavRequest.credential)\n case NSURLAuthenticationMethodServerTrust:\n  guard let trust = challenge.protectionSpace.serverTrust, SecTrustEvaluateWithError(trust, nil) else {\n   completionHandler(.cancelAuthenticationChallenge, nil)\n   return\n  }\n  completionHandler(.useCredential, URLCredential(trust: trust))\n default:\n  completionHandler(.performDefaultHandling, nil)\n }\n}"
+            )
+        ]),
+    RuleFixture(
         rule: "oauth-in-webview",
         positives: [
             // A login flow's endpoint, named so, loaded in a web view (the constant is defined in another file).

@@ -124,11 +124,29 @@ struct ServerTrustRule: Rule {
                 return
             }
             if text == "useCredential" || text == "NSURLSessionAuthChallengeUseCredential" {
+                // The answer to a password challenge (`completionHandler(.useCredential, request.credential)`)
+                // hands over the user's credential, not the server's trust: the next answer is judged.
+                if answersWithUserCredential(scan, position) { continue }
                 scan.spend(position - body.lowerBound + 1)
                 scan.report(Self.trustAll, at: position)
                 return
             }
         }
         scan.spend(body.count)
+    }
+
+    /// Whether the answer at `index` passes a user credential: its other argument is a member chain ending in
+    /// `credential` (`webdavRequest.credential`) or `URLCredential(user:password:persistence:)`, with no trust in it.
+    func answersWithUserCredential(_ scan: FileScan, _ index: Int) -> Bool {
+        guard let open = scan.enclosingOpener(of: index, "(", limit: 8), scan.file.partner[open] > open
+        else { return false }
+        let arguments = (index + 1)..<Int(scan.file.partner[open])
+        let words = arguments.filter { scan.tokens[$0].kind == .identifier }.map { scan.tokens[$0].text }
+        guard !words.contains(where: { FastText.contains($0, "trust", caseInsensitive: true) }) else { return false }
+        if let user = words.firstIndex(of: "URLCredential"), words.dropFirst(user + 1).first == "user" { return true }
+        guard let last = arguments.last(where: { scan.tokens[$0].kind == .identifier }),
+            scan.tokens[last].text.lowercased().hasSuffix("credential"), scan.isSymbol(last - 1, ".")
+        else { return false }
+        return true
     }
 }
