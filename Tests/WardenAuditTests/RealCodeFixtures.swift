@@ -3,6 +3,16 @@
 /// ``ruleFixtures`` by rule.
 let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
+        rule: "hardcoded-secret",
+        positives: [swift("let key = \"\"\"\n-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\n\"\"\"")],
+        negatives: [
+            // A PEM parser's armor lines are constants, not keys.
+            swift(
+                "final class Parser {\n private static let pemHeader = \"-----BEGIN PRIVATE KEY-----\"\n private static let pemFooter = \"-----END PRIVATE KEY-----\"\n}"
+            ),
+            objc("static NSString *const kHeader = @\"-----BEGIN RSA PRIVATE KEY-----\\n\";"),
+        ]),
+    RuleFixture(
         rule: "trust-all-certificates",
         positives: [
             // A password answer first, then the server's trust accepted unevaluated.

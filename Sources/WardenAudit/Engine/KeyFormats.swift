@@ -54,7 +54,10 @@ enum KeyFormats {
 
     /// The name of the credential format `text` contains, if any.
     static func match(_ text: String) -> String? {
-        if FastText.contains(text, "-----BEGIN"), FastText.contains(text, "PRIVATE KEY-----") {
+        if FastText.contains(text, "-----BEGIN"), let marker = text.range(of: "PRIVATE KEY-----") {
+            // A key has a body after its armor; the armor line alone is a parser's constant.
+            let body = text[marker.upperBound...].replacingOccurrences(of: "\\n", with: "")
+            guard body.contains(where: { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" }) else { return nil }
             return "private key (PEM)"
         }
         var text = text
