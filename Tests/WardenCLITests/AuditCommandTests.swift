@@ -128,6 +128,26 @@ struct AuditCommandTests {
         #expect(lines.status == 2 && lines.stderr.contains("does not apply to PATH"))
     }
 
+    /// A label one line off its finding is missed exactly and answered with `--line-tolerance 1`; out-of-range and
+    /// label-less tolerances are usage errors.
+    @Test func benchAuditLineToleranceAnswersNearbyLabels() async throws {
+        let root = try Self.tree([
+            "A.swift": "let a = 1\nprint(token)\n", "near.tsv": "A.swift\t1\texpect\tsecret-in-log\n",
+        ])
+        let exact = await CLI.run(["bench", "audit", root, "--labels", root + "/near.tsv", "--runs", "1"])
+        #expect(exact.stdout.contains("missed: A.swift:1 secret-in-log"), "\(exact.stdout)")
+        let near = await CLI.run([
+            "bench", "audit", root, "--labels", root + "/near.tsv", "--line-tolerance", "1", "--runs", "1",
+        ])
+        #expect(near.status == 0 && near.stdout.contains("recall 100.0%") && !near.stdout.contains("missed:"))
+        for bad in [["--line-tolerance", "11"], ["--line-tolerance", "-1"]] {
+            let run = await CLI.run(["bench", "audit", root, "--labels", root + "/near.tsv", "--runs", "1"] + bad)
+            #expect(run.status == 2, "\(bad): \(run.stdout)")
+        }
+        let noLabels = await CLI.run(["bench", "audit", root, "--line-tolerance", "1", "--runs", "1"])
+        #expect(noLabels.status == 2 && noLabels.stderr.contains("applies to the scoring of '--labels'"))
+    }
+
     @Test func listsRules() async {
         let run = await CLI.run(["audit", "--rules"])
         #expect(run.status == 0)

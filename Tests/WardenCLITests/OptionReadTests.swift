@@ -219,6 +219,7 @@ struct OptionReadTests {
             Invocation(["--lines", "1000", "--runs", "1", "--json"]),
             Invocation(["--one-scope", "200", "--runs", "1"]),
             Invocation(["{app}", "--labels", "{app-labels}", "--runs", "1"]),
+            Invocation(["{app}", "--labels", "{app-labels}", "--line-tolerance", "2", "--runs", "1"]),
         ],
     ]
 

@@ -155,33 +155,63 @@ package struct LabelScore: Sendable {
     /// The counts of every rule added up.
     package var total: Counts { rules.values.reduce(into: Counts()) { $0.add($1) } }
 
-    /// Scores `report` against `labels`.
-    package init(report: AuditReport, labels: Labels) {
+    /// Scores `report` against `labels`. With `tolerance` 0 a label is reported only by a finding of its rule on its
+    /// own line (the fixture apps, written with their labels). A labeller of a real app names one line of a statement
+    /// that spans several (the `SecItemAdd` call, the class constant three lines up), so a positive `tolerance`
+    /// lets a finding of the rule within that many lines in the same file answer a label, one finding per label,
+    /// nearest first; twins are flagged by the same rule, so the tolerance cannot hide a flagged twin.
+    package init(report: AuditReport, labels: Labels, tolerance: Int = 0) {
         var rules: [String: Counts] = [:]
-        let reported = Set(report.findings.map { "\($0.file):\($0.line) \($0.rule.id)" })
-        var expected = Set<String>()
+        // Finding lines per file and rule, and which of them answered an expect label.
+        var lines: [String: [Int]] = [:]
+        for finding in report.findings { lines["\(finding.file) \(finding.rule.id)", default: []].append(finding.line) }
+        lines = lines.mapValues { Array(Set($0)).sorted() }
+        var used = Set<String>()
+        func answer(_ label: Labels.Label, consume: Bool) -> Bool {
+            let group = "\(label.file) \(label.rule)"
+            let candidates = (lines[group] ?? []).filter {
+                abs($0 - label.line) <= tolerance && !(consume && used.contains("\(group) \($0)"))
+            }
+            guard let nearest = candidates.min(by: { abs($0 - label.line) < abs($1 - label.line) }) else {
+                return false
+            }
+            if consume { used.insert("\(group) \(nearest)") }
+            return true
+        }
         var missed: [String] = []
-        for label in labels.labels {
-            let key = "\(label.file):\(label.line) \(label.rule)"
-            switch label.kind {
-            case .expect:
-                expected.insert(key)
-                rules[label.rule, default: Counts()].labelled += 1
-                if reported.contains(key) {
-                    rules[label.rule, default: Counts()].found += 1
-                } else {
-                    missed.append(key)
-                }
-            case .twin:
-                rules[label.rule, default: Counts()].twins += 1
-                if reported.contains(key) { rules[label.rule, default: Counts()].twinsFlagged += 1 }
+        // Exact lines first, so that a nearby label cannot take a finding that sits on another label's own line.
+        let expects = labels.labels.filter { $0.kind == .expect }
+        var found = Set<Int>()
+        for (position, label) in expects.enumerated() {
+            let group = "\(label.file) \(label.rule)"
+            if lines[group]?.contains(label.line) == true, !used.contains("\(group) \(label.line)") {
+                used.insert("\(group) \(label.line)")
+                found.insert(position)
             }
         }
+        for (position, label) in expects.enumerated() where !found.contains(position) {
+            if tolerance > 0, answer(label, consume: true) { found.insert(position) }
+        }
+        for (position, label) in expects.enumerated() {
+            rules[label.rule, default: Counts()].labelled += 1
+            if found.contains(position) {
+                rules[label.rule, default: Counts()].found += 1
+            } else {
+                missed.append("\(label.file):\(label.line) \(label.rule)")
+            }
+        }
+        for label in labels.labels where label.kind == .twin {
+            rules[label.rule, default: Counts()].twins += 1
+            if answer(label, consume: false) { rules[label.rule, default: Counts()].twinsFlagged += 1 }
+        }
         var unexpected: [String] = []
-        for key in reported.sorted() where !expected.contains(key) {
-            let rule = String(key[key.index(after: key.lastIndex(of: " ")!)...])
-            rules[rule, default: Counts()].falsePositives += 1
-            unexpected.append(key)
+        for (group, groupLines) in lines.sorted(by: { $0.key < $1.key }) {
+            let space = group.lastIndex(of: " ")!
+            let (file, rule) = (group[..<space], String(group[group.index(after: space)...]))
+            for line in groupLines where !used.contains("\(group) \(line)") {
+                rules[rule, default: Counts()].falsePositives += 1
+                unexpected.append("\(file):\(line) \(rule)")
+            }
         }
         self.rules = rules
         self.missed = missed.sorted()

@@ -11,7 +11,9 @@ struct BenchAuditCommand: CLICommand {
             temporary folder, audits it --runs times (default 3) and reports the best run. With --labels FILE (PATH
             required; tab-separated path, line, expect|twin, rule id), also prints recall, precision and the share of
             correct-code twins flagged, per rule and in total, with every missed label and unlabelled finding, instead of
-            the speed. --one-scope N instead generates one function with N SecItemAdd calls, each on a query built
+            the speed; --line-tolerance N lets a finding of the rule up to N lines from a label answer it (one finding
+            per label; a twin is flagged by a finding that near), for labels of real apps that name one line of a
+            statement spanning several. --one-scope N instead generates one function with N SecItemAdd calls, each on a query built
             just before it (the case a per-call rescan of the scope made quadratic): compare N and 4N.
             """,
         options: [
@@ -19,6 +21,9 @@ struct BenchAuditCommand: CLICommand {
             .value("one-scope", "N", "Generate one function with N SecItemAdd call sites instead of an app."),
             .value("runs", "N", "Audits to time (default 3)."),
             .value("labels", "FILE", "Score the findings on PATH against these labels."),
+            .value(
+                "line-tolerance", "N",
+                "With --labels: a finding up to N lines (0-10, default 0) from a label answers it."),
             .flag("json", "Print JSON."),
         ])
 
@@ -38,6 +43,10 @@ struct BenchAuditCommand: CLICommand {
             } catch let error as Labels.Malformed {
                 throw CLIError.usage("'--labels': \(error.description)", code: "invalid_labels")
             }
+        }
+        let tolerance = try arguments.integer("line-tolerance", range: 0...10)
+        if tolerance != nil, labels == nil {
+            throw CLIError.usage("'--line-tolerance' applies to the scoring of '--labels'")
         }
         let oneScope = try arguments.integer("one-scope", range: 1...1_000_000)
         if oneScope != nil, root != nil || arguments.value("lines") != nil {
@@ -77,7 +86,7 @@ struct BenchAuditCommand: CLICommand {
         #endif
         let linesPerSecond = Double(report.linesScanned) / best
         if let labels {
-            let score = LabelScore(report: report, labels: labels)
+            let score = LabelScore(report: report, labels: labels, tolerance: tolerance ?? 0)
             printScore(score, json: arguments.has("json"), io: io)
             return ExitCode.success
         }
