@@ -4,13 +4,23 @@
 let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "hardcoded-secret",
-        positives: [swift("let key = \"\"\"\n-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\n\"\"\"")],
+        positives: [
+            swift("let key = \"\"\"\n-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\n\"\"\""),
+            // PostHog's personal API keys (phx_) are secrets, unlike its project keys.
+            swift("let posthogAPIKey = \"phx_rXGHx9vDmyEvyRxPziYtdVIv0ahEv8A9uLWFcCi1WcU\""),
+        ],
         negatives: [
             // A PEM parser's armor lines are constants, not keys.
             swift(
                 "final class Parser {\n private static let pemHeader = \"-----BEGIN PRIVATE KEY-----\"\n private static let pemFooter = \"-----END PRIVATE KEY-----\"\n}"
             ),
             objc("static NSString *const kHeader = @\"-----BEGIN RSA PRIVATE KEY-----\\n\";"),
+            // PostHog's project key is public by design (Element X); a per-build Firebase configuration (Home Assistant).
+            swift("let posthogAPIKey = \"phc_rXGHx9vDmyEvyRxPziYtdVIv0ahEv8A9uLWFcCi1WcU\""),
+            objc("static NSString *const kPosthogAPIKey = @\"phc_rXGHx9vDmyEvyRxPziYtdVIv0ahEv8A9uLWFcCi1WcU\";"),
+            plist(
+                "<key>API_KEY</key><string>AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW</string>",
+                name: "App/Resources/GoogleService-Info-Release.plist"),
         ]),
     RuleFixture(
         rule: "trust-all-certificates",
@@ -487,6 +497,20 @@ let realCodeFixtures: [RuleFixture] = [
         negatives: [
             objc(
                 "@implementation Login\n- (void)submit:(NSString *)token {\n other.stored = token;\n self.stored = self.theme;\n}\n- (void)save {\n [[NSUserDefaults standardUserDefaults] setObject:_stored forKey:@\"s\"];\n}\n@end"
+            )
+        ]),
+    RuleFixture(
+        rule: "password-field-without-content-type",
+        positives: [
+            // A SecureField whose label is a trailing closure, modifiers after it, none a content type.
+            swift(
+                "var body: some View {\n SecureField(text: $model.password) {\n  Text(\"Password\")\n }\n .focused($focus)\n .submitLabel(.done)\n}"
+            )
+        ],
+        negatives: [
+            // The same field with its content type after other modifiers (Element X's login screen).
+            swift(
+                "var body: some View {\n SecureField(text: $model.password) {\n  Text(\"Password\")\n }\n .focused($focus)\n .textFieldStyle(.roundedBorder)\n .textContentType(.password)\n}"
             )
         ]),
 ]

@@ -110,8 +110,10 @@ enum KeyFormats {
             "insert", "redacted", "replace",
         ]
         if placeholders.contains(where: lower.contains) { return false }
-        // URLs, and publishable keys that are public by design (Stripe pk_, Mapbox pk.).
+        // URLs, and publishable keys that are public by design (Stripe pk_, Mapbox pk., PostHog's project keys phc_,
+        // which its documentation says are safe in client code; its personal keys are phx_).
         if lower.contains("://") || lower.hasPrefix("pk_live_") || lower.hasPrefix("pk_test_") || lower.hasPrefix("pk.")
+            || lower.hasPrefix("phc_")
         {
             return false
         }

@@ -167,6 +167,10 @@ package struct SourceFile: Sendable {
     package func chain(after close: Int) -> [String] {
         var names: [String] = []
         var position = close + 1
+        // A trailing closure belongs to the call (`SecureField(text: $p) { Text("Password") }.textContentType(...)`).
+        if position < tokens.count, tokens[position].text == "{", partner[position] > position {
+            position = Int(partner[position]) + 1
+        }
         while position + 1 < tokens.count, tokens[position].kind == .punctuation, tokens[position].text == "." {
             let name = tokens[position + 1]
             guard name.kind == .identifier || name.kind == .keyword else { break }

@@ -14,7 +14,8 @@ struct HardcodedSecretRules: Rule {
 
     /// Resource files that are public configuration by design: Firebase's GoogleService-Info.plist holds an API
     /// key that identifies the project and is not a secret (Firebase documentation); package manifests and lock
-    /// files hold hashes.
+    /// files hold hashes. Apps that keep one Firebase configuration per build (`GoogleService-Info-Release.plist`,
+    /// copied into place by a build phase) name them after it.
     static let publicConfiguration: Set<String> = [
         "GoogleService-Info.plist", "Package.resolved", "package-lock.json", "Podfile.lock", "Contents.json",
     ]
@@ -102,7 +103,11 @@ struct HardcodedSecretRules: Rule {
     }
 
     func check(resource: ResourceFile, _ report: ResourceReport) {
-        if Self.publicConfiguration.contains(resource.name) { return }
+        if Self.publicConfiguration.contains(resource.name)
+            || (resource.name.hasPrefix("GoogleService-Info") && resource.name.hasSuffix(".plist"))
+        {
+            return
+        }
         for entry in resource.entries {
             if entry.value.utf8.count >= 20, let format = KeyFormats.match(entry.value) {
                 report.report(Self.hardcodedSecret, line: entry.line, "A \(format) is stored in \(resource.name)")
