@@ -48,27 +48,30 @@ struct LabelsTests {
     }
 
     /// With a tolerance, one finding answers one label (the nearest, and a label on the finding's own line first),
-    /// a twin near a finding is flagged, and findings no label took stay unexpected.
+    /// a twin near a finding no expect label took is flagged, and findings no label took stay unexpected.
     @Test func toleranceMatchesOneFindingPerLabel() throws {
         let report = Auditor().audit(files: [
-            "A.swift": "let a = 1\nprint(token)\nlet b = 2\nlet c = 3\nprint(secret)\n"
+            "A.swift":
+                "let a = 1\nprint(token)\nlet b = 2\nlet c = 3\nprint(secret)\nlet d = 4\nlet e = 5\nprint(password)\n"
         ])
         // Lines 1 and 3 both sit one line from the finding on 2; only one of them can take it. Line 5's finding is
-        // on label 5 exactly, so label 4 (one line off) cannot take it. Twin 6 is one line from finding 5.
+        // on label 5 exactly, so label 4 (one line off) cannot take it, nor can twin 6 be flagged by it. Twin 7 sits
+        // one line from finding 8, which no expect label took.
         let labels = try Labels(
             tsv: "A.swift\t1\texpect\tsecret-in-log\nA.swift\t3\texpect\tsecret-in-log\n"
-                + "A.swift\t4\texpect\tsecret-in-log\nA.swift\t5\texpect\tsecret-in-log\nA.swift\t6\ttwin\tsecret-in-log\n"
-        )
+                + "A.swift\t4\texpect\tsecret-in-log\nA.swift\t5\texpect\tsecret-in-log\n"
+                + "A.swift\t6\ttwin\tsecret-in-log\nA.swift\t7\ttwin\tsecret-in-log\n")
         let exact = LabelScore(report: report, labels: labels)
-        #expect(
-            exact.total.found == 1 && exact.total.twinsFlagged == 0 && exact.unexpected == ["A.swift:2 secret-in-log"])
+        #expect(exact.total.found == 1 && exact.total.twinsFlagged == 0)
+        #expect(exact.unexpected == ["A.swift:2 secret-in-log", "A.swift:8 secret-in-log"])
         let near = LabelScore(report: report, labels: labels, tolerance: 1)
-        #expect(near.total.found == 2 && near.total.falsePositives == 0, "\(near.missed)")
+        #expect(near.total.found == 2 && near.total.falsePositives == 1, "\(near.missed)")
         #expect(near.missed == ["A.swift:3 secret-in-log", "A.swift:4 secret-in-log"])
+        #expect(near.unexpected == ["A.swift:8 secret-in-log"])
         #expect(near.total.twinsFlagged == 1)
         let far = LabelScore(
             report: report, labels: try Labels(tsv: "A.swift\t5\texpect\tsecret-in-log\n"), tolerance: 2)
-        #expect(far.total.found == 1 && far.unexpected == ["A.swift:2 secret-in-log"])
+        #expect(far.total.found == 1 && far.unexpected == ["A.swift:2 secret-in-log", "A.swift:8 secret-in-log"])
     }
 
     /// The sample app's labels file says what its `expect:` comments say, and the audit finds exactly those.

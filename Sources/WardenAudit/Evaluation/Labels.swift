@@ -159,7 +159,7 @@ package struct LabelScore: Sendable {
     /// own line (the fixture apps, written with their labels). A labeller of a real app names one line of a statement
     /// that spans several (the `SecItemAdd` call, the class constant three lines up), so a positive `tolerance`
     /// lets a finding of the rule within that many lines in the same file answer a label, one finding per label,
-    /// nearest first; twins are flagged by the same rule, so the tolerance cannot hide a flagged twin.
+    /// nearest first; a twin is flagged by a finding on its line or one that near which no expect label took.
     package init(report: AuditReport, labels: Labels, tolerance: Int = 0) {
         var rules: [String: Counts] = [:]
         // Finding lines per file and rule, and which of them answered an expect label.
@@ -167,10 +167,12 @@ package struct LabelScore: Sendable {
         for finding in report.findings { lines["\(finding.file) \(finding.rule.id)", default: []].append(finding.line) }
         lines = lines.mapValues { Array(Set($0)).sorted() }
         var used = Set<String>()
+        // A finding an expect label took answers no other label: not a second expect, and not a twin beside it
+        // (a twin on the finding's own line is flagged all the same).
         func answer(_ label: Labels.Label, consume: Bool) -> Bool {
             let group = "\(label.file) \(label.rule)"
             let candidates = (lines[group] ?? []).filter {
-                abs($0 - label.line) <= tolerance && !(consume && used.contains("\(group) \($0)"))
+                $0 == label.line || (abs($0 - label.line) <= tolerance && !used.contains("\(group) \($0)"))
             }
             guard let nearest = candidates.min(by: { abs($0 - label.line) < abs($1 - label.line) }) else {
                 return false
