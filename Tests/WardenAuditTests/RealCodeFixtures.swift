@@ -513,4 +513,31 @@ let realCodeFixtures: [RuleFixture] = [
                 "var body: some View {\n SecureField(text: $model.password) {\n  Text(\"Password\")\n }\n .focused($focus)\n .textFieldStyle(.roundedBorder)\n .textContentType(.password)\n}"
             )
         ]),
+    RuleFixture(
+        rule: "keychain-not-this-device-only",
+        positives: [
+            // KeychainAccess's default accessibility is afterFirstUnlock (Element X's restoration token and PIN).
+            swift(
+                "import KeychainAccess\nfinal class KeychainController {\n let mainKeychain = Keychain(service: \"app\")\n func setPINCode(_ pinCode: String) throws { try mainKeychain.set(pinCode, key: \"pin\") }\n}"
+            ),
+            swift(
+                "import KeychainAccess\nfinal class Store {\n let keychain = Keychain(service: \"app\")\n func save(_ data: Data, user: String) throws { try keychain.set(data, key: \"\\(user)-refreshToken\") }\n}"
+            ),
+        ],
+        negatives: [
+            // The store names its accessibility; a public value; another library's set(_:key:).
+            swift(
+                "import KeychainAccess\nfinal class KeychainController {\n let mainKeychain = Keychain(service: \"app\").accessibility(.whenUnlockedThisDeviceOnly)\n func setPINCode(_ pinCode: String) throws { try mainKeychain.set(pinCode, key: \"pin\") }\n}"
+            ),
+            swift(
+                "import KeychainAccess\nfinal class KeychainController {\n let keychain = Keychain(service: \"app\")\n func setDomainState(_ state: Data) throws { try keychain.set(state, key: \"biometricState\") }\n}"
+            ),
+            swift(
+                "final class KeychainController {\n let keychain = OtherStore()\n func setPINCode(_ pinCode: String) throws { try keychain.set(pinCode, key: \"pin\") }\n}"
+            ),
+            // A wrapper made in another file, which sets the accessibility there (ProtonVPN's KeychainActor).
+            swift(
+                "import KeychainAccess\nfinal class AuthKeychain {\n private let keychain = KeychainActor()\n func store(_ credentials: Data) async throws { try await keychain.set(credentials, key: \"authCredentials\") }\n}"
+            ),
+        ]),
 ]

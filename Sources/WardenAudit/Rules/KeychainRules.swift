@@ -74,6 +74,7 @@ struct KeychainRules: Rule {
             itemAdd(scan, index)
         } else if name == "set" {
             keychainSwiftDefault(scan, index)
+            keychainAccessDefault(scan, index)
         } else if name == "setString" || name == "setData" {
             uicKeyChainStoreDefault(scan, index)
         }
@@ -142,6 +143,38 @@ struct KeychainRules: Rule {
             "is stored by KeychainSwift with its default accessibility, accessibleWhenUnlocked (not ThisDeviceOnly): "
             + "pass withAccess: .accessibleWhenUnlockedThisDeviceOnly"
         // A secret value, or a value under a secret-named key (`set(newValue, forKey: "\(id)-accessToken")`).
+        scan.reportKeyedWrite(
+            Self.notThisDeviceOnly, at: index, value: value, key: key, predicate,
+            keyMessage: "A value under a secret-named key " + predicate)
+    }
+
+    /// KeychainAccess's `keychain.set(value, key:)` in a file that never names an accessibility stores with the
+    /// library's default, `.afterFirstUnlock` (its `Options`), which migrates to a new device. Only in a file that
+    /// imports KeychainAccess, on a receiver named as a keychain, with a secret value or key.
+    func keychainAccessDefault(_ scan: FileScan, _ index: Int) {
+        guard scan.file.language == .swift, scan.isSymbol(index - 1, "."), scan.imports("KeychainAccess"),
+            let call = scan.file.call(at: index), let key = call.argument("key"), call.argument("forKey") == nil,
+            let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value),
+            scan.resolvedReceiver(of: index).contains(where: {
+                SecretNames.words($0).contains("keychain") || $0 == "Keychain"
+            })
+        else { return }
+        // The store is made here (`Keychain(service:)`; a wrapper made elsewhere, ProtonVPN's `KeychainActor()`,
+        // sets its accessibility there) and nothing names an accessibility: `.accessibility(...)` on the store, or
+        // `accessibility:` on one write.
+        let whole = 0..<scan.tokens.count
+        let defaulted = scan.memo("keychainaccess-default") {
+            scan.any(in: whole) {
+                scan.tokens[$0].kind == .identifier && scan.tokens[$0].text == "Keychain" && scan.isSymbol($0 + 1, "(")
+            }
+                && !scan.any(in: whole) {
+                    scan.tokens[$0].kind == .identifier && scan.tokens[$0].text == "accessibility"
+                }
+        }
+        guard defaulted else { return }
+        let predicate =
+            "is stored by KeychainAccess with its default accessibility, afterFirstUnlock (not ThisDeviceOnly): "
+            + "create the store with .accessibility(.whenUnlockedThisDeviceOnly)"
         scan.reportKeyedWrite(
             Self.notThisDeviceOnly, at: index, value: value, key: key, predicate,
             keyMessage: "A value under a secret-named key " + predicate)
