@@ -540,4 +540,29 @@ let realCodeFixtures: [RuleFixture] = [
                 "import KeychainAccess\nfinal class AuthKeychain {\n private let keychain = KeychainActor()\n func store(_ credentials: Data) async throws { try await keychain.set(credentials, key: \"authCredentials\") }\n}"
             ),
         ]),
+    RuleFixture(
+        rule: "oauth-without-pkce",
+        positives: [
+            // An endpoint enum's query items as implicit `.init(name:value:)` (Ice Cubes' Mastodon sign-in).
+            swift(
+                "enum Oauth {\n case authorize(clientId: String)\n func queryItems() -> [URLQueryItem]? {\n  switch self {\n  case let .authorize(clientId):\n   [\n    .init(name: \"response_type\", value: \"code\"),\n    .init(name: \"client_id\", value: clientId),\n    .init(name: \"state\", value: state),\n   ]\n  }\n }\n}"
+            )
+        ],
+        negatives: [
+            swift(
+                "enum Oauth {\n case authorize(clientId: String)\n func queryItems() -> [URLQueryItem]? {\n  switch self {\n  case let .authorize(clientId):\n   [\n    .init(name: \"response_type\", value: \"code\"),\n    .init(name: \"client_id\", value: clientId),\n    .init(name: \"code_challenge\", value: challenge),\n    .init(name: \"code_challenge_method\", value: \"S256\"),\n    .init(name: \"state\", value: state),\n   ]\n  }\n }\n}"
+            )
+        ]),
+    RuleFixture(
+        rule: "oauth-without-state",
+        positives: [
+            swift(
+                "enum Oauth {\n case authorize(clientId: String)\n func queryItems() -> [URLQueryItem]? {\n  switch self {\n  case let .authorize(clientId):\n   [\n    .init(name: \"response_type\", value: \"code\"),\n    .init(name: \"client_id\", value: clientId),\n    .init(name: \"code_challenge\", value: challenge),\n    .init(name: \"code_challenge_method\", value: \"S256\"),\n   ]\n  }\n }\n}"
+            )
+        ],
+        negatives: [
+            swift(
+                "enum Oauth {\n case authorize(clientId: String)\n func queryItems() -> [URLQueryItem]? {\n  switch self {\n  case let .authorize(clientId):\n   [\n    .init(name: \"response_type\", value: \"code\"),\n    .init(name: \"client_id\", value: clientId),\n    .init(name: \"code_challenge\", value: challenge),\n    .init(name: \"code_challenge_method\", value: \"S256\"),\n    .init(name: \"state\", value: state),\n   ]\n  }\n }\n}"
+            )
+        ]),
 ]

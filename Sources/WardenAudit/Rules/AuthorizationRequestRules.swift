@@ -46,6 +46,10 @@ struct AuthorizationRequestRules: Rule {
             request(scan, index)
         } else if text == "response_type" || text == "grant_type", scan.isSymbol(index + 1, ":") {
             request(scan, index)  // a ["response_type": "code"] dictionary
+        } else if text == "response_type" || text == "grant_type", scan.isSymbol(index - 1, ":"), index >= 3,
+            scan.text(index - 2) == "name", scan.text(index - 3) == "(", scan.text(index - 4) == "init"
+        {
+            request(scan, index)  // an implicit `.init(name: "response_type", value: "code")` query item
         }
     }
 
@@ -65,7 +69,7 @@ struct AuthorizationRequestRules: Rule {
                     guard parts.count == 2, !parts[1].isEmpty else { continue }
                     items.append((String(parts[0]), String(parts[1]), position))
                 }
-            } else if token.kind == .identifier, let item = scan.queryItem(at: position) {
+            } else if token.kind == .identifier || token.text == "init", let item = scan.queryItem(at: position) {
                 items.append((item.name, item.value.flatMap(scan.firstString(in:)), position))
             } else if token.kind == .string, scan.isSymbol(position + 1, ":"), position + 2 <= body.upperBound {
                 let value = scan.tokens[position + 2].kind == .string ? scan.tokens[position + 2].text : nil

@@ -140,6 +140,13 @@ extension FileScan {
                 let name = firstString(in: argument) ?? oauthParameter(namedBy: argument)
             else { return nil }
             return (name, message.argument("value"))
+        case "init":
+            // `[.init(name: "response_type", value: "code"), ...]` in an array of query items (Ice Cubes' endpoints).
+            guard tokens[index].kind == .keyword, isImplicitMember(index), let call = file.call(at: index),
+                call.arguments.count == 2, let argument = call.argument("name"), let value = call.argument("value"),
+                let name = firstString(in: argument) ?? oauthParameter(namedBy: argument)
+            else { return nil }
+            return (name, value)
         default:
             return nil
         }
