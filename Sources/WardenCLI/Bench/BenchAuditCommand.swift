@@ -13,8 +13,8 @@ struct BenchAuditCommand: CLICommand {
             correct-code twins flagged, per rule and in total, with every missed label and unlabelled finding, instead of
             the speed; --line-tolerance N lets a finding of the rule up to N lines from a label answer it (one finding
             per label; a twin is flagged by a finding that near), for labels of real apps that name one line of a
-            statement spanning several. --one-scope N instead generates one function with N SecItemAdd calls, each on a query built
-            just before it (the case a per-call rescan of the scope made quadratic): compare N and 4N.
+            statement spanning several. --one-scope N instead generates one function with N SecItemAdd calls, each
+            on a query built just before it (the case a per-call rescan of the scope made quadratic): compare N and 4N.
             """,
         options: [
             .value("lines", "N", "Lines to generate (default 200000)."),
