@@ -239,8 +239,44 @@ let realCodeFixtures: [RuleFixture] = [
             objc(
                 "- (void)save:(RLMRealm *)realm {\n Block *block = [[Block alloc] init];\n block.token = [session token];\n [realm addObject:block];\n}"
             ),
+            // A secret-named Core Data attribute, set on the result of a generic insert (Mastodon) and in an updater.
+            swift(
+                "import CoreData\nfinal public class Account: NSManagedObject {\n @NSManaged public private(set) var userAccessToken: String\n public static func insert(into context: NSManagedObjectContext, property: Property) -> Account {\n  let account: Account = context.insertObject()\n  account.userAccessToken = property.userAccessToken\n  return account\n }\n}"
+            ),
+            swift(
+                "import CoreData\nfinal class Account: NSManagedObject {\n @NSManaged var clientSecret: String\n func update(clientSecret: String) {\n  if self.clientSecret != clientSecret { self.clientSecret = clientSecret }\n }\n}"
+            ),
+            // The entity is declared in its own file; the object comes from a fetch this file does not type.
+            [
+                "App/Subscription.swift":
+                    "import CoreData\nfinal class Subscription: NSManagedObject {\n @NSManaged var endpoint: String\n @NSManaged var userToken: String?\n}",
+                "App/Subscribe.swift":
+                    "import CoreData\nfunc save(_ context: NSManagedObjectContext, id: NSManagedObjectID, authorization: Authorization) {\n guard let subscription = context.object(with: id) as? Subscription else { return }\n subscription.userToken = authorization.accessToken\n}",
+            ],
+            // Objective-C: the attribute is @dynamic in the entity's implementation.
+            [
+                "App/Account.m": "#import \"Account.h\"\n@implementation Account\n@dynamic username, password;\n@end",
+                "App/Login.m":
+                    "#import <CoreData/CoreData.h>\n- (void)save {\n Account *account = [self.store currentAccount];\n account.password = self.passwordField.text;\n}",
+            ],
         ],
         negatives: [
+            // A value type's initialiser sets its own stored properties, even beside an entity with that attribute.
+            swift(
+                "import CoreData\nfinal class Account: NSManagedObject {\n @NSManaged var clientSecret: String\n}\nextension Account {\n struct Property {\n  let clientSecret: String\n  init(clientSecret: String) {\n   self.clientSecret = clientSecret\n  }\n }\n}"
+            ),
+            // No entity of the project has a secret attribute of that name: a form's field, not a column.
+            [
+                "App/Subscription.swift":
+                    "import CoreData\nfinal class Subscription: NSManagedObject {\n @NSManaged var endpoint: String\n @NSManaged var serverKey: String\n}",
+                "App/Form.swift":
+                    "import CoreData\nfunc fill(_ form: LoginForm) {\n form.password = passwordField.text\n}",
+            ],
+            [
+                "App/Account.m": "#import \"Account.h\"\n@implementation Account\n@dynamic username, avatarURL;\n@end",
+                "App/Login.m":
+                    "#import <CoreData/CoreData.h>\n- (void)fill {\n self.form.password = self.passwordField.text;\n}",
+            ],
             // A message of a room keeps the room's token: which conversation it belongs to.
             swift(
                 "func save(_ realm: Realm) {\n let message = Message()\n message.token = self.room.token\n realm.add(message)\n}"

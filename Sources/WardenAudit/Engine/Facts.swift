@@ -9,8 +9,17 @@ struct Position: Sendable, Hashable {
 struct FileFacts: Sendable {
     var marks: [String: [Position]] = [:]
     var flags: Set<String> = []
+    /// Findings that hold only if some file of the project raises their flag: a write to a Core Data attribute
+    /// declared in another file, a call of a logging macro defined in a header.
+    var pending: [PendingFinding] = []
 
     mutating func mark(_ name: String, _ position: Position) { marks[name, default: []].append(position) }
+}
+
+/// A finding of one file that another file decides: it is reported when any file raised ``flag``.
+struct PendingFinding: Sendable {
+    let flag: String
+    let finding: RawFinding
 }
 
 /// The facts of every file, in the order the files were read.
@@ -19,6 +28,15 @@ struct ProjectFacts: Sendable {
 
     /// Whether any file raised `flag`.
     func any(_ flag: String) -> Bool { files.contains { $0.flags.contains(flag) } }
+
+    /// Each file's pending findings whose flag some file raised: (file index, finding).
+    func confirmedPending() -> [(file: Int, finding: RawFinding)] {
+        guard files.contains(where: { !$0.pending.isEmpty }) else { return [] }
+        let raised = files.reduce(into: Set<String>()) { $0.formUnion($1.flags) }
+        return files.indices.flatMap { index in
+            files[index].pending.filter { raised.contains($0.flag) }.map { (index, $0.finding) }
+        }
+    }
 
     /// The first mark called `name` in each file that has one: (file index, position).
     func firstMarks(_ name: String) -> [(file: Int, position: Position)] {

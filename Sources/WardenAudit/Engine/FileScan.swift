@@ -154,6 +154,15 @@ final class FileScan {
             RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message ?? rule.message))
     }
 
+    /// Reports at `index` only if some file of the project raises `flag` (decided after every file was read).
+    func report(_ rule: RuleInfo, at index: Int, _ message: String, if flag: String) {
+        let token = tokens[index]
+        facts.pending.append(
+            PendingFinding(
+                flag: flag,
+                finding: RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message)))
+    }
+
     /// Records a fact for the project-wide rules at the token `index`.
     func mark(_ name: String, at index: Int) {
         facts.mark(name, Position(line: Int(tokens[index].line), column: Int(tokens[index].column)))

@@ -76,6 +76,7 @@ enum RuleSet {
     static func finish(_ project: ProjectFacts) -> ProjectReport {
         let report = ProjectReport()
         for rule in all { rule.finish(project: project, report) }
+        for (file, finding) in project.confirmedPending() { report.report(finding, file: file) }
         return report
     }
 }

@@ -19,11 +19,25 @@ struct DatabaseStorageRules: Rule {
             identifiers: Self.keyedSetters.union(Self.sqlCalls).union(Self.managedObjectMakers).union([
                 "sqlite3_bind_text", "sqlite3_bind_blob", "add", "addObject", "create", "createObject", "write",
                 "saveDocument",
-            ]))
+            ]), attributes: ["NSManaged"])
     }
+
+    /// The flag a file raises for each secret-named Core Data attribute it declares.
+    static func attributeFlag(_ name: String) -> String { "coreDataAttribute:" + name }
 
     func check(_ scan: FileScan, at index: Int) {
         let name = scan.tokens[index].text
+        if scan.tokens[index].kind == .attribute {
+            // @NSManaged public private(set) var userAccessToken: String
+            var position = index + 1
+            while position < min(index + 16, scan.tokens.count), scan.text(position) != "var" { position += 1 }
+            if scan.text(position) == "var", position + 1 < scan.tokens.count,
+                scan.tokens[position + 1].kind == .identifier, scan.isSecret(scan.tokens[position + 1].text)
+            {
+                scan.facts.flags.insert(Self.attributeFlag(scan.tokens[position + 1].text))
+            }
+            return
+        }
         if scan.file.language == .objectiveC, !scan.isSymbol(index - 1, "."), scan.isSymbol(index + 1, ":") {
             objectiveC(scan, index)
             return
@@ -42,6 +56,80 @@ struct DatabaseStorageRules: Rule {
         default:
             break
         }
+    }
+
+    /// Core Data attributes: a secret-named property declared `@NSManaged` (Swift) or `@dynamic` (Objective-C) is a
+    /// column of the store's SQLite file, unencrypted. `object.name = value` of such a name, in a file that uses Core
+    /// Data, is reported once some file of the project declares the attribute (an entity has its own file, and the
+    /// object at hand is often the result of a generic fetch or insert whose type this file does not show).
+    func finish(_ scan: FileScan) {
+        let objectiveC = scan.file.language == .objectiveC
+        let tokens = scan.tokens
+        if objectiveC {
+            // @dynamic password, token;
+            for index in tokens.indices where tokens[index].kind == .keyword && tokens[index].text == "@dynamic" {
+                var position = index + 1
+                while position < tokens.count, !scan.isSymbol(position, ";"), position < index + 64 {
+                    if tokens[position].kind == .identifier, scan.isSecret(tokens[position].text) {
+                        scan.facts.flags.insert(Self.attributeFlag(tokens[position].text))
+                    }
+                    position += 1
+                }
+            }
+        }
+        guard scan.imports("CoreData") || objectiveC && scan.mentions("managed-object", ["NSManagedObject"])
+        else { return }
+        for index in tokens.indices
+        where tokens[index].kind == .identifier && scan.isSymbol(index - 1, ".") && scan.isSymbol(index + 1, "=")
+            && scan.isSecret(tokens[index].text)
+        {
+            let name = tokens[index].text
+            // self.token = token in a struct's initialiser: a value type is never a managed object.
+            if !objectiveC, scan.text(index - 2) == "self", Self.enclosingTypeKeyword(scan, index) == "struct" {
+                continue
+            }
+            let value = scan.flow.valueRange(from: index + 2, stopAtBrace: false)
+            guard !value.isEmpty, !scan.isLiteral(value), !scan.hashed(value),
+                !(value.count == 1 && ["nil", "NULL"].contains(scan.text(value.lowerBound)))
+            else { continue }
+            let predicate = "is stored in the Core Data attribute '\(name)' (the store's SQLite file, unencrypted)"
+            let message =
+                scan.secret(in: value).map { scan.message($0, at: index, predicate) }
+                ?? "'\(name)', a Core Data attribute, is stored in the store's SQLite file, unencrypted"
+            scan.report(FileStorageRules.secretInFile, at: index, message, if: Self.attributeFlag(name))
+        }
+    }
+
+    /// The keyword (`class`, `struct`, `enum`, `extension`, `actor`, `protocol`) of the innermost type declaration
+    /// around `index` in Swift, nil at the top level.
+    static func enclosingTypeKeyword(_ scan: FileScan, _ index: Int) -> String? {
+        let kinds: Set<String> = ["class", "struct", "enum", "extension", "actor", "protocol"]
+        var open = Int(scan.file.enclosingBrace[index])
+        while open >= 0 {
+            // Back from the brace over the declaration's head: `final public class X: NSManagedObject {`.
+            var position = open - 1
+            var depth = 0
+            while position >= 0, open - position < 256 {
+                let token = scan.tokens[position]
+                if token.kind == .punctuation, token.text == ")" || token.text == "]" || token.text == ">" {
+                    depth += 1
+                } else if token.kind == .punctuation, token.text == "(" || token.text == "[" || token.text == "<" {
+                    depth -= 1
+                } else if depth == 0, token.kind == .punctuation, ["{", "}", ";"].contains(token.text) {
+                    break
+                } else if depth == 0, token.kind == .keyword {
+                    if kinds.contains(token.text) { return token.text }
+                    if ["func", "init", "var", "let", "if", "guard", "for", "while", "switch", "in"].contains(
+                        token.text)
+                    {
+                        break
+                    }
+                }
+                position -= 1
+            }
+            open = Int(scan.file.enclosingBrace[open])
+        }
+        return nil
     }
 
     private func flag(_ scan: FileScan, _ index: Int, _ range: Range<Int>, _ store: String) {

@@ -130,4 +130,7 @@ final class ProjectReport {
         findings.append(
             (file, RawFinding(rule: rule, line: line, column: column, message: message ?? rule.message)))
     }
+
+    /// A finding a file left pending (``PendingFinding``), confirmed by the project.
+    func report(_ finding: RawFinding, file: Int) { findings.append((file, finding)) }
 }
