@@ -172,6 +172,10 @@ let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "secret-in-user-defaults",
         positives: [
+            // A secret-named property's setter stores its new value (under a key that does not say so).
+            swift(
+                "final class Settings {\n var accessToken: String? {\n  get { UserDefaults.standard.string(forKey: \"a\") }\n  set { UserDefaults.standard.set(newValue, forKey: \"a\") }\n }\n}"
+            ),
             // An app's own property wrapper over UserDefaults.
             swift(
                 "enum Preferences {\n @UserDefault(\"password\", defaultValue: \"\") public static var password: String\n}"
@@ -181,6 +185,10 @@ let realCodeFixtures: [RuleFixture] = [
             ),
         ],
         negatives: [
+            // The setter of a property whose name is not a secret's.
+            swift(
+                "final class Settings {\n var theme: String? {\n  get { UserDefaults.standard.string(forKey: \"a\") }\n  set { UserDefaults.standard.set(newValue, forKey: \"a\") }\n }\n}"
+            ),
             swift(
                 "enum Preferences {\n @UserDefault(\"username\", defaultValue: \"\") public static var username: String\n}"
             ),
@@ -559,6 +567,18 @@ let realCodeFixtures: [RuleFixture] = [
             swift(
                 "import KeychainAccess\nfinal class Store {\n let keychain = Keychain(service: \"app\")\n func save(_ data: Data, user: String) throws { try keychain.set(data, key: \"\\(user)-refreshToken\") }\n}"
             ),
+            // Its subscript (Mastodon's Web Push private key).
+            swift(
+                "import KeychainAccess\nenum AppSecret {\n static let keychain = Keychain(service: \"app\", accessGroup: group)\n static func reset() -> P256.KeyAgreement.PrivateKey {\n  let privateKey = P256.KeyAgreement.PrivateKey()\n  keychain[notificationKeyName] = privateKey.rawRepresentation.base64EncodedString()\n  return privateKey\n }\n}"
+            ),
+            // The store is a computed property of another file, reached through a local name; the value is a
+            // secret-named property's new value, tested before it is stored (Home Assistant's camera password).
+            [
+                "App/AppConstants.swift":
+                    "import KeychainAccess\npublic enum AppConstants {\n public static var Keychain: KeychainAccess.Keychain {\n  KeychainAccess.Keychain(service: bundleID)\n }\n}",
+                "App/CameraServer.swift":
+                    "import KeychainAccess\nfinal class CameraServer {\n private let keychain = AppConstants.Keychain\n public var password: String {\n  get { keychain[Self.passwordItem] ?? \"\" }\n  set { keychain[Self.passwordItem] = newValue.isEmpty ? nil : newValue }\n }\n}",
+            ],
         ],
         negatives: [
             // The store names its accessibility; a public value; another library's set(_:key:).
@@ -574,6 +594,20 @@ let realCodeFixtures: [RuleFixture] = [
             // A wrapper made in another file, which sets the accessibility there (ProtonVPN's KeychainActor).
             swift(
                 "import KeychainAccess\nfinal class AuthKeychain {\n private let keychain = KeychainActor()\n func store(_ credentials: Data) async throws { try await keychain.set(credentials, key: \"authCredentials\") }\n}"
+            ),
+            // The subscript of a store that names its accessibility, here or in the file that makes it; a device
+            // identifier under the default; a secret-named property's value only read.
+            swift(
+                "import KeychainAccess\nenum AppSecret {\n static let keychain = Keychain(service: \"app\").accessibility(.afterFirstUnlockThisDeviceOnly)\n static func save(_ privateKey: Data) { keychain[keyName] = privateKey.base64EncodedString() }\n}"
+            ),
+            [
+                "App/AppConstants.swift":
+                    "import KeychainAccess\npublic enum AppConstants {\n public static var Keychain: KeychainAccess.Keychain {\n  KeychainAccess.Keychain(service: bundleID).accessibility(.whenUnlockedThisDeviceOnly)\n }\n}",
+                "App/CameraServer.swift":
+                    "import KeychainAccess\nfinal class CameraServer {\n private let keychain = AppConstants.Keychain\n public var password: String {\n  get { keychain[Self.passwordItem] ?? \"\" }\n  set { keychain[Self.passwordItem] = newValue.isEmpty ? nil : newValue }\n }\n}",
+            ],
+            swift(
+                "import KeychainAccess\nfinal class Settings {\n let keychain = Keychain(service: \"app\")\n var deviceID: String {\n  get { keychain[\"deviceID\"] ?? \"\" }\n  set { keychain[\"deviceID\"] = newValue }\n }\n var password: String { keychain[\"password\"] ?? \"\" }\n}"
             ),
         ]),
     RuleFixture(

@@ -16,9 +16,11 @@ struct FileFacts: Sendable {
     mutating func mark(_ name: String, _ position: Position) { marks[name, default: []].append(position) }
 }
 
-/// A finding of one file that another file decides: it is reported when any file raised ``flag``.
+/// A finding of one file that another file decides: it is reported when any file raised ``flag`` and none raised
+/// ``unless`` (a store of that name made with an accessibility somewhere: which one the code means is not known).
 struct PendingFinding: Sendable {
     let flag: String
+    var unless: String?
     let finding: RawFinding
 }
 
@@ -34,7 +36,9 @@ struct ProjectFacts: Sendable {
         guard files.contains(where: { !$0.pending.isEmpty }) else { return [] }
         let raised = files.reduce(into: Set<String>()) { $0.formUnion($1.flags) }
         return files.indices.flatMap { index in
-            files[index].pending.filter { raised.contains($0.flag) }.map { (index, $0.finding) }
+            files[index].pending.filter { pending in
+                raised.contains(pending.flag) && !(pending.unless.map(raised.contains) ?? false)
+            }.map { (index, $0.finding) }
         }
     }
 

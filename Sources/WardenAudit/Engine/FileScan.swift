@@ -154,12 +154,13 @@ final class FileScan {
             RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message ?? rule.message))
     }
 
-    /// Reports at `index` only if some file of the project raises `flag` (decided after every file was read).
-    func report(_ rule: RuleInfo, at index: Int, _ message: String, if flag: String) {
+    /// Reports at `index` only if some file of the project raises `flag` and none raises `unless` (decided after
+    /// every file was read).
+    func report(_ rule: RuleInfo, at index: Int, _ message: String, if flag: String, unless: String? = nil) {
         let token = tokens[index]
         facts.pending.append(
             PendingFinding(
-                flag: flag,
+                flag: flag, unless: unless,
                 finding: RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message)))
     }
 
@@ -435,7 +436,16 @@ final class FileScan {
 
     /// Whether `range` contains a hashing or redacting call.
     func hashed(_ range: Range<Int>) -> Bool {
-        range.contains { tokens[$0].kind == .identifier && Dataflow.sanitizers.contains(tokens[$0].text) }
+        range.contains { position in
+            guard tokens[position].kind == .identifier, Dataflow.sanitizers.contains(tokens[position].text) else {
+                return false
+            }
+            // A test of the value, not what is stored: `newValue.isEmpty ? nil : newValue`, `token.count > 0 ? ...`.
+            let test =
+                isSymbol(position - 1, ".")
+                && ["?", "==", "!=", ">", "<", ">=", "<="].contains { isSymbol(position + 1, $0) }
+            return !test
+        }
     }
 
     /// The tokens of the expression starting at `start`: to the end of its line, extended over brackets that

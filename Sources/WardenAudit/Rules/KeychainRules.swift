@@ -120,12 +120,11 @@ struct KeychainRules: Rule {
         guard !scan.isLiteral(value), !publicKey,
             receiver.contains(where: { SecretNames.words($0).contains("keychain") || $0 == "UICKeyChainStore" })
         else { return }
-        let predicate =
-            "is stored by UICKeyChainStore with its default accessibility, AfterFirstUnlock (not ThisDeviceOnly): "
-            + "set accessibility to UICKeyChainStoreAccessibilityWhenUnlockedThisDeviceOnly"
-        scan.reportKeyedWrite(
-            Self.notThisDeviceOnly, at: index, value: value, key: key, predicate,
-            keyMessage: "A value under a secret-named key " + predicate)
+        Self.reportDefaulted(
+            scan, at: index, value: value, key: key,
+            Self.defaulted(
+                "UICKeyChainStore", "AfterFirstUnlock",
+                fix: "set accessibility to UICKeyChainStoreAccessibilityWhenUnlockedThisDeviceOnly"))
     }
 
     /// KeychainSwift's `keychain.set(value, forKey:)` without `withAccess:` stores with the library's default,
@@ -139,13 +138,12 @@ struct KeychainRules: Rule {
                 SecretNames.words($0).contains("keychain") || $0 == "KeychainSwift"
             })
         else { return }
-        let predicate =
-            "is stored by KeychainSwift with its default accessibility, accessibleWhenUnlocked (not ThisDeviceOnly): "
-            + "pass withAccess: .accessibleWhenUnlockedThisDeviceOnly"
         // A secret value, or a value under a secret-named key (`set(newValue, forKey: "\(id)-accessToken")`).
-        scan.reportKeyedWrite(
-            Self.notThisDeviceOnly, at: index, value: value, key: key, predicate,
-            keyMessage: "A value under a secret-named key " + predicate)
+        Self.reportDefaulted(
+            scan, at: index, value: value, key: key,
+            Self.defaulted(
+                "KeychainSwift", "accessibleWhenUnlocked", fix: "pass withAccess: .accessibleWhenUnlockedThisDeviceOnly"
+            ))
     }
 
     /// KeychainAccess's `keychain.set(value, key:)` in a file that never names an accessibility stores with the
@@ -172,12 +170,113 @@ struct KeychainRules: Rule {
                 }
         }
         guard defaulted else { return }
-        let predicate =
-            "is stored by KeychainAccess with its default accessibility, afterFirstUnlock (not ThisDeviceOnly): "
-            + "create the store with .accessibility(.whenUnlockedThisDeviceOnly)"
+        Self.reportDefaulted(scan, at: index, value: value, key: key, Self.keychainAccessDefaulted)
+    }
+
+    static let keychainAccessDefaulted = defaulted(
+        "KeychainAccess", "afterFirstUnlock", fix: "create the store with .accessibility(.whenUnlockedThisDeviceOnly)")
+
+    /// What a wrapper's default accessibility does to a value stored with it.
+    static func defaulted(_ library: String, _ defaultClass: String, fix: String) -> String {
+        "is stored by \(library) with its default accessibility, \(defaultClass) (not ThisDeviceOnly): \(fix)"
+    }
+
+    /// A wrapper's write with its default accessibility: reported for a secret value, or a value under a secret key.
+    static func reportDefaulted(
+        _ scan: FileScan, at index: Int, value: Range<Int>, key: Range<Int>, _ predicate: String
+    ) {
         scan.reportKeyedWrite(
-            Self.notThisDeviceOnly, at: index, value: value, key: key, predicate,
+            notThisDeviceOnly, at: index, value: value, key: key, predicate,
             keyMessage: "A value under a secret-named key " + predicate)
+    }
+
+    /// The flags a file raises for a KeychainAccess store it makes under `name`, with or without an accessibility.
+    static func storeFlag(_ name: String, configured: Bool) -> String {
+        (configured ? "keychainAccessConfigured:" : "keychainAccessDefaulted:") + name
+    }
+
+    /// KeychainAccess's subscript, `keychain[key] = value`, on a store made without an accessibility: in this file
+    /// (`static let keychain = Keychain(service:)`), or in another one that the project tells (`AppConstants.Keychain`,
+    /// a computed property returning `Keychain(service:)`, used through `let keychain = AppConstants.Keychain`).
+    func finish(_ scan: FileScan) {
+        guard scan.file.language == .swift, scan.imports("KeychainAccess") else { return }
+        let tokens = scan.tokens
+        var made: [String: Bool] = [:]  // store name → configured
+        for index in tokens.indices
+        where tokens[index].kind == .identifier && tokens[index].text == "Keychain" && scan.isSymbol(index + 1, "(") {
+            let chain = scan.flow.valueRange(from: index, stopAtBrace: false)
+            let configured = scan.any(in: chain) { tokens[$0].text == "accessibility" }
+            for name in Self.storeNames(scan, index) {
+                made[name] = (made[name] ?? false) || configured
+                scan.facts.flags.insert(Self.storeFlag(name, configured: configured))
+            }
+        }
+        for index in tokens.indices
+        where tokens[index].kind == .identifier && scan.isSymbol(index + 1, "[")
+            && SecretNames.words(tokens[index].text).contains("keychain")
+        {
+            let open = index + 1
+            guard scan.file.partner[open] > open else { continue }
+            let close = Int(scan.file.partner[open])
+            guard scan.isSymbol(close + 1, "=") else { continue }
+            let value = scan.flow.valueRange(from: close + 2, stopAtBrace: false)
+            guard !value.isEmpty, !scan.isLiteral(value), scan.text(value.lowerBound) != "nil",
+                let message = scan.keyedWriteMessage(
+                    Self.notThisDeviceOnly, at: index, value: value, key: (open + 1)..<close,
+                    Self.keychainAccessDefaulted,
+                    keyMessage: "A value under a secret-named key "
+                        + Self.keychainAccessDefaulted)
+            else { continue }
+            let name = tokens[index].text
+            // The store made here under that name, or what the name is bound to (`let keychain = AppConstants.Keychain`).
+            let store =
+                made[name] != nil
+                ? name : scan.aliases[name].map { String($0.split(separator: ".").last ?? "") } ?? name
+            if let configured = made[store] {
+                if !configured { scan.report(Self.notThisDeviceOnly, at: index, message) }
+            } else {
+                scan.report(
+                    Self.notThisDeviceOnly, at: index, message, if: Self.storeFlag(store, configured: false),
+                    unless: Self.storeFlag(store, configured: true))
+            }
+        }
+    }
+
+    /// The names a `Keychain(...)` store at `index` is known by: the variable it is bound to
+    /// (`static let keychain = Keychain(service:)`), and the property whose getter returns it
+    /// (`static var Keychain: KeychainAccess.Keychain { Keychain(service: id) }`).
+    static func storeNames(_ scan: FileScan, _ index: Int) -> [String] {
+        var names: [String] = []
+        var start = index
+        if scan.isSymbol(index - 1, "."), scan.text(index - 2) == "KeychainAccess" { start = index - 2 }
+        if scan.isSymbol(start - 1, "=") {
+            // let keychain = Keychain(...) / let keychain: Keychain = Keychain(...)
+            for position in stride(from: start - 2, through: max(0, start - 6), by: -1)
+            where scan.tokens[position].kind == .identifier && ["let", "var"].contains(scan.text(position - 1)) {
+                names.append(scan.tokens[position].text)
+                break
+            }
+        }
+        // The getter of a property typed as a KeychainAccess store.
+        let open = Int(scan.file.enclosingBrace[index])
+        if open > 0 {
+            var position = open - 1
+            var typed = false
+            while position >= 0, open - position < 12 {
+                if scan.text(position) == "Keychain" { typed = true }
+                if scan.text(position) == "var", typed, position + 1 < open,
+                    scan.tokens[position + 1].kind == .identifier
+                {
+                    names.append(scan.tokens[position + 1].text)
+                    break
+                }
+                if scan.tokens[position].kind == .punctuation, ["{", "}", ";", ")"].contains(scan.text(position)) {
+                    break
+                }
+                position -= 1
+            }
+        }
+        return names
     }
 
     /// `.always` / `.whenUnlocked` only in a Keychain wrapper's accessibility context.

@@ -176,11 +176,19 @@ extension FileScan {
         _ rule: RuleInfo, at index: Int, value: Range<Int>, key: Range<Int>, _ predicate: String,
         keyMessage: String? = nil
     ) {
-        if let origin = secret(in: value), !hashed(value) {
-            report(rule, at: index, message(origin, at: index, predicate))
-        } else if secretKey(in: key) {
-            report(rule, at: index, keyMessage)
+        if let text = keyedWriteMessage(rule, at: index, value: value, key: key, predicate, keyMessage: keyMessage) {
+            report(rule, at: index, text)
         }
+    }
+
+    /// What ``reportKeyedWrite(_:at:value:key:_:keyMessage:)`` would say, or nil when it would say nothing.
+    func keyedWriteMessage(
+        _ rule: RuleInfo, at index: Int, value: Range<Int>, key: Range<Int>, _ predicate: String,
+        keyMessage: String? = nil
+    ) -> String? {
+        if let origin = secret(in: value), !hashed(value) { return message(origin, at: index, predicate) }
+        if secretKey(in: key) { return keyMessage ?? rule.message }
+        return nil
     }
 
     /// `"'password' (line 3) via blob (line 4) is written to a file"` for a finding at `index`.

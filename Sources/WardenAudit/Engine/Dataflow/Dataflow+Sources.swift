@@ -224,6 +224,12 @@ extension Dataflow {
         if variable, let bound = self.taint(of: token.name, name, at: index) {
             taint.merge(bound)
         }
+        // `newValue` in the setter of a secret-named property: `var password: String { set { store(newValue) } }`.
+        if taint.secret == nil, name == "newValue", variable, scan.file.language == .swift,
+            let property = setterProperty(of: index), scan.isSecret(property)
+        {
+            taint.secret = origin("the new value of '\(property)'", index)
+        }
         // A secure text field's text: passwordField.text, [self.pinField text]
         if name == "text", member || scan.file.language == .objectiveC {
             let owner = member ? scan.file.receiver(of: index).last ?? "" : scan.text(index - 1)
@@ -253,6 +259,29 @@ extension Dataflow {
         {
             taint.secret = origin("'\(text)'", index)
         }
+    }
+
+    /// The property whose `set { }` (or `willSet`/`didSet`) block holds `index`: `var NAME: T { get {...} set {...} }`.
+    func setterProperty(of index: Int) -> String? {
+        var open = Int(scan.file.enclosingBrace[index])
+        // Out of closures in the setter, to the accessor's own brace.
+        var depth = 0
+        while open > 0, !["set", "willSet", "didSet"].contains(scan.text(open - 1)), depth < 8 {
+            open = Int(scan.file.enclosingBrace[open])
+            depth += 1
+        }
+        guard open > 0, ["set", "willSet", "didSet"].contains(scan.text(open - 1)) else { return nil }
+        let body = Int(scan.file.enclosingBrace[open])
+        // var password: String {  /  var password: String = "" {  (observers)
+        var position = body - 1
+        while position > 0, body - position < 24 {
+            if scan.tokens[position].kind == .punctuation, ["{", "}", ";"].contains(scan.text(position)) { return nil }
+            if scan.text(position) == "var", tokens[position + 1].kind == .identifier {
+                return tokens[position + 1].text
+            }
+            position -= 1
+        }
+        return nil
     }
 
     /// Whether the identifier at `index` is an argument label of a literal value (`password: ""`, `token: nil`).
