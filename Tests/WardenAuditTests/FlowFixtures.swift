@@ -568,7 +568,13 @@ let ruleFixtures: [RuleFixture] = {
                 negatives: fixture.negatives + extra.flatMap(\.negatives)))
     }
     for fixture in flowFixtures where !baseFixtures.contains(where: { $0.rule == fixture.rule }) {
-        merged.append(fixture)
+        if let index = merged.firstIndex(where: { $0.rule == fixture.rule }) {
+            merged[index] = RuleFixture(
+                rule: fixture.rule, positives: merged[index].positives + fixture.positives,
+                negatives: merged[index].negatives + fixture.negatives)
+        } else {
+            merged.append(fixture)
+        }
     }
     return merged
 }()

@@ -324,6 +324,19 @@ let realCodeFixtures: [RuleFixture] = [
             ) { $1 }
         ]),
     RuleFixture(
+        rule: "keychain-accessibility-missing",
+        positives: [
+            // A C dictionary from key and value arrays, with no accessibility among the keys (Seafile's identities).
+            objc(
+                "static CFDataRef persistentRefForIdentity(SecIdentityRef identity)\n{\n CFTypeRef persistent_ref = NULL;\n const void *keys[] = { kSecReturnPersistentRef, kSecValueRef };\n const void *values[] = { kCFBooleanTrue, identity };\n CFDictionaryRef dict = CFDictionaryCreate(NULL, keys, values, 2, NULL, NULL);\n OSStatus status = SecItemAdd(dict, &persistent_ref);\n return status == errSecSuccess ? (CFDataRef)persistent_ref : NULL;\n}"
+            )
+        ],
+        negatives: [
+            objc(
+                "static CFDataRef persistentRefForIdentity(SecIdentityRef identity)\n{\n CFTypeRef persistent_ref = NULL;\n const void *keys[] = { kSecReturnPersistentRef, kSecValueRef, kSecAttrAccessible };\n const void *values[] = { kCFBooleanTrue, identity, kSecAttrAccessibleWhenUnlockedThisDeviceOnly };\n CFDictionaryRef dict = CFDictionaryCreate(NULL, keys, values, 3, NULL, NULL);\n OSStatus status = SecItemAdd(dict, &persistent_ref);\n return status == errSecSuccess ? (CFDataRef)persistent_ref : NULL;\n}"
+            )
+        ]),
+    RuleFixture(
         rule: "oauth-without-pkce",
         positives: [
             // Query items named by constants (KeePassium's Google Drive sign-in).

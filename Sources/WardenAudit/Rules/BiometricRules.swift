@@ -199,12 +199,15 @@ struct BiometricRules: Rule {
         }
     }
 
+    /// Reported at the `evaluatePolicy` call (where the mistake is made and where a reader looks for it), naming the
+    /// line whose decision rests on its result.
     private func report(_ scan: FileScan, _ source: Int, at sink: Int, _ what: String) {
-        let line = scan.tokens[source].line
-        let origin = Origin(source: "evaluatePolicy's result \(what)", line: line)
+        let gate = scan.tokens[sink].line
+        let subject = "evaluatePolicy's result \(what)"  // an identifier: as written
+        let decides = gate == scan.tokens[source].line ? "decides access" : "decides access at line \(gate)"
         scan.report(
-            Self.eventGate, at: sink,
-            scan.message(
-                origin, at: sink, "decides access: a hooked callback bypasses it; let the Keychain enforce biometry"))
+            Self.eventGate, at: source,
+            subject + " " + decides
+                + ": a hooked callback bypasses it; let the Keychain enforce biometry")
     }
 }

@@ -351,6 +351,8 @@ struct KeychainRules: Rule {
         }
         if scan.text(next) == "@", scan.isSymbol(next + 1, "{") { return here }
         if ["NSMutableDictionary", "NSDictionary", "Dictionary"].contains(scan.text(next)) { return here }
+        // CFDictionaryCreate(NULL, keys, values, n, ...): its key array is a literal of this scope.
+        if ["CFDictionaryCreate", "CFDictionaryCreateMutable"].contains(scan.text(next)) { return here }
         // var query = baseQuery(account: a) / self.baseQuery(...): a function of this file that builds queries.
         var callee = next
         if scan.text(callee) == "self", scan.isSymbol(callee + 1, ".") { callee += 2 }

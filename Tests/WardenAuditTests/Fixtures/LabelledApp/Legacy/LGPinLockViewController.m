@@ -136,11 +136,11 @@ static BOOL LGConstantTimeEquals(NSData *lhs, NSData *rhs) {
 - (void)unlockWithTouchID {
     LAContext *context = [[LAContext alloc] init];
     context.localizedFallbackTitle = NSLocalizedString(@"pin.usePIN", nil);
-    [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics
+    [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics // expect: biometric-event-gate
             localizedReason:NSLocalizedString(@"pin.touchID.reason", nil)
                       reply:^(BOOL success, NSError *error) {
         dispatch_async(dispatch_get_main_queue(), ^{
-            if (success) { // expect: biometric-event-gate
+            if (success) {
                 [self finishUnlocked:YES];
             } else if (error.code == LAErrorUserFallback) {
                 [self.pinField becomeFirstResponder];

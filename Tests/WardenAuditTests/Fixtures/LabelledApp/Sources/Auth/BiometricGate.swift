@@ -55,8 +55,8 @@ final class BiometricGate {
     func revealCardNumber(_ reveal: @escaping () -> Void) async {
         let context = LAContext()
         do {
-            let ok = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: NSLocalizedString("card.reveal.reason", comment: ""))
-            if ok {  // expect: biometric-event-gate
+            let ok = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: NSLocalizedString("card.reveal.reason", comment: ""))  // expect: biometric-event-gate
+            if ok {
                 await MainActor.run { reveal() }
             }
         } catch {

@@ -101,9 +101,9 @@ final class VaultUnlockViewController: UIViewController {
     @objc private func unlockWithBiometrics() {
         let context = LAContext()  // twin: faceid-usage-description-missing
         context.localizedCancelTitle = NSLocalizedString("vault.usePIN", comment: "")
-        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: NSLocalizedString("vault.unlock.reason", comment: "")) { success, error in
+        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: NSLocalizedString("vault.unlock.reason", comment: "")) { success, error in  // expect: biometric-event-gate
             DispatchQueue.main.async {
-                if success {  // expect: biometric-event-gate
+                if success {
                     self.unlock()
                 } else if let error = error as? LAError, error.code == .userFallback {
                     self.pinField.becomeFirstResponder()

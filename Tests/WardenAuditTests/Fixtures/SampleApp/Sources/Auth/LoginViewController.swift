@@ -21,8 +21,8 @@ final class LoginViewController: UIViewController, UIWebViewDelegate {  // expec
 
     func unlockWithFaceID() {
         let context = LAContext()  // expect: faceid-usage-description-missing
-        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, _ in
-            if success { self.isUnlocked = true }  // expect: biometric-event-gate
+        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, _ in  // expect: biometric-event-gate
+            if success { self.isUnlocked = true }
         }
     }
 
