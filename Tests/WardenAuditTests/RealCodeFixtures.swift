@@ -438,6 +438,13 @@ let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "secret-in-log",
         positives: [
+            // A logging macro of the app's header, used in another file (Seafile's Warning).
+            [
+                "App/Debug.h":
+                    "#if DEBUG\n#define Debug(fmt, args...) NSLog(@\"#%d %s:\" fmt, __LINE__, __FUNCTION__, ##args)\n#else\n#define Debug(fmt, args...) do{}while(0)\n#endif\n#define Warning(fmt, args...) NSLog(@\"#%d %s:[WARNING]\" fmt, __LINE__, __FUNCTION__, ##args)",
+                "App/Connection.m":
+                    "#import \"Debug.h\"\n- (void)failed:(NSError *)error\n{\n Warning(\"token=%@, error: %@\", self.token, error);\n}",
+            ],
             swift(
                 "final class Login {\n var entered = \"\"\n func submit() { entered = passwordField.text ?? \"\" }\n func debug() { print(\"entered \\(entered)\") }\n}"
             ),
@@ -446,6 +453,17 @@ let realCodeFixtures: [RuleFixture] = [
             ),
         ],
         negatives: [
+            // The debug-only macro; a macro that does not log; a logging macro given no secret.
+            [
+                "App/Debug.h":
+                    "#if DEBUG\n#define Debug(fmt, args...) NSLog(@\"#%d %s:\" fmt, __LINE__, __FUNCTION__, ##args)\n#else\n#define Debug(fmt, args...) do{}while(0)\n#endif\n#define Track(fmt, args...) [Analytics event:[NSString stringWithFormat:@fmt, ##args]]",
+                "App/Connection.m":
+                    "#import \"Debug.h\"\n- (void)save:(NSString *)password\n{\n Debug(\"save password %@\", password);\n Track(\"saved %@\", password);\n}",
+            ],
+            [
+                "App/Debug.h": "#define Warning(fmt, args...) NSLog(@\"[WARNING]\" fmt, ##args)",
+                "App/Connection.m": "- (void)failed:(NSError *)error\n{\n Warning(\"request failed: %@\", error);\n}",
+            ],
             // A property named as an identifier is one (Nextcloud Talk's peer id, made from a signaling session id).
             swift(
                 "final class Peer {\n let peerId: String\n init(sessionId: String) { self.peerId = sessionId }\n func log() { print(\"peer \\(peerId)\") }\n}"

@@ -65,6 +65,58 @@ struct LoggingRule: Rule {
         scan.report(Self.secretInLog, at: index, scan.message(origin, at: index, "is written to the logs by \(name)"))
     }
 
+    /// Objective-C logging macros: `#define Warning(fmt, args...) NSLog(@"%s " fmt, __FUNCTION__, ##args)` in a
+    /// header makes `Warning("token=%@", self.token)` a log call in every file that uses it. The call is reported
+    /// once some file of the project defines the macro so; a macro defined only in debug builds (`#if DEBUG`), like
+    /// a call compiled only there, is left out.
+    func finish(_ scan: FileScan) {
+        guard scan.file.language == .objectiveC else { return }
+        let tokens = scan.tokens
+        for index in tokens.indices where tokens[index].kind == .directive {
+            guard let name = Self.loggingMacro(tokens[index].text), !scan.isDebugOnly(index) else { continue }
+            scan.facts.flags.insert(Self.macroFlag(name))
+        }
+        for index in tokens.indices
+        where tokens[index].kind == .identifier && scan.isSymbol(index + 1, "(") && index + 2 < tokens.count
+            && tokens[index + 2].kind == .string && !scan.isSymbol(index - 1, ".")
+        {
+            let name = tokens[index].text
+            guard !Self.functions.contains(name), !Self.lumberjack.contains(name), !Self.notLogging.contains(name),
+                !scan.isDebugOnly(index), let call = scan.file.call(at: index),
+                let origin = scan.secret(in: (call.open + 1)..<call.close)
+            else { continue }
+            scan.report(
+                Self.secretInLog, at: index,
+                scan.message(origin, at: index, "is written to the logs by \(name) (a macro over NSLog)"),
+                if: Self.macroFlag(name))
+        }
+    }
+
+    static func macroFlag(_ name: String) -> String { "logMacro:" + name }
+
+    /// Calls with a leading string that are not logging macros, whatever a project defines.
+    static let notLogging: Set<String> = [
+        "NSLocalizedString", "NSLocalizedStringFromTable", "NSAssert", "NSCAssert", "NSParameterAssert",
+        "sel_registerName",
+        "NSSelectorFromString", "NSClassFromString", "strcmp", "strlen", "sprintf", "snprintf", "fopen",
+    ]
+
+    /// The name of a function-like macro whose body logs (`NSLog`, `NSLogv`, `os_log`, `printf`, CocoaLumberjack):
+    /// `#define Warning(fmt, args...) NSLog(...)` → `Warning`.
+    static func loggingMacro(_ line: String) -> String? {
+        guard line.hasPrefix("#"), FastText.contains(line, "define") else { return nil }
+        var rest = line.dropFirst().drop { $0 == " " || $0 == "\t" }
+        guard rest.hasPrefix("define") else { return nil }
+        rest = rest.dropFirst("define".count).drop { $0 == " " || $0 == "\t" }
+        let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        guard !name.isEmpty, rest.dropFirst(name.count).first == "(",
+            let close = rest.firstIndex(of: ")")
+        else { return nil }
+        let body = rest[rest.index(after: close)...]
+        let loggers = ["NSLog(", "NSLogv(", "os_log(", "os_log_with_type(", "printf(", "DDLog"]
+        return loggers.contains { FastText.contains(String(body), $0) } ? String(name) : nil
+    }
+
     /// `os_log("%{public}@ %@", log: log, type: .info, a, b)` / `os_log(log, "%{public}@", a)`: only the arguments
     /// whose specifier is `{public}` are written in the clear (the others are redacted as `<private>`).
     private func osLog(_ scan: FileScan, _ index: Int, _ name: String, _ call: SourceFile.Call) {
