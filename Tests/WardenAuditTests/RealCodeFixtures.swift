@@ -438,6 +438,13 @@ let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "secret-in-log",
         positives: [
+            // A plain logging library's logger, declared in another file (Home Assistant's XCGLogger).
+            [
+                "App/Environment.swift":
+                    "import XCGLogger\npublic class AppEnvironment {\n public var Log: XCGLogger = {\n  XCGLogger(identifier: \"app\")\n }()\n}",
+                "App/Webhook.swift":
+                    "func encrypt(_ secret: [UInt8], json: String) -> Data? {\n guard let sealed = seal(json, secret) else {\n  Current.Log.error(\"Unable to encrypt the payload! Secret: \\(secret)\")\n  return nil\n }\n return sealed\n}",
+            ],
             // A logging macro of the app's header, used in another file (Seafile's Warning).
             [
                 "App/Debug.h":
@@ -453,6 +460,17 @@ let realCodeFixtures: [RuleFixture] = [
             ),
         ],
         negatives: [
+            // A plain logger given what is derived from secrets (a hash, a comparison), and os.Logger, which keeps
+            // an interpolation private unless it is marked .public.
+            [
+                "App/Environment.swift":
+                    "import XCGLogger\npublic class AppEnvironment {\n public var Log: XCGLogger = {\n  XCGLogger(identifier: \"app\")\n }()\n}",
+                "App/Tokens.swift":
+                    "func check(_ token: String, parsed: Credentials?, password: String) {\n Current.Log.error(\"Token \\(token.hash) was rejected, hasPassword: \\(parsed?.password != nil)\")\n}",
+            ],
+            swift(
+                "import os\nlet logger = Logger(subsystem: \"app\", category: \"auth\")\nfunc failed(_ token: String) {\n logger.error(\"Refresh failed for \\(token)\")\n}"
+            ),
             // The debug-only macro; a macro that does not log; a logging macro given no secret.
             [
                 "App/Debug.h":

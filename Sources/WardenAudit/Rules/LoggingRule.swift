@@ -19,10 +19,40 @@ struct LoggingRule: Rule {
         "debug", "info", "notice", "error", "warning", "fault", "critical", "trace", "log",
     ]
 
-    var triggers: Triggers { Triggers(identifiers: Self.functions.union(Self.lumberjack).union(Self.loggerMethods)) }
+    /// Logging libraries whose messages are written as given, interpolations included (unlike `os.Logger`).
+    static let plainLoggers: Set<String> = ["XCGLogger", "SwiftyBeaver"]
+
+    var triggers: Triggers {
+        Triggers(
+            identifiers: Self.functions.union(Self.lumberjack).union(Self.loggerMethods).union(Self.plainLoggers))
+    }
+
+    static func plainLoggerFlag(_ name: String) -> String { "plainLogger:" + name }
+
+    /// The first secret-named value of `range` used as it is: not compared, not called, no member read from it.
+    static func namedSecret(_ scan: FileScan, in range: Range<Int>) -> Int? {
+        let comparisons = ["==", "!=", "===", "!==", "<", ">", "?", "??"]
+        return range.first { position in
+            scan.tokens[position].kind == .identifier && scan.isSecret(scan.tokens[position].text)
+                && !scan.isSymbol(position + 1, ".") && !scan.isSymbol(position + 1, "(")
+                && !scan.isSymbol(position + 1, ":")
+                && !comparisons.contains { scan.isSymbol(position + 1, $0) || scan.isSymbol(position - 1, $0) }
+        }
+    }
 
     func check(_ scan: FileScan, at index: Int) {
         let name = scan.tokens[index].text
+        if Self.plainLoggers.contains(name) {
+            // var Log: XCGLogger = { ... }() / let log = XCGLogger(identifier:) / let log = SwiftyBeaver.self
+            var position = index - 1
+            while position > max(0, index - 4), !["var", "let"].contains(scan.text(position - 1)) { position -= 1 }
+            if ["var", "let"].contains(scan.text(position - 1)), scan.tokens[position].kind == .identifier,
+                scan.isSymbol(position + 1, ":") || scan.isSymbol(position + 1, "=")
+            {
+                scan.facts.flags.insert(Self.plainLoggerFlag(scan.tokens[position].text))
+            }
+            return
+        }
         // `error`, `info`, `log` are common names: only calls, and methods only on a receiver named like a logger.
         guard scan.isSymbol(index + 1, "(") else { return }
         let method = Self.loggerMethods.contains(name)
@@ -30,11 +60,23 @@ struct LoggingRule: Rule {
         guard let call = scan.file.call(at: index) else { return }
         let arguments = (call.open + 1)..<call.close
         if method {
-            // logger.info("\(token, privacy: .public)"): Logger interpolations are private unless marked .public.
-            guard scan.isSymbol(index - 1, "."),
-                FastText.contains(scan.file.receiver(of: index).last ?? "", "log", caseInsensitive: true),
-                arguments.contains(where: { scan.text($0) == "public" && scan.isSymbol($0 - 1, ".") })
+            guard scan.isSymbol(index - 1, "."), let logger = scan.file.receiver(of: index).last,
+                FastText.contains(logger, "log", caseInsensitive: true)
             else { return }
+            // Current.Log.error("... \(secret)"): a logger the project declares as a plain logging library's
+            // writes the message as it is. Only a secret named in the call itself (`\(secret)`, not compared, not a
+            // member of it such as `.hash`): such loggers take whole objects, which the dataflow over-approximates.
+            if !scan.isDebugOnly(index), let named = Self.namedSecret(scan, in: arguments),
+                let origin = scan.secret(in: named..<(named + 1))
+            {
+                scan.report(
+                    Self.secretInLog, at: index, scan.message(origin, at: index, "is written to the logs by \(name)"),
+                    if: Self.plainLoggerFlag(logger))
+            }
+            // logger.info("\(token, privacy: .public)"): Logger interpolations are private unless marked .public.
+            guard arguments.contains(where: { scan.text($0) == "public" && scan.isSymbol($0 - 1, ".") }) else {
+                return
+            }
             // Only the interpolations marked .public are written in the clear.
             var position = arguments.lowerBound
             while position < arguments.upperBound {
