@@ -337,6 +337,39 @@ let realCodeFixtures: [RuleFixture] = [
             )
         ]),
     RuleFixture(
+        rule: "secret-in-user-defaults",
+        positives: [
+            // The key is a local constant whose literal names a token (Home Assistant's widget authenticity token).
+            swift(
+                "var widgetAuthenticityToken: String {\n let key = \"widgetAuthenticityToken\"\n let value = makeValue()\n UserDefaults.standard.set(value, forKey: key)\n return value\n}"
+            ),
+            objc(
+                "- (void)remember:(NSString *)value\n{\n NSString *key = @\"authToken\";\n [[NSUserDefaults standardUserDefaults] setObject:value forKey:key];\n}"
+            ),
+        ],
+        negatives: [
+            swift(
+                "var theme: String {\n let key = \"theme\"\n let value = makeValue()\n UserDefaults.standard.set(value, forKey: key)\n return value\n}"
+            ),
+            objc(
+                "- (void)remember:(NSString *)value\n{\n NSString *key = @\"lastTab\";\n [[NSUserDefaults standardUserDefaults] setObject:value forKey:key];\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "non-constant-time-compare",
+        positives: [
+            // A PIN's code against the stored one (Element X's app lock).
+            swift(
+                "func unlock(with pinCode: String) -> Bool {\n guard pinCode == keychainController.pinCode() else { return false }\n return true\n}"
+            ),
+            objc(
+                "- (BOOL)unlock:(NSString *)pinCode\n{\n return [pinCode isEqualToString:[self.keychain pinCode]];\n}"),
+        ],
+        negatives: [
+            swift("func valid(_ pinCode: String) -> Bool {\n pinCode.count == pinCodeLength\n}"),
+            objc("- (BOOL)valid:(NSString *)pinCode\n{\n return pinCode.length == self.pinCodeLength;\n}"),
+        ]),
+    RuleFixture(
         rule: "oauth-without-pkce",
         positives: [
             // Query items named by constants (KeePassium's Google Drive sign-in).

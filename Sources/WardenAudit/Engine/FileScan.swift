@@ -431,7 +431,30 @@ final class FileScan {
         for index in range where tokens[index].kind == .string {
             if isSecret(tokens[index].text) { return !hashed(range) }
         }
+        // let key = "widgetAuthenticityToken" ... set(value, forKey: key)
+        if range.count == 1, tokens[range.lowerBound].kind == .identifier,
+            let literal = localLiteral(tokens[range.lowerBound].text, before: range.lowerBound), isSecret(literal)
+        {
+            return true
+        }
         return !hashed(range) && flow.evaluate(range).secret != nil
+    }
+
+    /// The string literal `name` is bound to in its function before `index` (`let key = "token"`,
+    /// `NSString *key = @"token";`), if any.
+    func localLiteral(_ name: String, before index: Int) -> String? {
+        let scope = scopeRange(of: index)
+        for position in positions(of: name, in: scope.lowerBound..<index)
+        where (["let", "var"].contains(text(position - 1)) || isSymbol(position - 1, "*"))
+            && isSymbol(position + 1, "=")
+        {
+            let value = position + 2
+            guard value < tokens.count, tokens[value].kind == .string, !tokens[value].isInterpolated,
+                value + 1 >= tokens.count || tokens[value + 1].line != tokens[value].line || isSymbol(value + 1, ";")
+            else { return nil }
+            return tokens[value].text
+        }
+        return nil
     }
 
     /// Whether `range` contains a hashing or redacting call.

@@ -153,12 +153,19 @@ struct ComparisonRule: Rule {
         {
             return "The OAuth state"
         }
-        if [leftWords, rightWords].contains(where: { words in
-            words.last.map(Self.passwordWords.contains) == true
-        }), SecretNames.isSecret(left) || SecretNames.isSecret(right) {
+        if [leftWords, rightWords].contains(where: Self.namesPassword),
+            SecretNames.isSecret(left) || SecretNames.isSecret(right)
+        {
             return "The secret"
         }
         return nil
+    }
+
+    /// Words that end in a password word, or in a PIN's code (`pinCode`, Element X's app lock).
+    static func namesPassword(_ words: [String]) -> Bool {
+        guard let last = words.last else { return false }
+        if passwordWords.contains(last) { return true }
+        return last == "code" && words.count >= 2 && passwordWords.contains(words[words.count - 2])
     }
 
     /// The name an operand ends in (`a.b.c` → `c`, `f(x)` → `f`), or nil for literals and implicit members.
