@@ -370,6 +370,45 @@ let realCodeFixtures: [RuleFixture] = [
             objc("- (BOOL)valid:(NSString *)pinCode\n{\n return pinCode.length == self.pinCodeLength;\n}"),
         ]),
     RuleFixture(
+        rule: "ats-insecure-exception",
+        positives: [
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>example.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict>"
+            )
+        ],
+        negatives: [
+            // Tor's onion services are encrypted and authenticated by the circuit (Mastodon's exception).
+            plist(
+                "<key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>onion</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/><key>NSIncludesSubdomains</key><true/></dict></dict></dict>"
+            )
+        ]),
+    RuleFixture(
+        rule: "cleartext-http",
+        positives: [],
+        negatives: [
+            swift("let mirror = URL(string: \"http://mastodonxyzabcdefghijklmnopqrstuvwxyz234567abcdefghi.onion/\")!")
+        ]),
+    RuleFixture(
+        rule: "keychain-not-this-device-only",
+        positives: [
+            // A client identity (its private key) under a migrating class.
+            swift(
+                "func storeIdentity(_ identity: SecIdentity, id: String) {\n let query: [String: Any] = [\n  kSecValueRef as String: identity,\n  kSecAttrLabel as String: id,\n  kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,\n ]\n SecItemAdd(query as CFDictionary, nil)\n}"
+            ),
+            objc(
+                "- (void)storeIdentity:(SecIdentityRef)identity\n{\n NSDictionary *query = @{(__bridge id)kSecValueRef: (__bridge id)identity, (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAfterFirstUnlock};\n SecItemAdd((__bridge CFDictionaryRef)query, NULL);\n}"
+            ),
+        ],
+        negatives: [
+            // The intermediate certificates of that identity: public material (Home Assistant).
+            swift(
+                "func storeIntermediateCertificates(_ certs: [SecCertificate], for id: String) {\n let der = certs.compactMap { SecCertificateCopyData($0) as Data? }\n guard let serialized = try? PropertyListSerialization.data(fromPropertyList: der, format: .binary, options: 0) else { return }\n let query: [String: Any] = [\n  kSecClass as String: kSecClassGenericPassword,\n  kSecAttrAccount as String: id,\n  kSecValueData as String: serialized,\n  kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,\n ]\n SecItemAdd(query as CFDictionary, nil)\n}"
+            ),
+            objc(
+                "- (void)storeChain:(NSArray *)certificates\n{\n NSMutableArray *der = [NSMutableArray array];\n for (id certificate in certificates) { [der addObject:(__bridge_transfer NSData *)SecCertificateCopyData((__bridge SecCertificateRef)certificate)]; }\n NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: [NSKeyedArchiver archivedDataWithRootObject:der requiringSecureCoding:YES error:nil], (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAfterFirstUnlock};\n SecItemAdd((__bridge CFDictionaryRef)query, NULL);\n}"
+            ),
+        ]),
+    RuleFixture(
         rule: "oauth-without-pkce",
         positives: [
             // Query items named by constants (KeePassium's Google Drive sign-in).

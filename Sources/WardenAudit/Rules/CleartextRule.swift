@@ -27,8 +27,10 @@ struct CleartextRule: Rule {
         }
     }
 
-    /// Top-level names reserved for tests and local networks (RFC 6761, RFC 6762): never a production host.
-    static let reservedSuffixes = [".localhost", ".test", ".invalid", ".local"]
+    /// Top-level names reserved for tests and local networks (RFC 6761, RFC 6762): never a production host; and
+    /// Tor's `.onion` (RFC 7686), whose services the Tor circuit encrypts and the address authenticates, so plain
+    /// `http://` to them is not cleartext on the network (and a CA certificate is rarely to be had).
+    static let reservedSuffixes = [".localhost", ".test", ".invalid", ".local", ".onion"]
 
     static func isReserved(_ host: String) -> Bool { reservedSuffixes.contains { host.hasSuffix($0) } }
 

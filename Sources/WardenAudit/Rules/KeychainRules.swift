@@ -63,7 +63,7 @@ struct KeychainRules: Rule {
         if Self.alwaysClasses.contains(name) {
             if qualified { scan.report(Self.accessibleAlways, at: index) }
         } else if Self.migratingClasses.contains(name) {
-            if qualified { scan.report(Self.notThisDeviceOnly, at: index) }
+            if qualified, !Self.storesCertificatesOnly(scan, index) { scan.report(Self.notThisDeviceOnly, at: index) }
         } else if Self.weakFlags.contains(name) {
             if qualified { scan.report(Self.weakAccessControl, at: index) }
         } else if Self.wrapperAlways.contains(name) {
@@ -277,6 +277,28 @@ struct KeychainRules: Rule {
             }
         }
         return names
+    }
+
+    /// Whether the function around `index` handles certificates and nothing secret: it names `SecCertificate`
+    /// (`SecCertificateCopyData`, `[SecCertificate]`) and no identity, private key, password or PKCS #12 bundle.
+    /// A certificate chain is public material, which may follow the user to a new device (Home Assistant's
+    /// intermediate certificates beside its client identity).
+    static func storesCertificatesOnly(_ scan: FileScan, _ index: Int) -> Bool {
+        let scope = scan.scopeRange(of: index)
+        return scan.memo("certificates-only \(scope.lowerBound)") {
+            var certificates = false
+            for position in scope where scan.tokens[position].kind == .identifier {
+                let text = scan.tokens[position].text
+                if text.hasPrefix("SecCertificate") { certificates = true }
+                if text.hasPrefix("SecIdentity") || text.hasPrefix("SecKey") || text == "kSecValueRef"
+                    || SecretNames.isSecret(text) || FastText.contains(text, "p12", caseInsensitive: true)
+                    || FastText.contains(text, "pkcs12", caseInsensitive: true)
+                {
+                    return false
+                }
+            }
+            return certificates
+        }
     }
 
     /// `.always` / `.whenUnlocked` only in a Keychain wrapper's accessibility context.
