@@ -409,6 +409,45 @@ let realCodeFixtures: [RuleFixture] = [
             ),
         ]),
     RuleFixture(
+        rule: "password-field-without-content-type",
+        positives: [
+            // A password field subclass that turns secure entry on for itself.
+            swift(
+                "class PasswordTextField: UITextField {\n override init(frame: CGRect) {\n  super.init(frame: frame)\n  self.isSecureTextEntry = true\n }\n}"
+            ),
+            objc(
+                "@implementation PasswordTextField\n- (instancetype)initWithFrame:(CGRect)frame\n{\n self = [super initWithFrame:frame];\n self.secureTextEntry = YES;\n return self;\n}\n@end"
+            ),
+        ],
+        negatives: [
+            // A secure field used only as a canvas that screenshots leave blank (ownCloud's confidential views).
+            swift(
+                "class SecureTextField: UITextField {\n override init(frame: CGRect) {\n  super.init(frame: .zero)\n  self.isSecureTextEntry = true\n }\n var secureContainerView: UIView {\n  subviews.first { type(of: $0).description().contains(\"CanvasView\") } ?? UIView()\n }\n}"
+            ),
+            objc(
+                "@implementation SecureCanvasField\n- (instancetype)initWithFrame:(CGRect)frame\n{\n self = [super initWithFrame:frame];\n self.secureTextEntry = YES;\n return self;\n}\n- (UIView *)canvas\n{\n return self.subviews.firstObject;\n}\n@end"
+            ),
+        ]),
+    RuleFixture(
+        rule: "cleartext-http",
+        positives: [
+            // The redirect of an authorization request: the code would travel to it in cleartext.
+            swift(
+                "let request = AuthRequest(clientID: id, redirectURI: \"http://example.com/callback\", scope: scope)"),
+            objc(
+                "NSDictionary *query = @{@\"client_id\": clientID, @\"redirect_uri\": @\"http://example.com/callback\"};"
+            ),
+        ],
+        negatives: [
+            // The redirect_uri of a refresh-token grant, which the token endpoint ignores (ProtonVPN).
+            swift(
+                "static func withRefreshToken(_ token: String) -> Params {\n Params(grantType: \"refresh_token\", refreshToken: token, redirectURI: \"http://example.com\")\n}"
+            ),
+            objc(
+                "NSDictionary *body = @{@\"grant_type\": @\"refresh_token\", @\"refresh_token\": token, @\"redirect_uri\": @\"http://example.com\"};"
+            ),
+        ]),
+    RuleFixture(
         rule: "oauth-without-pkce",
         positives: [
             // Query items named by constants (KeePassium's Google Drive sign-in).

@@ -15,8 +15,24 @@ struct CleartextRule: Rule {
     ]
 
     func check(_ scan: FileScan, at index: Int) {
-        guard let host = Self.cleartextHost(scan.tokens[index].text) else { return }
+        guard let host = Self.cleartextHost(scan.tokens[index].text), !Self.isRefreshGrantRedirect(scan, index)
+        else { return }
         scan.report(Self.cleartextHTTP, at: index, "Cleartext http:// URL to \(host)")
+    }
+
+    /// The `redirect_uri` of a refresh-token grant (`Params(grantType: "refresh_token", redirectURI: "http://...")`,
+    /// ProtonVPN): a value the token endpoint ignores (RFC 6749 §6 has no redirect), never a URL anyone fetches.
+    /// In an authorization request it is still reported: the code would travel to it in cleartext.
+    static func isRefreshGrantRedirect(_ scan: FileScan, _ index: Int) -> Bool {
+        guard scan.isSymbol(index - 1, ":"),
+            SecretNames.words(scan.text(index - 2)).starts(with: ["redirect"])
+                || scan.text(index - 2) == "redirect_uri",
+            let open = ["(", "[", "{"].lazy.compactMap({ scan.enclosingOpener(of: index, $0, limit: 64) }).max()
+        else { return false }
+        let close = Int(scan.file.partner[open])
+        return ((open + 1)..<close).contains { position in
+            scan.tokens[position].kind == .string && scan.tokens[position].text == "refresh_token"
+        }
     }
 
     /// Base URLs in configuration resources (plists, JSON, xcconfig).

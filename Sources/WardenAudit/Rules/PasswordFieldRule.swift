@@ -12,6 +12,14 @@ struct PasswordFieldRule: Rule {
         Triggers(identifiers: ["SecureField", "isSecureTextEntry", "secureTextEntry", "setSecureTextEntry"])
     }
 
+    /// A text field that makes itself secure to lend its secure canvas to other views (which screenshots and the
+    /// App Switcher leave blank): `self.isSecureTextEntry = true` in a file that reaches into the field's own
+    /// `subviews` or `sublayers`. Nobody types a password into it (ownCloud's confidential views).
+    static func isSecureContainer(_ scan: FileScan, _ owner: String) -> Bool {
+        guard owner.isEmpty || owner == "self" else { return false }
+        return scan.mentions("secure-container", ["subviews", "sublayers"])
+    }
+
     func check(_ scan: FileScan, at index: Int) {
         switch scan.tokens[index].text {
         case "SecureField":
@@ -27,6 +35,7 @@ struct PasswordFieldRule: Rule {
             // field.isSecureTextEntry = true: the same owner needs a textContentType in the file.
             guard scan.isSymbol(index + 1, "="), ["true", "YES"].contains(scan.text(index + 2)) else { return }
             let owner = scan.file.receiver(of: index).last ?? ""
+            if Self.isSecureContainer(scan, owner) { return }
             if !scan.contentTypeOwners.contains(owner) { scan.report(Self.withoutContentType, at: index) }
         }
     }
