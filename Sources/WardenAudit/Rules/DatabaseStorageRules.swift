@@ -85,7 +85,7 @@ struct DatabaseStorageRules: Rule {
         {
             let name = tokens[index].text
             // self.token = token in a struct's initialiser: a value type is never a managed object.
-            if !objectiveC, scan.text(index - 2) == "self", Self.enclosingTypeKeyword(scan, index) == "struct" {
+            if !objectiveC, scan.text(index - 2) == "self", scan.enclosingType(of: index)?.keyword == "struct" {
                 continue
             }
             let value = scan.flow.valueRange(from: index + 2, stopAtBrace: false)
@@ -98,38 +98,6 @@ struct DatabaseStorageRules: Rule {
                 ?? "'\(name)', a Core Data attribute, is stored in the store's SQLite file, unencrypted"
             scan.report(FileStorageRules.secretInFile, at: index, message, if: Self.attributeFlag(name))
         }
-    }
-
-    /// The keyword (`class`, `struct`, `enum`, `extension`, `actor`, `protocol`) of the innermost type declaration
-    /// around `index` in Swift, nil at the top level.
-    static func enclosingTypeKeyword(_ scan: FileScan, _ index: Int) -> String? {
-        let kinds: Set<String> = ["class", "struct", "enum", "extension", "actor", "protocol"]
-        var open = Int(scan.file.enclosingBrace[index])
-        while open >= 0 {
-            // Back from the brace over the declaration's head: `final public class X: NSManagedObject {`.
-            var position = open - 1
-            var depth = 0
-            while position >= 0, open - position < 256 {
-                let token = scan.tokens[position]
-                if token.kind == .punctuation, token.text == ")" || token.text == "]" || token.text == ">" {
-                    depth += 1
-                } else if token.kind == .punctuation, token.text == "(" || token.text == "[" || token.text == "<" {
-                    depth -= 1
-                } else if depth == 0, token.kind == .punctuation, ["{", "}", ";"].contains(token.text) {
-                    break
-                } else if depth == 0, token.kind == .keyword {
-                    if kinds.contains(token.text) { return token.text }
-                    if ["func", "init", "var", "let", "if", "guard", "for", "while", "switch", "in"].contains(
-                        token.text)
-                    {
-                        break
-                    }
-                }
-                position -= 1
-            }
-            open = Int(scan.file.enclosingBrace[open])
-        }
-        return nil
     }
 
     private func flag(_ scan: FileScan, _ index: Int, _ range: Range<Int>, _ store: String) {

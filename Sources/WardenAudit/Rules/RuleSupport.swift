@@ -201,4 +201,37 @@ extension FileScan {
 
     /// The file imports `module` (Swift `import X`, Objective-C `@import X;` or `#import <X/...>`).
     func imports(_ module: String) -> Bool { importedModules.contains(module) }
+
+    /// The innermost Swift type declaration around `index`: its keyword (`class`, `struct`, `enum`, `extension`,
+    /// `actor`, `protocol`) and name (`extension Keychain` → Keychain); nil at the top level.
+    func enclosingType(of index: Int) -> (keyword: String, name: String)? {
+        let scan = self
+        let kinds: Set<String> = ["class", "struct", "enum", "extension", "actor", "protocol"]
+        var open = Int(scan.file.enclosingBrace[index])
+        while open >= 0 {
+            // Back from the brace over the declaration's head: `final public class X: NSManagedObject {`.
+            var position = open - 1
+            var depth = 0
+            while position >= 0, open - position < 256 {
+                let token = scan.tokens[position]
+                if token.kind == .punctuation, token.text == ")" || token.text == "]" || token.text == ">" {
+                    depth += 1
+                } else if token.kind == .punctuation, token.text == "(" || token.text == "[" || token.text == "<" {
+                    depth -= 1
+                } else if depth == 0, token.kind == .punctuation, ["{", "}", ";"].contains(token.text) {
+                    break
+                } else if depth == 0, token.kind == .keyword {
+                    if kinds.contains(token.text) { return (token.text, scan.text(position + 1)) }
+                    if ["func", "init", "var", "let", "if", "guard", "for", "while", "switch", "in"].contains(
+                        token.text)
+                    {
+                        break
+                    }
+                }
+                position -= 1
+            }
+            open = Int(scan.file.enclosingBrace[open])
+        }
+        return nil
+    }
 }
