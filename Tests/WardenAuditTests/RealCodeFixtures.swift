@@ -448,6 +448,26 @@ let realCodeFixtures: [RuleFixture] = [
             ),
         ]),
     RuleFixture(
+        rule: "keychain-not-this-device-only",
+        positives: [
+            // ownCloud's OCKeychain always writes AfterFirstUnlock (the app lock's passcode).
+            swift(
+                "var passcode: String? {\n set(newPasscode) {\n  if let passcode = newPasscode {\n   _ = keychain?.write(passcode.data(using: .utf8), toKeychainItemForAccount: keychainAccount, path: keychainPasscodePath)\n  }\n }\n}"
+            ),
+            objc(
+                "- (void)savePassword:(NSString *)password\n{\n [self.keychain writeData:[password dataUsingEncoding:NSUTF8StringEncoding] toKeychainItemForAccount:self.account path:@\"credentials\"];\n}"
+            ),
+        ],
+        negatives: [
+            // What it keeps there is not a secret: when the app went to the background.
+            swift(
+                "func remember(_ date: Date) {\n let data = try? NSKeyedArchiver.archivedData(withRootObject: date, requiringSecureCoding: true)\n _ = keychain?.write(data, toKeychainItemForAccount: keychainAccount, path: keychainLockedDatePath)\n}"
+            ),
+            objc(
+                "- (void)rememberDate:(NSDate *)date\n{\n [self.keychain writeObject:date toKeychainItemForAccount:self.account path:@\"lockedDate\"];\n}"
+            ),
+        ]),
+    RuleFixture(
         rule: "oauth-without-pkce",
         positives: [
             // Query items named by constants (KeePassium's Google Drive sign-in).

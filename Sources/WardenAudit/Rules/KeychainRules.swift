@@ -46,7 +46,9 @@ struct KeychainRules: Rule {
     var triggers: Triggers {
         Triggers(
             identifiers: Self.alwaysClasses.union(Self.migratingClasses).union(Self.weakFlags).union(Self.wrapperAlways)
-                .union(["whenUnlocked", "SecItemAdd", "set", "setString", "setData"]))
+                .union([
+                    "whenUnlocked", "SecItemAdd", "set", "setString", "setData", "write", "writeData", "writeObject",
+                ]))
     }
 
     func check(_ scan: FileScan, at index: Int) {
@@ -77,6 +79,8 @@ struct KeychainRules: Rule {
             keychainAccessDefault(scan, index)
         } else if name == "setString" || name == "setData" {
             uicKeyChainStoreDefault(scan, index)
+        } else {
+            ocKeychainWrite(scan, index)
         }
     }
 
@@ -171,6 +175,33 @@ struct KeychainRules: Rule {
         }
         guard defaulted else { return }
         Self.reportDefaulted(scan, at: index, value: value, key: key, Self.keychainAccessDefaulted)
+    }
+
+    /// The ownCloud SDK's `OCKeychain`: `write(_:toKeychainItemForAccount:path:)` (`writeData:`/`writeObject:` in
+    /// Objective-C) always stores with `kSecAttrAccessibleAfterFirstUnlock` (its `writeData:...` sets it, with no
+    /// option), which migrates to a new device. Reported for a secret value or a secret-named path.
+    func ocKeychainWrite(_ scan: FileScan, _ index: Int) {
+        let value: Range<Int>
+        let key: Range<Int>
+        if scan.file.language == .swift {
+            guard scan.isSymbol(index - 1, "."), let call = scan.file.call(at: index),
+                call.argument("toKeychainItemForAccount") != nil, let path = call.argument("path"),
+                let first = call.arguments.first(where: { $0.label == nil })?.range
+            else { return }
+            (value, key) = (first, path)
+        } else {
+            guard let message = scan.message(at: index), message.parts.first?.index == index,
+                message.argument("toKeychainItemForAccount") != nil, let path = message.argument("path"),
+                let first = message.parts.first?.argument
+            else { return }
+            (value, key) = (first, path)
+        }
+        guard !scan.isLiteral(value) else { return }
+        Self.reportDefaulted(
+            scan, at: index, value: value, key: key,
+            Self.defaulted(
+                "ownCloud's OCKeychain", "AfterFirstUnlock",
+                fix: "store it with SecItemAdd and kSecAttrAccessibleWhenUnlockedThisDeviceOnly"))
     }
 
     static let keychainAccessDefaulted = defaulted(
