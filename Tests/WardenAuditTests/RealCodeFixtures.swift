@@ -468,6 +468,18 @@ let realCodeFixtures: [RuleFixture] = [
             ),
         ]),
     RuleFixture(
+        rule: "oauth-in-webview",
+        positives: [
+            // The URL of a sign-in model (Home Assistant's onboarding login page).
+            swift("func refresh() {\n webView.load(URLRequest(url: authDetails.url))\n}"),
+            objc(
+                "- (void)refresh\n{\n [self.webView loadRequest:[NSURLRequest requestWithURL:self.loginPage.url]];\n}"),
+        ],
+        negatives: [
+            swift("func refresh() {\n webView.load(URLRequest(url: authorProfile.url))\n}"),
+            objc("- (void)refresh\n{\n [self.webView loadRequest:[NSURLRequest requestWithURL:self.helpPage.url]];\n}"),
+        ]),
+    RuleFixture(
         rule: "oauth-without-pkce",
         positives: [
             // Query items named by constants (KeePassium's Google Drive sign-in).

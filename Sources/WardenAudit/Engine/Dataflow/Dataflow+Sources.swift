@@ -131,6 +131,12 @@ extension Dataflow {
         }
         let variable =
             (!member || scan.text(index - 2) == "self") && !(name.utf8.first.map { $0 >= 0x41 && $0 <= 0x5A } ?? true)
+        // The URL of a sign-in model: authDetails.url, loginPage.url (Home Assistant's onboarding login).
+        if taint.authorizationURL == nil, member, name == "url" || name == "URL", index >= 2,
+            tokens[index - 2].kind == .identifier, Self.isAuthorizationName(tokens[index - 2].text + "URL")
+        {
+            taint.authorizationURL = origin("'\(tokens[index - 2].text).\(name)'", index)
+        }
         if !info.special, info.names.isEmpty, !variable { return index + 1 }
         let isCall = scan.isSymbol(index + 1, "(")
         // Truncated UUIDs: UUID().uuidString.prefix(8)
