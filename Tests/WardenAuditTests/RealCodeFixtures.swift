@@ -480,6 +480,36 @@ let realCodeFixtures: [RuleFixture] = [
             objc("- (void)refresh\n{\n [self.webView loadRequest:[NSURLRequest requestWithURL:self.helpPage.url]];\n}"),
         ]),
     RuleFixture(
+        rule: "keychain-not-this-device-only",
+        positives: [
+            // A store assigned in the initialiser (Element X's restoration token).
+            swift(
+                "import KeychainAccess\nfinal class KeychainController {\n private let restorationTokenKeychain: Keychain\n init(service: String) {\n  restorationTokenKeychain = Keychain(service: service)\n }\n func save(_ tokenData: Data, username: String) throws {\n  try restorationTokenKeychain.set(tokenData, key: username)\n }\n}"
+            ),
+            // set(_:key:) judges the store as the subscript does: made in another file, or inline.
+            [
+                "App/Stores.swift":
+                    "import KeychainAccess\nenum Stores {\n static let keychain = Keychain(service: \"app\")\n}",
+                "App/Session.swift":
+                    "import KeychainAccess\nfunc save(_ refreshToken: String) throws {\n try Stores.keychain.set(refreshToken, key: \"session\")\n}",
+            ],
+            swift(
+                "import KeychainAccess\nfunc save(_ refreshToken: String) throws {\n try Keychain(service: \"app\").set(refreshToken, key: \"session\")\n}"
+            ),
+        ],
+        negatives: [
+            // The store of that name names its accessibility where it is made, or the write's chain does.
+            [
+                "App/Stores.swift":
+                    "import KeychainAccess\nenum Stores {\n static let keychain = Keychain(service: \"app\").accessibility(.whenUnlockedThisDeviceOnly)\n}",
+                "App/Session.swift":
+                    "import KeychainAccess\nfunc save(_ refreshToken: String) throws {\n try Stores.keychain.set(refreshToken, key: \"session\")\n}",
+            ],
+            swift(
+                "import KeychainAccess\nlet keychain = Keychain(service: \"app\")\nfunc save(_ refreshToken: String) throws {\n try keychain.accessibility(.whenUnlockedThisDeviceOnly).set(refreshToken, key: \"session\")\n}"
+            ),
+        ]),
+    RuleFixture(
         rule: "oauth-without-pkce",
         positives: [
             // Query items named by constants (KeePassium's Google Drive sign-in).

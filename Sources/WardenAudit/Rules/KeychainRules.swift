@@ -150,31 +150,26 @@ struct KeychainRules: Rule {
             ))
     }
 
-    /// KeychainAccess's `keychain.set(value, key:)` in a file that never names an accessibility stores with the
+    /// KeychainAccess's `keychain.set(value, key:)` on a store made without an accessibility stores with the
     /// library's default, `.afterFirstUnlock` (its `Options`), which migrates to a new device. Only in a file that
-    /// imports KeychainAccess, on a receiver named as a keychain, with a secret value or key.
+    /// imports KeychainAccess, on a receiver named as a keychain, with a secret value or key; the store is judged as
+    /// the subscript's is (``keychainAccessWrite(_:at:store:value:key:)``).
     func keychainAccessDefault(_ scan: FileScan, _ index: Int) {
         guard scan.file.language == .swift, scan.isSymbol(index - 1, "."), scan.imports("KeychainAccess"),
             let call = scan.file.call(at: index), let key = call.argument("key"), call.argument("forKey") == nil,
-            let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value),
-            scan.resolvedReceiver(of: index).contains(where: {
-                SecretNames.words($0).contains("keychain") || $0 == "Keychain"
-            })
+            let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value)
         else { return }
-        // The store is made here (`Keychain(service:)`; a wrapper made elsewhere, ProtonVPN's `KeychainActor()`,
-        // sets its accessibility there) and nothing names an accessibility: `.accessibility(...)` on the store, or
-        // `accessibility:` on one write.
-        let whole = 0..<scan.tokens.count
-        let defaulted = scan.memo("keychainaccess-default") {
-            scan.any(in: whole) {
-                scan.tokens[$0].kind == .identifier && scan.tokens[$0].text == "Keychain" && scan.isSymbol($0 + 1, "(")
-            }
-                && !scan.any(in: whole) {
-                    scan.tokens[$0].kind == .identifier && scan.tokens[$0].text == "accessibility"
-                }
+        let receiver = scan.file.receiver(of: index)
+        guard let store = receiver.last,
+            receiver.contains(where: { SecretNames.words($0).contains("keychain") || $0 == "Keychain" }),
+            !receiver.contains("accessibility")  // keychain.accessibility(.whenUnlockedThisDeviceOnly).set(...)
+        else { return }
+        // Keychain(service: s).set(token, key: k): a store made and used in one expression, with the default.
+        if receiver == ["Keychain"], scan.isSymbol(index - 2, ")") {
+            Self.reportDefaulted(scan, at: index, value: value, key: key, Self.keychainAccessDefaulted)
+            return
         }
-        guard defaulted else { return }
-        Self.reportDefaulted(scan, at: index, value: value, key: key, Self.keychainAccessDefaulted)
+        Self.keychainAccessWrite(scan, at: index, store: store, value: value, key: key)
     }
 
     /// The ownCloud SDK's `OCKeychain`: `write(_:toKeychainItemForAccount:path:)` (`writeData:`/`writeObject:` in
@@ -226,22 +221,12 @@ struct KeychainRules: Rule {
         (configured ? "keychainAccessConfigured:" : "keychainAccessDefaulted:") + name
     }
 
-    /// KeychainAccess's subscript, `keychain[key] = value`, on a store made without an accessibility: in this file
-    /// (`static let keychain = Keychain(service:)`), or in another one that the project tells (`AppConstants.Keychain`,
-    /// a computed property returning `Keychain(service:)`, used through `let keychain = AppConstants.Keychain`).
+    /// KeychainAccess's subscript, `keychain[key] = value`, on a store made without an accessibility; and the stores
+    /// this file makes, for the files that write to them.
     func finish(_ scan: FileScan) {
         guard scan.file.language == .swift, scan.imports("KeychainAccess") else { return }
+        Self.recordStores(scan)
         let tokens = scan.tokens
-        var made: [String: Bool] = [:]  // store name → configured
-        for index in tokens.indices
-        where tokens[index].kind == .identifier && tokens[index].text == "Keychain" && scan.isSymbol(index + 1, "(") {
-            let chain = scan.flow.valueRange(from: index, stopAtBrace: false)
-            let configured = scan.any(in: chain) { tokens[$0].text == "accessibility" }
-            for name in Self.storeNames(scan, index) {
-                made[name] = (made[name] ?? false) || configured
-                scan.facts.flags.insert(Self.storeFlag(name, configured: configured))
-            }
-        }
         for index in tokens.indices
         where tokens[index].kind == .identifier && scan.isSymbol(index + 1, "[")
             && SecretNames.words(tokens[index].text).contains("keychain")
@@ -251,24 +236,52 @@ struct KeychainRules: Rule {
             let close = Int(scan.file.partner[open])
             guard scan.isSymbol(close + 1, "=") else { continue }
             let value = scan.flow.valueRange(from: close + 2, stopAtBrace: false)
-            guard !value.isEmpty, !scan.isLiteral(value), scan.text(value.lowerBound) != "nil",
-                let message = scan.keyedWriteMessage(
-                    Self.notThisDeviceOnly, at: index, value: value, key: (open + 1)..<close,
-                    Self.keychainAccessDefaulted,
-                    keyMessage: "A value under a secret-named key "
-                        + Self.keychainAccessDefaulted)
-            else { continue }
-            let name = tokens[index].text
-            // The store made here under that name, or what the name is bound to (`let keychain = AppConstants.Keychain`).
-            let store =
-                made[name] != nil
-                ? name : scan.aliases[name].map { String($0.split(separator: ".").last ?? "") } ?? name
-            if let configured = made[store] {
-                if !configured { scan.report(Self.notThisDeviceOnly, at: index, message) }
-            } else {
-                scan.report(
-                    Self.notThisDeviceOnly, at: index, message, if: Self.storeFlag(store, configured: false),
-                    unless: Self.storeFlag(store, configured: true))
+            guard !value.isEmpty, !scan.isLiteral(value), scan.text(value.lowerBound) != "nil" else { continue }
+            Self.keychainAccessWrite(scan, at: index, store: tokens[index].text, value: value, key: (open + 1)..<close)
+        }
+    }
+
+    /// A write (`set(_:key:)` or the subscript) to the KeychainAccess store this file calls `store`: reported when
+    /// the store is made here without an accessibility (`static let keychain = Keychain(service:)`), or, when it is
+    /// made in another file the name is bound to (`let keychain = AppConstants.Keychain`, a computed property
+    /// returning `Keychain(service:)`), once the project says that store is made so and no store of that name has an
+    /// accessibility.
+    static func keychainAccessWrite(
+        _ scan: FileScan, at index: Int, store name: String, value: Range<Int>, key: Range<Int>
+    ) {
+        guard
+            let message = scan.keyedWriteMessage(
+                notThisDeviceOnly, at: index, value: value, key: key, keychainAccessDefaulted,
+                keyMessage: "A value under a secret-named key " + keychainAccessDefaulted)
+        else { return }
+        recordStores(scan)
+        let flags = scan.facts.flags
+        let madeHere = { (store: String) in
+            flags.contains(storeFlag(store, configured: false)) || flags.contains(storeFlag(store, configured: true))
+        }
+        let store =
+            madeHere(name) ? name : scan.aliases[name].map { String($0.split(separator: ".").last ?? "") } ?? name
+        if flags.contains(storeFlag(store, configured: true)) { return }
+        if madeHere(store) {
+            scan.report(notThisDeviceOnly, at: index, message)
+        } else {
+            scan.report(
+                notThisDeviceOnly, at: index, message, if: storeFlag(store, configured: false),
+                unless: storeFlag(store, configured: true))
+        }
+    }
+
+    /// Raises, once per file, the flags of the KeychainAccess stores the file makes: ``storeFlag(_:configured:)`` of
+    /// each name a `Keychain(...)` is known by, configured when its chain names an accessibility.
+    static func recordStores(_ scan: FileScan) {
+        guard scan.once("keychainaccess-stores") else { return }
+        let tokens = scan.tokens
+        for index in tokens.indices
+        where tokens[index].kind == .identifier && tokens[index].text == "Keychain" && scan.isSymbol(index + 1, "(") {
+            let chain = scan.flow.valueRange(from: index, stopAtBrace: false)
+            let configured = scan.any(in: chain) { tokens[$0].text == "accessibility" }
+            for name in storeNames(scan, index) {
+                scan.facts.flags.insert(storeFlag(name, configured: configured))
             }
         }
     }
@@ -280,12 +293,17 @@ struct KeychainRules: Rule {
         var names: [String] = []
         var start = index
         if scan.isSymbol(index - 1, "."), scan.text(index - 2) == "KeychainAccess" { start = index - 2 }
-        if scan.isSymbol(start - 1, "=") {
-            // let keychain = Keychain(...) / let keychain: Keychain = Keychain(...)
-            for position in stride(from: start - 2, through: max(0, start - 6), by: -1)
-            where scan.tokens[position].kind == .identifier && ["let", "var"].contains(scan.text(position - 1)) {
-                names.append(scan.tokens[position].text)
-                break
+        if scan.isSymbol(start - 1, "="), start >= 2, scan.tokens[start - 2].kind == .identifier {
+            if !scan.isSymbol(start - 3, ":") {
+                // let keychain = Keychain(...) / mainKeychain = Keychain(...) in an initialiser (Element X)
+                names.append(scan.tokens[start - 2].text)
+            } else {
+                // let keychain: Keychain = Keychain(...)
+                for position in stride(from: start - 4, through: max(0, start - 6), by: -1)
+                where scan.tokens[position].kind == .identifier && ["let", "var"].contains(scan.text(position - 1)) {
+                    names.append(scan.tokens[position].text)
+                    break
+                }
             }
         }
         // The getter of a property typed as a KeychainAccess store.
