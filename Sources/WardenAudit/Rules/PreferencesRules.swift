@@ -78,9 +78,70 @@ struct PreferencesRules: Rule {
         else { return }
         let receiver = message.receiver.filter { scan.tokens[$0].kind == .identifier }.map { scan.tokens[$0].text }
         let resolved = receiver.count == 1 ? (scan.aliases[receiver[0]].map { [$0] } ?? receiver) : receiver
-        guard let rule = Self.store(resolved) ?? (receiver.contains("NSUserDefaults") ? Self.userDefaults : nil)
-        else { return }
+        let declared = receiver.count == 1 && Self.declaresDefaults(scan, receiver[0])
+        guard
+            let rule = Self.store(resolved)
+                ?? (receiver.contains("NSUserDefaults") || declared ? Self.userDefaults : nil)
+        else {
+            // `[Storage.shared setObject:info forKey:k]`: a class of the app whose own setter writes to UserDefaults
+            // (``wrapperFlag(_:)``, raised by the file that defines it).
+            guard let type = receiver.first, type.first?.isUppercase == true,
+                let text = scan.keyedWriteMessage(
+                    Self.userDefaults, at: index, value: value, key: key, "is written to UserDefaults through \(type)")
+            else { return }
+            scan.report(Self.userDefaults, at: index, text, if: Self.wrapperFlag(type))
+            return
+        }
+        if rule.id == Self.userDefaults.id, let wrapper = Self.forwardingClass(scan, index, value: value) {
+            scan.facts.flags.insert(Self.wrapperFlag(wrapper))
+        }
         report(scan, index, rule, value: value, key: key)
+    }
+
+    /// The flag a file raises when its class `name` forwards what it is given to UserDefaults.
+    static func wrapperFlag(_ name: String) -> String { "defaultsWrapper:" + name }
+
+    /// Whether the file declares `name` (or the property whose ivar it is) as `NSUserDefaults *`.
+    static func declaresDefaults(_ scan: FileScan, _ name: String) -> Bool {
+        let property = name.hasPrefix("_") ? String(name.dropFirst()) : name
+        return scan.memo("declaresDefaults:" + property) {
+            let tokens = scan.tokens
+            for index in tokens.indices.dropLast(2) where tokens[index].text == "NSUserDefaults" {
+                guard scan.isSymbol(index + 1, "*") else { continue }
+                let declared = tokens[index + 2].text
+                if declared == property || declared == "_" + property { return true }
+            }
+            return false
+        }
+    }
+
+    /// The class whose setter the write at `index` is, when it stores the setter's own parameter `value`
+    /// (`@implementation Storage ... - (void)setObject:(id)value forKey:(NSString *)key { [_defaults setObject:value
+    /// forKey:key]; }`).
+    static func forwardingClass(_ scan: FileScan, _ index: Int, value: Range<Int>) -> String? {
+        guard value.count == 1, scan.tokens[value.lowerBound].kind == .identifier else { return nil }
+        var body = Int(scan.file.enclosingBrace[index])
+        while body >= 0, scan.file.enclosingBrace[body] >= 0 { body = Int(scan.file.enclosingBrace[body]) }
+        guard body > 0 else { return nil }
+        // The method head: `- (void)setObject:(id)value forKey:(NSString *)key {`, the parameter after a `)`.
+        var position = body - 1
+        var setter = false
+        var parameter = false
+        while position >= 0, body - position < 48, !(scan.isSymbol(position, "-") || scan.isSymbol(position, "+")) {
+            if scan.text(position).hasPrefix("set"), scan.isSymbol(position + 1, ":") { setter = true }
+            if scan.text(position) == scan.text(value.lowerBound), scan.isSymbol(position - 1, ")") { parameter = true }
+            position -= 1
+        }
+        guard setter, parameter else { return nil }
+        while position >= 0 {
+            let token = scan.tokens[position]
+            if token.kind == .keyword, token.text == "@end" { return nil }
+            if token.kind == .keyword, token.text == "@implementation", position + 1 < scan.tokens.count {
+                return scan.text(position + 1)
+            }
+            position -= 1
+        }
+        return nil
     }
 
     private func report(_ scan: FileScan, _ index: Int, _ rule: RuleInfo, value: Range<Int>, key: Range<Int>) {

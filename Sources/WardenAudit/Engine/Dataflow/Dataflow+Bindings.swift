@@ -26,7 +26,10 @@ extension Dataflow {
         // A name never bound in this scope needs no look back: a parameter carries nothing known, a property what the
         // methods of the file put in it.
         guard Self.contains(boundNames(in: scope), spelling) else {
-            return isPropertyUse(index, spelling) ? propertyTaint(spelling, name, ofTypeAround: index) : nil
+            guard isPropertyUse(index, spelling), !removesSecretEntry(spelling, in: scope, before: index) else {
+                return nil
+            }
+            return propertyTaint(spelling, name, ofTypeAround: index)
         }
         let lower = max(0, Int(scope), index - Self.maximumLookBack)
         // Compared in place, by spelling number (a copy of each token would retain and release its text).
@@ -45,8 +48,25 @@ extension Dataflow {
             return nil
         }
         // A property this method only mutates later (or not before the use) still carries what the others put in it.
-        if local == nil, isPropertyUse(index, spelling) { return propertyTaint(spelling, name, ofTypeAround: index) }
+        if local == nil, isPropertyUse(index, spelling), !removesSecretEntry(spelling, in: scope, before: index) {
+            return propertyTaint(spelling, name, ofTypeAround: index)
+        }
         return local
+    }
+
+    /// Whether the method around `index` removes a secret-keyed entry of the property spelled `spelling` before it
+    /// (`[_info removeObjectForKey:@"token"]`, `info.removeValue(forKey: "token")`): what the other methods put in the
+    /// property is gone by `index` (a sign-out that saves what is left).
+    func removesSecretEntry(_ spelling: Int32, in scope: Int32, before index: Int) -> Bool {
+        let scopes = scan.scopes
+        for position in occurrences(of: spelling).map(Int.init) where position >= Int(scope) && position < index {
+            guard scopes[position] == scope || scan.isSymbol(position - 1, ".") else { continue }
+            let remover = scan.isSymbol(position + 1, ".") ? position + 2 : position + 1
+            guard ["removeObjectForKey", "removeValue", "removeObject"].contains(scan.text(remover)) else { continue }
+            let end = min(tokens.count, remover + 8)
+            if let key = scan.firstString(in: (remover + 1)..<end), scan.isSecret(key) { return true }
+        }
+        return false
     }
 
     /// Whether the name at `index` is a property of the file's types: `self.name`, an Objective-C ivar (`_name`), or a
@@ -312,7 +332,11 @@ extension Dataflow {
             if before.text == "for" { return (.forIn, position - 1) }
         }
         if before?.isSymbol("&") == true { return (.outParameter, position - 1) }
-        if before?.isSymbol(":") == true { return nil }  // a type annotation or a label
+        if before?.isSymbol(":") == true {
+            // `[Utils dict:info setObject:t forKey:@"token"]`: a helper that sets an entry of its dictionary argument.
+            if let setter = dictionaryHelperSetter(position) { return (.objcMutatingMessage, setter) }
+            return nil  // a type annotation or a label
+        }
         guard position + 1 < tokens.count else { return nil }
         let next = tokens[position + 1]
         if next.isSymbol("=") { return (.assignment, position + 1) }
@@ -505,18 +529,43 @@ extension Dataflow {
         "setObject", "setValue", "appendString", "appendData", "appendFormat", "addObject", "setString",
     ]
 
-    /// `[dict setObject:x forKey:@"token"]`, `[blob appendString:password]`.
+    /// Labels of a helper's dictionary argument (`[Utils dict:info setObject:v forKey:k]`).
+    static let dictionaryLabels: Set<String> = ["dict", "dictionary", "dic", "mutableDictionary"]
+
+    /// The setter part of a helper message whose dictionary argument is the lone identifier at `position`
+    /// (`[Utils dict:info setObject:t forKey:@"token"]` → `setObject`), in Objective-C files.
+    func dictionaryHelperSetter(_ position: Int) -> Int? {
+        guard scan.file.language == .objectiveC, position >= 2, Self.dictionaryLabels.contains(scan.text(position - 2)),
+            let message = scan.message(at: position - 2),
+            message.parts.contains(where: { $0.index == position - 2 && $0.argument == position..<(position + 1) })
+        else { return nil }
+        return message.parts.first { Self.objcMutators.contains($0.label) && $0.index > position }?.index
+    }
+
+    /// `[dict setObject:x forKey:@"token"]`, `[blob appendString:password]`, and a helper's
+    /// `[Utils dict:dict setObject:x forKey:@"token"]`.
     func objcMutatingMessage(_ index: Int) -> Parsed? {
-        guard Self.objcMutators.contains(tokens[index].text), let message = scan.message(at: index),
-            message.parts.first?.index == index,
+        guard Self.objcMutators.contains(tokens[index].text), let message = scan.message(at: index) else { return nil }
+        let owner: String
+        var parts = message.parts
+        if message.parts.first?.index == index,
             message.receiver.count == 1
                 || (message.receiver.count == 3 && scan.text(message.receiver.lowerBound) == "self")
-        else { return nil }
-        let owner = scan.text(message.receiver.upperBound - 1)
+        {
+            owner = scan.text(message.receiver.upperBound - 1)
+        } else if let dictionary = parts.firstIndex(where: {
+            Self.dictionaryLabels.contains($0.label) && $0.argument.count == 1 && $0.index < index
+        }) {
+            owner = scan.text(parts[dictionary].argument.lowerBound)
+            parts.remove(at: dictionary)
+        } else {
+            return nil
+        }
         var taint = Taint()
-        for part in message.parts { taint.merge(evaluate(part.argument)) }
+        for part in parts { taint.merge(evaluate(part.argument)) }
         if taint.secret == nil, let key = message.argument("forKey"), let literal = scan.firstString(in: key),
-            scan.isSecret(literal), let value = message.parts.first?.argument, !scan.isLiteral(value)
+            scan.isSecret(literal), let value = parts.first(where: { $0.index == index })?.argument,
+            !scan.isLiteral(value)
         {
             taint.secret = origin("'\(literal)'", key.lowerBound)
         }
