@@ -48,6 +48,7 @@ struct KeychainRules: Rule {
             identifiers: Self.alwaysClasses.union(Self.migratingClasses).union(Self.weakFlags).union(Self.wrapperAlways)
                 .union([
                     "whenUnlocked", "SecItemAdd", "set", "setString", "setData", "write", "writeData", "writeObject",
+                    "synchronizable", "kSecAttrSynchronizable",
                 ]))
     }
 
@@ -79,6 +80,8 @@ struct KeychainRules: Rule {
             keychainAccessDefault(scan, index)
         } else if name == "setString" || name == "setData" {
             uicKeyChainStoreDefault(scan, index)
+        } else if name == "synchronizable" || name == "kSecAttrSynchronizable" {
+            synchronizable(scan, index)
         } else {
             ocKeychainWrite(scan, index)
         }
@@ -351,6 +354,81 @@ struct KeychainRules: Rule {
     }
 
     /// `.always` / `.whenUnlocked` only in a Keychain wrapper's accessibility context.
+    static let synchronized =
+        "A synchronizable Keychain item syncs through iCloud Keychain to every device of the account (and cannot be "
+        + "ThisDeviceOnly)"
+
+    /// An item stored synchronizable: `kSecAttrSynchronizable: kCFBooleanTrue` (or `true`, `@YES`) in a file that adds
+    /// or updates items, KeychainAccess's `.synchronizable(true)`, or a wrapper switched to it before a write in the
+    /// same function (KeychainSwift's or UICKeyChainStore's `keychain.synchronizable = true`). Synchronizable items
+    /// travel to every device of the iCloud account, so they can never be ThisDeviceOnly.
+    func synchronizable(_ scan: FileScan, _ index: Int) {
+        let trueValues: Set<String> = ["true", "kCFBooleanTrue", "YES"]
+        func isTrue(_ position: Int) -> Bool {
+            var position = position
+            if scan.text(position) == "@" { position += 1 }
+            // (__bridge id)kCFBooleanTrue
+            if scan.isSymbol(position, "("), scan.file.partner[position] > position {
+                position = Int(scan.file.partner[position]) + 1
+            }
+            return trueValues.contains(scan.text(position))
+        }
+        if scan.tokens[index].text == "kSecAttrSynchronizable" {
+            // kSecAttrSynchronizable as String: kCFBooleanTrue, query[kSecAttrSynchronizable] = true
+            var position = index + 1
+            if scan.text(position) == "as" { position += 2 }
+            if scan.isSymbol(position, ")") || scan.isSymbol(position, "]") { position += 1 }
+            guard scan.isSymbol(position, ":") || scan.isSymbol(position, "="), isTrue(position + 1) else { return }
+            let stores = scan.memo("keychain-item-writes") {
+                scan.tokens.contains {
+                    $0.kind == .identifier && ($0.text == "SecItemAdd" || $0.text == "SecItemUpdate")
+                }
+            }
+            if stores { scan.report(Self.notThisDeviceOnly, at: index, Self.synchronized) }
+            return
+        }
+        guard scan.isSymbol(index - 1, ".") else { return }
+        if scan.isSymbol(index + 1, "("), isTrue(index + 2), scan.isSymbol(index + 3, ")") {
+            // Keychain(service: s).synchronizable(true)
+            guard scan.file.language == .swift, scan.imports("KeychainAccess") else { return }
+            scan.report(Self.notThisDeviceOnly, at: index, Self.synchronized)
+            return
+        }
+        // keychain.synchronizable = true, then keychain.set(value, forKey: key) in the same function.
+        guard scan.isSymbol(index + 1, "="), isTrue(index + 2), index >= 2,
+            SecretNames.words(scan.text(index - 2)).contains("keychain")
+        else { return }
+        let owner = scan.tokens[index - 2].text
+        // `static var keychain: KeychainSwift { KeychainSwift() }` makes a new store on every use: the switch is lost.
+        guard !Self.isComputedProperty(scan, owner) else { return }
+        let body = Int(scan.file.enclosingBrace[index])
+        guard body >= 0, scan.file.partner[body] > body else { return }
+        let writes: Set<String> = ["set", "setString", "setData"]
+        let writesAfter = scan.any(in: (index + 3)..<Int(scan.file.partner[body])) { position in
+            writes.contains(scan.tokens[position].text)
+                && (scan.text(position - 2) == owner && scan.isSymbol(position - 1, ".")
+                    || scan.text(position - 1) == owner && scan.isSymbol(position - 2, "["))
+        }
+        if writesAfter { scan.report(Self.notThisDeviceOnly, at: index, Self.synchronized) }
+    }
+
+    /// Whether the file declares `name` as a computed property (`var name: Type {`), whose every use is a new value.
+    static func isComputedProperty(_ scan: FileScan, _ name: String) -> Bool {
+        scan.memo("computed:" + name) {
+            let tokens = scan.tokens
+            for index in tokens.indices.dropFirst() where tokens[index].text == name && scan.text(index - 1) == "var" {
+                guard scan.isSymbol(index + 1, ":") else { continue }
+                var position = index + 2
+                while position < tokens.count, position < index + 16, tokens[position].line == tokens[index].line {
+                    if scan.isSymbol(position, "{") { return true }
+                    if scan.isSymbol(position, "=") { break }
+                    position += 1
+                }
+            }
+            return false
+        }
+    }
+
     static func keychainContext(_ scan: FileScan, _ index: Int) -> Bool {
         guard scan.isSymbol(index - 1, ".") else { return false }
         let owner = scan.text(index - 2)
