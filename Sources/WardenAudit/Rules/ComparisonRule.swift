@@ -29,8 +29,8 @@ struct ComparisonRule: Rule {
         "again", "second", "new", "current", "draft", "style", "theme", "config", "configuration", "schema", "type",
         "method", "algorithm", "length", "count", "format", "enabled", "required", "policy", "hint", "existing",
         "updated", "latest", "initial", "mail", "email", "default", "html", "first", "step", "field", "textfield",
-        "cell", "row", "section", "index", "button", "label", "title", "menu", "alert", "controller", "wrong",
-        "incorrect", "invalid", "error", "err", "ret", "status", "reset", "clear", "username", "name",
+        "cell", "row", "section", "segment", "index", "button", "label", "title", "menu", "alert", "controller",
+        "wrong", "incorrect", "invalid", "error", "err", "ret", "status", "reset", "clear", "username", "name",
     ]
     /// Words that make a comparison a check against the kept value, whatever the other side is called.
     static let storedWords: Set<String> = ["stored", "saved", "keychain", "expected", "actual", "correct", "real"]
@@ -55,12 +55,18 @@ struct ComparisonRule: Rule {
     func check(_ scan: FileScan, at index: Int) {
         let left: Operand?
         let right: Operand?
+        // The tokens of bare-name operands (`magic == stored.magic` → `magic`), for what their values carry.
+        var bare: [Int] = []
         if scan.tokens[index].kind == .operator {
             if let literal = hardCoded(scan, index) {
                 return reportHardCoded(scan, at: index, literal)
             }
             left = operand(scan, index - 1, backwards: true)
             right = operand(scan, index + 1, backwards: false)
+            if left?.root == nil, scan.tokens[index - 1].kind == .identifier { bare.append(index - 1) }
+            if right?.root == nil, index + 1 < scan.tokens.count, scan.tokens[index + 1].kind == .identifier {
+                bare.append(index + 1)
+            }
         } else {
             // [received isEqualToString:expected]
             guard scan.file.language == .objectiveC, scan.isSymbol(index + 1, ":"),
@@ -72,12 +78,39 @@ struct ComparisonRule: Rule {
             }
             left = lastName(scan, message.receiver).map { Operand(name: $0, root: root(scan, message.receiver)) }
             right = lastName(scan, argument).map { Operand(name: $0, root: root(scan, argument)) }
+            for range in [message.receiver, argument]
+            where range.count == 1 && scan.tokens[range.lowerBound].kind == .identifier {
+                bare.append(range.lowerBound)
+            }
         }
-        guard let left, let right, !isStructural(left, right),
-            let kind = kind(left.name, right.name, roots: [left.root, right.root].compactMap { $0 })
-        else { return }
-        scan.report(
-            Self.nonConstantTime, at: index, "\(kind) '\(left.name)' and '\(right.name)' are compared in variable time")
+        guard let left, let right, !isStructural(left, right) else { return }
+        let roots = [left.root, right.root].compactMap { $0 }
+        if let kind = kind(left.name, right.name, roots: roots) {
+            scan.report(
+                Self.nonConstantTime, at: index,
+                "\(kind) '\(left.name)' and '\(right.name)' are compared in variable time")
+            return
+        }
+        derivedFromPassword(scan, at: index, bare, names: [left.name, right.name] + roots)
+    }
+
+    /// `magic = [NSData passwordMagic:password]` then `[magic isEqualToString:repo.magic]`: a value made from a
+    /// password, whatever it is called, checked against another in variable time (a verifier; a hash is reported by
+    /// its name). Not where a name says the comparison is a change check or a form's confirmation.
+    private func derivedFromPassword(_ scan: FileScan, at index: Int, _ bare: [Int], names: [String]) {
+        guard !names.flatMap(SecretNames.words).contains(where: Self.benign.contains) else { return }
+        for position in bare {
+            let name = scan.tokens[position].text
+            guard let origin = scan.flow.taint(of: name, at: position)?.secret,
+                case let words = SecretNames.words(origin.source), words.contains(where: Self.passwordWords.contains),
+                !words.contains(where: Self.benign.contains)
+            else { continue }
+            scan.report(
+                Self.nonConstantTime, at: index,
+                "'\(name)', made from \(origin.source) (line \(origin.line)), is compared in variable time (a password "
+                    + "verifier)")
+            return
+        }
     }
 
     /// `lhs.signature == rhs.signature` (an `==` implementation, a diff) compares two values field by field; it is
@@ -132,7 +165,8 @@ struct ComparisonRule: Rule {
         let leftWords = SecretNames.words(left)
         let rightWords = SecretNames.words(right)
         let all = leftWords + rightWords
-        let rootWords = roots.flatMap(SecretNames.words)
+        // `Current.settings.x`: a capitalised root is a type or an app's environment, not a version of the value.
+        let rootWords = roots.filter { $0.first?.isLowercase ?? false }.flatMap(SecretNames.words)
         let checksStored = (all + rootWords).contains(where: Self.storedWords.contains)
         let stale = { (word: String) in checksStored && Self.staleWords.contains(word) }
         if all.contains(where: { Self.benign.contains($0) && !stale($0) })
@@ -147,6 +181,10 @@ struct ComparisonRule: Rule {
             words.last == "hash" && words.contains(where: Self.passwordWords.contains)
         }) {
             return "The hash"
+        }
+        // `value == settings.widgetAuthenticityToken`: a token that exists to prove a request's authenticity.
+        if [leftWords, rightWords].contains(where: { $0.last == "token" && $0.contains("authenticity") }) {
+            return "The authenticity token"
         }
         if [leftWords, rightWords].allSatisfy({ $0.last == "state" }),
             all.contains(where: Self.stateQualifiers.contains)
