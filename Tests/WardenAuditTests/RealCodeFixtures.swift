@@ -857,4 +857,127 @@ let realCodeFixtures: [RuleFixture] = [
                 "enum Oauth {\n case authorize(clientId: String)\n func queryItems() -> [URLQueryItem]? {\n  switch self {\n  case let .authorize(clientId):\n   [\n    .init(name: \"response_type\", value: \"code\"),\n    .init(name: \"client_id\", value: clientId),\n    .init(name: \"code_challenge\", value: challenge),\n    .init(name: \"code_challenge_method\", value: \"S256\"),\n    .init(name: \"state\", value: state),\n   ]\n  }\n }\n}"
             )
         ]),
+    RuleFixture(
+        rule: "secret-in-user-defaults",
+        positives: [
+            // An app's storage class whose setter forwards to UserDefaults (another file), given a dictionary that a helper filled with the token (Seafile).
+            [
+                "Pod/Storage.m":
+                    "@interface Storage ()\n@property NSUserDefaults *storage;\n@end\n@implementation Storage\n- (void)setObject:(id)value forKey:(NSString *)defaultName\n{\n    [_storage setObject:value forKey:defaultName];\n}\n@end",
+                "Pod/Connection.m":
+                    "@implementation Connection\n- (void)setToken:(NSString *)token forUser:(NSString *)username\n{\n    [Utils dict:_info setObject:username forKey:@\"username\"];\n    [Utils dict:_info setObject:token forKey:@\"token\"];\n}\n- (void)saveAccountInfo\n{\n    [Storage.sharedObject setObject:_info forKey:self.accountIdentifier];\n}\n@end",
+            ],
+            // The Swift form of a dictionary filled with a secret in one method and saved whole in another.
+            swift(
+                "final class Session {\n var info: [String: String] = [:]\n func save(token: String) {\n  info[\"token\"] = token\n }\n func persist() {\n  UserDefaults.standard.set(info, forKey: \"account\")\n }\n}"
+            ),
+        ],
+        negatives: [
+            // Sign-out removes the secrets before saving what is left; the settings dictionary holds none.
+            [
+                "Pod/Storage.m":
+                    "@interface Storage ()\n@property NSUserDefaults *storage;\n@end\n@implementation Storage\n- (void)setObject:(id)value forKey:(NSString *)defaultName\n{\n    [_storage setObject:value forKey:defaultName];\n}\n@end",
+                "Pod/Connection.m":
+                    "@implementation Connection\n- (void)setToken:(NSString *)token forUser:(NSString *)username\n{\n    [Utils dict:_info setObject:token forKey:@\"token\"];\n}\n- (void)logout\n{\n    [_info removeObjectForKey:@\"token\"];\n    [Storage.sharedObject setObject:_info forKey:self.accountIdentifier];\n}\n- (void)saveSettings\n{\n    [Storage.sharedObject setObject:_settings forKey:self.settingsKey];\n}\n@end",
+            ],
+            // The class's setter keeps values in memory, not in UserDefaults.
+            [
+                "Pod/Storage.m":
+                    "@interface Storage ()\n@property NSMutableDictionary *cache;\n@end\n@implementation Storage\n- (void)setObject:(id)value forKey:(NSString *)defaultName\n{\n    [_cache setObject:value forKey:defaultName];\n}\n@end",
+                "Pod/Connection.m":
+                    "@implementation Connection\n- (void)setToken:(NSString *)token forUser:(NSString *)username\n{\n    [Utils dict:_info setObject:username forKey:@\"username\"];\n    [Utils dict:_info setObject:token forKey:@\"token\"];\n}\n- (void)saveAccountInfo\n{\n    [Storage.sharedObject setObject:_info forKey:self.accountIdentifier];\n}\n@end",
+            ],
+            swift(
+                "final class Session {\n var info: [String: String] = [:]\n func save(token: String) {\n  info[\"token\"] = token\n }\n func signOut() {\n  info.removeValue(forKey: \"token\")\n  UserDefaults.standard.set(info, forKey: \"account\")\n }\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "keychain-not-this-device-only",
+        positives: [
+            // A synchronizable item syncs through iCloud Keychain: it can never be ThisDeviceOnly.
+            swift(
+                "import KeychainSwift\nenum TranslationKey {\n static let keychain = KeychainSwift()\n static func write(value: String) {\n  keychain.synchronizable = true\n  keychain.set(value, forKey: \"DeepL\")\n }\n}"
+            ),
+            swift(
+                "import KeychainAccess\nlet keychain = Keychain(service: \"app\").synchronizable(true)"
+            ),
+            swift(
+                "func save(_ data: Data) {\n let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrSynchronizable as String: kCFBooleanTrue!, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked, kSecValueData as String: data]\n SecItemAdd(query as CFDictionary, nil)\n}"
+            ),
+            objc(
+                "- (void)save:(NSData *)data\n{\n NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecAttrSynchronizable: (__bridge id)kCFBooleanTrue, (__bridge id)kSecValueData: data};\n SecItemAdd((__bridge CFDictionaryRef)query, NULL);\n}"
+            ),
+        ],
+        negatives: [
+            // Switched on a store made anew on every use, or only to read: nothing is stored synchronizable here.
+            swift(
+                "import KeychainSwift\nenum TranslationKey {\n static var keychain: KeychainSwift { KeychainSwift() }\n static func read() -> String? {\n  keychain.synchronizable = true\n  return keychain.get(\"DeepL\")\n }\n}"
+            ),
+            swift(
+                "func save(_ data: Data) {\n var query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecValueData: data]\n query[kSecAttrSynchronizable] = false\n query[kSecAttrAccessible] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly\n SecItemAdd(query as CFDictionary, nil)\n}"
+            ),
+            objc(
+                "- (NSArray *)all\n{\n NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecAttrSynchronizable: (__bridge id)kSecAttrSynchronizableAny};\n CFTypeRef result = NULL;\n SecItemCopyMatching((__bridge CFDictionaryRef)query, &result);\n return (__bridge_transfer NSArray *)result;\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "non-constant-time-compare",
+        positives: [
+            // A token that exists to prove a request authentic (Home Assistant's widget links; `Current` is its environment).
+            swift(
+                "extension URLComponents {\n func isAuthentic() -> Bool {\n  queryItems?.contains { $0.value == Current.settingsStore.widgetAuthenticityToken } ?? false\n }\n}"
+            ),
+            objc(
+                "- (BOOL)isAuthentic:(NSString *)value\n{\n return [value isEqualToString:self.widgetAuthenticityToken];\n}"
+            ),
+            // A verifier made from the password, checked against the kept one (Seafile's library magic).
+            objc(
+                "- (void)check:(NSString *)password\n{\n NSString *magic = [NSData passwordMagic:password repo:self.repoId];\n if ([magic isEqualToString:repo.magic]) { [self unlock]; }\n}"
+            ),
+            swift(
+                "func check(password: String) -> Bool {\n let magic = derive(password, salt: repo.salt)\n return magic == repo.magic\n}"
+            ),
+        ],
+        negatives: [
+            // An access token compared to pick an account is a lookup, not an authenticity check.
+            swift(
+                "func isCurrent(_ account: Account) -> Bool {\n account.accessToken == Current.session.accessToken\n}"
+            ),
+            // A value made from the password compared as a change check, or a toolbar's items rebuilt from a password segment.
+            objc(
+                "- (void)check:(NSString *)password\n{\n NSString *title = [password uppercaseString];\n if ([title isEqualToString:self.cachedTitle]) { [self reload]; }\n}"
+            ),
+            swift(
+                "func update() {\n var items = [copyPasswordSegment]\n items.append(generatePasswordSegment)\n if toolbar.items != items { toolbar.items = items }\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "password-field-without-content-type",
+        positives: [
+            // An app's factory of a secure text field row (ownCloud), a show-password toggle, a password cell's conditional secure entry (KeePassium).
+            swift(
+                "func viewDidLoad() {\n passwordRow = StaticTableViewRow(secureTextFieldWithAction: { _, _, _ in }, placeholder: \"Password\", identifier: \"password\")\n}"
+            ),
+            swift(
+                "final class Composer {\n var showPassword = false {\n  didSet { passwordField.isSecureTextEntry = !showPassword }\n }\n}"
+            ),
+            swift(
+                "final class PasswordEntryFieldCell: UITableViewCell {\n func configure(_ field: Field) {\n  textField.isSecureTextEntry = field.isProtected && settings.hidesProtectedFields\n }\n}"
+            ),
+            objc(
+                "- (void)toggle\n{\n self.passwordField.secureTextEntry = !showPassword;\n}"
+            ),
+        ],
+        negatives: [
+            swift(
+                "func viewDidLoad() {\n passwordRow = StaticTableViewRow(secureTextFieldWithAction: { _, _, _ in }, placeholder: \"Password\", identifier: \"password\")\n passwordRow?.textField?.textContentType = .password\n}"
+            ),
+            swift(
+                "final class Composer {\n var showPassword = false {\n  didSet { passwordField.isSecureTextEntry = !showPassword }\n }\n func viewDidLoad() { passwordField.textContentType = .newPassword }\n}"
+            ),
+            // Outside a password cell a condition is not a password field's; `false` never is.
+            swift(
+                "final class NoteCell: UITableViewCell {\n func configure(_ field: Field) {\n  textField.isSecureTextEntry = field.isProtected\n }\n}"
+            ),
+        ]),
 ]

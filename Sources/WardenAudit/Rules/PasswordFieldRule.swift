@@ -9,7 +9,37 @@ struct PasswordFieldRule: Rule {
 
     var reports: [RuleInfo] { [Self.withoutContentType] }
     var triggers: Triggers {
-        Triggers(identifiers: ["SecureField", "isSecureTextEntry", "secureTextEntry", "setSecureTextEntry"])
+        Triggers(
+            identifiers: [
+                "SecureField", "isSecureTextEntry", "secureTextEntry", "setSecureTextEntry", "secureTextField",
+                "secureTextFieldWithAction",
+            ])
+    }
+
+    /// Whether some `textContentType` assignment of the file goes through `owner`
+    /// (`passwordRow?.textField?.textContentType = .password` for `passwordRow`).
+    static func hasContentType(_ scan: FileScan, _ owner: String) -> Bool {
+        if scan.contentTypeOwners.contains(owner) { return true }
+        return scan.memo("content-type-through:" + owner) {
+            scan.tokens.indices.contains { index in
+                scan.tokens[index].text == "textContentType" && scan.file.receiver(of: index).contains(owner)
+            }
+        }
+    }
+
+    /// A value that makes a field secure: `true`/`YES`; a show-password toggle's negation (`!showPassword`); or,
+    /// in a password cell's type (`final class PasswordEntryFieldCell`), any condition (`field.isProtected && hide`).
+    static func securing(_ scan: FileScan, _ index: Int) -> Bool {
+        if ["true", "YES"].contains(scan.text(index)) { return true }
+        if scan.text(index) == "!", scan.tokens.indices.contains(index + 1), scan.tokens[index + 1].kind == .identifier,
+            SecretNames.words(scan.text(index + 1)).contains("password")
+        {
+            return true
+        }
+        guard !["false", "NO"].contains(scan.text(index)), let type = scan.enclosingType(of: index) else {
+            return false
+        }
+        return SecretNames.words(type.name).contains { ComparisonRule.passwordWords.contains($0) }
     }
 
     /// A text field that makes itself secure to lend its secure canvas to other views (which screenshots and the
@@ -26,6 +56,14 @@ struct PasswordFieldRule: Rule {
             if let call = scan.file.call(at: index), !scan.file.chain(after: call.close).contains("textContentType") {
                 scan.report(Self.withoutContentType, at: index)
             }
+        case "secureTextField", "secureTextFieldWithAction":
+            // passwordRow = StaticTableViewRow(secureTextFieldWithAction: ...): an app's factory of a secure field row
+            // (ownCloud), which needs a textContentType through the row.
+            guard scan.isSymbol(index + 1, ":"), scan.isSymbol(index - 1, "("), index >= 4,
+                scan.tokens[index - 2].kind == .identifier, scan.isSymbol(index - 3, "="),
+                scan.tokens[index - 4].kind == .identifier
+            else { return }
+            if !Self.hasContentType(scan, scan.text(index - 4)) { scan.report(Self.withoutContentType, at: index) }
         case "setSecureTextEntry":
             guard scan.isSymbol(index + 1, ":"), ["YES", "true"].contains(scan.text(index + 2)) else { return }
             if !scan.contentTypeOwners.contains(scan.text(index - 1)) {
@@ -33,10 +71,10 @@ struct PasswordFieldRule: Rule {
             }
         default:
             // field.isSecureTextEntry = true: the same owner needs a textContentType in the file.
-            guard scan.isSymbol(index + 1, "="), ["true", "YES"].contains(scan.text(index + 2)) else { return }
+            guard scan.isSymbol(index + 1, "="), Self.securing(scan, index + 2) else { return }
             let owner = scan.file.receiver(of: index).last ?? ""
             if Self.isSecureContainer(scan, owner) { return }
-            if !scan.contentTypeOwners.contains(owner) { scan.report(Self.withoutContentType, at: index) }
+            if !Self.hasContentType(scan, owner) { scan.report(Self.withoutContentType, at: index) }
         }
     }
 }
