@@ -22,15 +22,35 @@ struct TokenInURLRule: Rule {
             queryString(scan, index, token.text)
             return
         }
-        guard let name = scan.queryItem(at: index)?.name, Self.parameters.contains(name.lowercased()) else { return }
+        guard let item = scan.queryItem(at: index),
+            Self.parameters.contains(item.name.lowercased()) || Self.carriesKey(scan, item.value)
+        else { return }
+        // `'apiKey' (as 'key')` when the value names what the parameter does not.
+        let name =
+            Self.parameters.contains(item.name.lowercased())
+            ? "'\(item.name)'" : "'\(item.value.map { scan.text($0.upperBound - 1) } ?? "")' (as '\(item.name)')"
         // URLComponents also builds form bodies; a function that sets the body, names it a body or a form, or sends
         // a grant_type (a token request is always a POST body) is not putting it in a URL.
         let body = scan.scopeRange(of: index)
         if !formBody(scan, body) {
             scan.report(
-                Self.tokenInURL, at: index,
-                "'\(name)' is sent in a URL query, where proxies, logs and referrers keep it")
+                Self.tokenInURL, at: index, "\(name) is sent in a URL query, where proxies, logs and referrers keep it")
         }
+    }
+
+    /// A value named as an API key, access token or secret (`URLQueryItem(name: "key", value: apiKey)`, MapTiler's
+    /// form), whatever the parameter is called.
+    static func carriesKey(_ scan: FileScan, _ value: Range<Int>?) -> Bool {
+        // apiKey, self.apiKey, config.apiKey: a plain member chain.
+        guard let value, !value.isEmpty, value.count <= 7, scan.tokens[value.upperBound - 1].kind == .identifier,
+            value.allSatisfy({
+                [.identifier, .keyword].contains(scan.tokens[$0].kind) || scan.isSymbol($0, ".")
+                    || scan.isSymbol($0, "->")
+            })
+        else { return false }
+        let name = scan.text(value.upperBound - 1)
+        guard scan.isSecret(name), let last = SecretNames.words(name).last else { return false }
+        return ["key", "token", "secret", "password"].contains(last)
     }
 
     private func formBody(_ scan: FileScan, _ range: Range<Int>) -> Bool {
