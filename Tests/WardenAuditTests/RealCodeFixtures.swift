@@ -980,4 +980,44 @@ let realCodeFixtures: [RuleFixture] = [
                 "final class NoteCell: UITableViewCell {\n func configure(_ field: Field) {\n  textField.isSecureTextEntry = field.isProtected\n }\n}"
             ),
         ]),
+    RuleFixture(
+        rule: "token-in-url",
+        positives: [
+            // A value named as an API key sent under a parameter that does not say so (Element X's MapTiler style URL).
+            swift(
+                "func styleURL() -> URL? {\n guard let apiKey else { return nil }\n var url = baseURL\n url.append(queryItems: [URLQueryItem(name: \"key\", value: apiKey)])\n return url\n}"
+            ),
+            objc(
+                "- (NSURL *)styleURL\n{\n NSURLComponents *components = [NSURLComponents componentsWithURL:self.baseURL resolvingAgainstBaseURL:NO];\n components.queryItems = @[[NSURLQueryItem queryItemWithName:@\"key\" value:self.apiKey]];\n return components.URL;\n}"
+            ),
+        ],
+        negatives: [
+            // A non-secret value, or the key sent in a form body.
+            swift(
+                "func search() -> URL? {\n var url = baseURL\n url.append(queryItems: [URLQueryItem(name: \"q\", value: searchText)])\n return url\n}"
+            ),
+            swift(
+                "func request() -> URLRequest {\n var components = URLComponents()\n components.queryItems = [URLQueryItem(name: \"key\", value: apiKey)]\n var request = URLRequest(url: endpoint)\n request.httpBody = components.percentEncodedQuery?.data(using: .utf8)\n return request\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "insecure-random-for-secret",
+        positives: [
+            // What a capability-named property's getter returns is its value (Home Assistant's widget authenticity token).
+            swift(
+                "final class SettingsStore {\n var widgetAuthenticityToken: String {\n  if let existing = prefs.string(forKey: \"widgetAuthenticityToken\") {\n   return existing\n  } else {\n   let string = UUID().uuidString\n   return string\n  }\n }\n}"
+            ),
+            objc(
+                "- (NSString *)authenticityToken\n{\n NSString *value = [[NSUUID UUID] UUIDString];\n return value;\n}"
+            ),
+        ],
+        negatives: [
+            // An identifier's getter: only uniqueness matters.
+            swift(
+                "final class SettingsStore {\n var requestIdentifier: String {\n  let string = UUID().uuidString\n  return string\n }\n}"
+            ),
+            objc(
+                "- (NSString *)requestIdentifier\n{\n return [[NSUUID UUID] UUIDString];\n}"
+            ),
+        ]),
 ]

@@ -131,7 +131,7 @@ package enum SecretNames {
         let words = words(name)
         guard let last = words.last else { return false }
         return ["state", "nonce", "verifier", "challenge", "secret", "password", "passcode", "pin", "otp", "code"]
-            .contains(last) || words.contains("csrf") || words.contains("xsrf")
+            .contains(last) || words.contains("csrf") || words.contains("xsrf") || words.contains("authenticity")
     }
 
     /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.

@@ -53,6 +53,56 @@ struct RandomnessRule: Rule {
         }
     }
 
+    /// `var widgetAuthenticityToken: String { ... let string = UUID().uuidString ... return string }`: what the getter
+    /// of a property so named returns is its value.
+    func finish(_ scan: FileScan) {
+        guard
+            scan.mentions(
+                "random-sources", ["UUID", "NSUUID", "arc4random", "arc4random_uniform", "random", "rand"])
+        else { return }
+        let tokens = scan.tokens
+        for index in tokens.indices where tokens[index].kind == .keyword && tokens[index].text == "return" {
+            guard let name = Self.getterName(scan, index), scan.needsSecureRandom(name) else { continue }
+            sink(
+                scan, at: index, scan.flow.valueRange(from: index + 1, stopAtBrace: false), "'\(name)'",
+                unguessable: SecretNames.needsUnguessable(name))
+        }
+    }
+
+    /// The property whose getter the `return` at `index` is in: `var NAME: Type {` (or its `get {`), the innermost
+    /// declaration around it; nil inside a function or a closure.
+    static func getterName(_ scan: FileScan, _ index: Int) -> String? {
+        var open = Int(scan.file.enclosingBrace[index])
+        if scan.file.language == .objectiveC {
+            // - (NSString *)authenticityToken {: a method without parameters, the outermost brace.
+            while open >= 0, scan.file.enclosingBrace[open] >= 0 { open = Int(scan.file.enclosingBrace[open]) }
+            guard open >= 5, scan.tokens[open - 1].kind == .identifier, scan.isSymbol(open - 2, ")") else {
+                return nil
+            }
+            let head = Int(scan.file.partner[open - 2])
+            guard head >= 1, scan.isSymbol(head - 1, "-") || scan.isSymbol(head - 1, "+") else { return nil }
+            return scan.text(open - 1)
+        }
+        var steps = 0
+        while open > 0, steps < 8 {
+            if scan.text(open - 1) == "get" { open = Int(scan.file.enclosingBrace[open]) }
+            guard open > 0 else { return nil }
+            // var NAME: Type { / var NAME: Type? {
+            var position = open - 1
+            while position > 0, open - position < 12, scan.tokens[position].line == scan.tokens[open].line {
+                if scan.text(position) == "var" { return scan.text(position + 1) }
+                if scan.isSymbol(position, ")") || scan.text(position) == "in" || scan.text(position) == "func" {
+                    return nil
+                }
+                position -= 1
+            }
+            // if/else/guard blocks inside the getter: look further out.
+            open = Int(scan.file.enclosingBrace[open])
+            steps += 1
+        }
+        return nil
+    }
+
     /// Parameters and labels that are security capabilities (a UUID must not be one).
     static func unguessable(_ name: String) -> Bool {
         ["code_verifier", "code_challenge"].contains(name) || SecretNames.needsUnguessable(name)
