@@ -120,6 +120,9 @@ struct ServerTrustRule: Rule {
             if Self.evaluations.contains(text)
                 || (scan.isSymbol(position + 1, "(") || scan.isSymbol(position + 1, ":")) && Self.isTrustCheck(text)
             {
+                // `if (host == base.host || TrustIsValid(trust))`: the evaluation is skipped whenever the other side
+                // holds, and the answer below it accepts the trust unevaluated.
+                if Self.isBypassedAlternative(scan, position) { continue }
                 scan.spend(position - body.lowerBound + 1)
                 return
             }
@@ -133,6 +136,31 @@ struct ServerTrustRule: Rule {
             }
         }
         scan.spend(body.count)
+    }
+
+    /// Whether the evaluation at `position` is the second alternative of an `if` condition
+    /// (`if a || evaluate(trust)`), not negated: the branch runs without it whenever `a` holds. A negated one
+    /// (`if (!trust || !SecTrustEvaluateWithError(trust, nil)) { cancel }`) rejects, and counts.
+    static func isBypassedAlternative(_ scan: FileScan, _ position: Int) -> Bool {
+        var start = position - 1
+        if scan.tokens[position - 1].kind == .punctuation, scan.text(position - 1) == "[" { start -= 1 }
+        if scan.text(start) == "!" { return false }
+        var cursor = start
+        while cursor >= 0, position - cursor < 64, scan.tokens[cursor].line == scan.tokens[position].line {
+            let text = scan.text(cursor)
+            if scan.tokens[cursor].kind == .keyword, ["if", "guard", "while"].contains(text) { return false }
+            if text == "||" {
+                // The condition starts at an `if` on this line.
+                var head = cursor - 1
+                while head >= 0, cursor - head < 64, scan.tokens[head].line == scan.tokens[position].line {
+                    if scan.tokens[head].kind == .keyword, scan.text(head) == "if" { return true }
+                    head -= 1
+                }
+                return false
+            }
+            cursor -= 1
+        }
+        return false
     }
 
     /// Whether the answer at `index` passes a user credential: its other argument is a member chain ending in
