@@ -1020,4 +1020,82 @@ let realCodeFixtures: [RuleFixture] = [
                 "- (NSString *)requestIdentifier\n{\n return [[NSUUID UUID] UUIDString];\n}"
             ),
         ]),
+    RuleFixture(
+        rule: "trust-all-certificates",
+        positives: [
+            // An evaluation the condition skips whenever the host matches (Seafile's SSO connection).
+            objc(
+                "-(void)connection:(NSURLConnection *)connection willSendRequestForAuthenticationChallenge:(NSURLAuthenticationChallenge *)challenge {\n    if ([challenge.protectionSpace.authenticationMethod isEqualToString:NSURLAuthenticationMethodServerTrust]) {\n        NSURL* baseURL = [NSURL URLWithString:self.shibbolethUrl];\n        if ([challenge.protectionSpace.host isEqualToString:baseURL.host] || SeafServerTrustIsValid(challenge.protectionSpace.serverTrust)) {\n            [challenge.sender useCredential:[NSURLCredential credentialForTrust:challenge.protectionSpace.serverTrust] forAuthenticationChallenge:challenge];\n        }\n    }\n}"
+            ),
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n guard let trust = challenge.protectionSpace.serverTrust else { return completionHandler(.performDefaultHandling, nil) }\n if challenge.protectionSpace.host == baseURL.host || SecTrustEvaluateWithError(trust, nil) {\n  completionHandler(.useCredential, URLCredential(trust: trust))\n }\n}"
+            ),
+        ],
+        negatives: [
+            // A negated evaluation in a disjunction rejects: it counts.
+            objc(
+                "-(void)other:(NSURLAuthenticationChallenge *)challenge {\n    SecTrustRef trust = challenge.protectionSpace.serverTrust;\n    if (trust == NULL || !SecTrustEvaluateWithError(trust, NULL)) {\n        [challenge.sender cancelAuthenticationChallenge:challenge];\n        return;\n    }\n    [challenge.sender useCredential:[NSURLCredential credentialForTrust:trust] forAuthenticationChallenge:challenge];\n}"
+            ),
+            swift(
+                "func urlSession(_ s: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {\n guard let trust = challenge.protectionSpace.serverTrust else { return completionHandler(.performDefaultHandling, nil) }\n if challenge.protectionSpace.host != baseURL.host || !SecTrustEvaluateWithError(trust, nil) {\n  return completionHandler(.cancelAuthenticationChallenge, nil)\n }\n completionHandler(.useCredential, URLCredential(trust: trust))\n}"
+            ),
+        ]),
+    RuleFixture(
+        rule: "faceid-usage-description-missing",
+        positives: [
+            // An extension that compiles the app's Face ID prompt, with an Info.plist of its own that lacks the key (Seafile's share, action and document picker extensions).
+            [
+                "Project.xcodeproj/project.pbxproj":
+                    "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tB1 /* Lock.m in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.m */; };\n\t\tB2 /* Lock.m in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.m */; };\n\t\tF1 /* Lock.m */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.c.objc; name = \"Lock.m\"; path = \"Common/Lock.m\"; sourceTree = \"<group>\"; };\n\t\tP1 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1 /* Lock.m in Sources */, ); };\n\t\tP2 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B2 /* Lock.m in Sources */, ); };\n\t\tC1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"App/Info.plist\"; }; name = Release; };\n\t\tC2 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"$(SRCROOT)/Share/Info.plist\"; }; name = Release; };\n\t\tL1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, ); };\n\t\tL2 = {isa = XCConfigurationList; buildConfigurations = (C2 /* Release */, ); };\n\t\tT1 /* App */ = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1 /* Sources */, ); name = App; productType = \"com.apple.product-type.application\"; };\n\t\tT2 /* Share */ = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (P2 /* Sources */, ); name = Share; productType = \"com.apple.product-type.app-extension\"; };\n\t};\n\trootObject = R1;\n}\n",
+                "App/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSFaceIDUsageDescription</key><string>Unlock the app</string>\n</dict>\n</plist>\n",
+                "Share/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string></dict>\n</dict>\n</plist>\n",
+                "Common/Lock.m":
+                    "- (void)unlock\n{\n LAContext *context = [[LAContext alloc] init];\n [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@\"Unlock\" reply:^(BOOL success, NSError *error) {\n  dispatch_async(dispatch_get_main_queue(), ^{ [self finish:success]; });\n }];\n}",
+            ],
+            [
+                "Project.xcodeproj/project.pbxproj":
+                    "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tB1 /* Lock.swift in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.swift */; };\n\t\tB2 /* Lock.swift in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.swift */; };\n\t\tF1 /* Lock.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; name = \"Lock.swift\"; path = \"Common/Lock.swift\"; sourceTree = \"<group>\"; };\n\t\tP1 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1 /* Lock.swift in Sources */, ); };\n\t\tP2 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B2 /* Lock.swift in Sources */, ); };\n\t\tC1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"App/Info.plist\"; }; name = Release; };\n\t\tC2 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"$(SRCROOT)/Share/Info.plist\"; }; name = Release; };\n\t\tL1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, ); };\n\t\tL2 = {isa = XCConfigurationList; buildConfigurations = (C2 /* Release */, ); };\n\t\tT1 /* App */ = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1 /* Sources */, ); name = App; productType = \"com.apple.product-type.application\"; };\n\t\tT2 /* Share */ = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (P2 /* Sources */, ); name = Share; productType = \"com.apple.product-type.app-extension\"; };\n\t};\n\trootObject = R1;\n}\n",
+                "App/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSFaceIDUsageDescription</key><string>Unlock the app</string>\n</dict>\n</plist>\n",
+                "Share/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string></dict>\n</dict>\n</plist>\n",
+                "Common/Lock.swift":
+                    "import LocalAuthentication\nfunc unlock() {\n LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"Unlock\") { success, _ in finish(success) }\n}",
+            ],
+        ],
+        negatives: [
+            // The extension declares it; a framework's Info.plist is not read for it; a file that only asks whether biometry exists prompts for nothing.
+            [
+                "Project.xcodeproj/project.pbxproj":
+                    "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tB1 /* Lock.m in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.m */; };\n\t\tB2 /* Lock.m in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.m */; };\n\t\tF1 /* Lock.m */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.c.objc; name = \"Lock.m\"; path = \"Common/Lock.m\"; sourceTree = \"<group>\"; };\n\t\tP1 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1 /* Lock.m in Sources */, ); };\n\t\tP2 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B2 /* Lock.m in Sources */, ); };\n\t\tC1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"App/Info.plist\"; }; name = Release; };\n\t\tC2 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"$(SRCROOT)/Share/Info.plist\"; }; name = Release; };\n\t\tL1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, ); };\n\t\tL2 = {isa = XCConfigurationList; buildConfigurations = (C2 /* Release */, ); };\n\t\tT1 /* App */ = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1 /* Sources */, ); name = App; productType = \"com.apple.product-type.application\"; };\n\t\tT2 /* Share */ = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (P2 /* Sources */, ); name = Share; productType = \"com.apple.product-type.app-extension\"; };\n\t};\n\trootObject = R1;\n}\n",
+                "App/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSFaceIDUsageDescription</key><string>Unlock the app</string>\n</dict>\n</plist>\n",
+                "Share/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSExtension</key><dict/><key>NSFaceIDUsageDescription</key><string>Unlock</string>\n</dict>\n</plist>\n",
+                "Common/Lock.m":
+                    "- (void)unlock\n{\n LAContext *context = [[LAContext alloc] init];\n [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@\"Unlock\" reply:^(BOOL success, NSError *error) {\n  NSDictionary *query = @{(__bridge id)kSecUseAuthenticationContext: context};\n  [self readWith:query];\n }];\n}",
+            ],
+            [
+                "Project.xcodeproj/project.pbxproj":
+                    "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tB1 /* Lock.m in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.m */; };\n\t\tB2 /* Lock.m in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.m */; };\n\t\tF1 /* Lock.m */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.c.objc; name = \"Lock.m\"; path = \"Common/Lock.m\"; sourceTree = \"<group>\"; };\n\t\tP1 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1 /* Lock.m in Sources */, ); };\n\t\tP2 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B2 /* Lock.m in Sources */, ); };\n\t\tC1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"App/Info.plist\"; }; name = Release; };\n\t\tC2 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"$(SRCROOT)/Share/Info.plist\"; }; name = Release; };\n\t\tL1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, ); };\n\t\tL2 = {isa = XCConfigurationList; buildConfigurations = (C2 /* Release */, ); };\n\t\tT1 /* App */ = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1 /* Sources */, ); name = App; productType = \"com.apple.product-type.application\"; };\n\t\tT2 /* Share */ = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (P2 /* Sources */, ); name = Share; productType = \"com.apple.product-type.framework\"; };\n\t};\n\trootObject = R1;\n}\n",
+                "App/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSFaceIDUsageDescription</key><string>Unlock the app</string>\n</dict>\n</plist>\n",
+                "Share/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string></dict>\n</dict>\n</plist>\n",
+                "Common/Lock.m":
+                    "- (void)unlock\n{\n LAContext *context = [[LAContext alloc] init];\n [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@\"Unlock\" reply:^(BOOL success, NSError *error) {\n  NSDictionary *query = @{(__bridge id)kSecUseAuthenticationContext: context};\n  [self readWith:query];\n }];\n}",
+            ],
+            [
+                "Project.xcodeproj/project.pbxproj":
+                    "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tB1 /* Lock.m in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.m */; };\n\t\tB2 /* Lock.m in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Lock.m */; };\n\t\tF1 /* Lock.m */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.c.objc; name = \"Lock.m\"; path = \"Common/Lock.m\"; sourceTree = \"<group>\"; };\n\t\tP1 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1 /* Lock.m in Sources */, ); };\n\t\tP2 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B2 /* Lock.m in Sources */, ); };\n\t\tC1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"App/Info.plist\"; }; name = Release; };\n\t\tC2 /* Release */ = {isa = XCBuildConfiguration; buildSettings = { INFOPLIST_FILE = \"$(SRCROOT)/Share/Info.plist\"; }; name = Release; };\n\t\tL1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, ); };\n\t\tL2 = {isa = XCConfigurationList; buildConfigurations = (C2 /* Release */, ); };\n\t\tT1 /* App */ = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1 /* Sources */, ); name = App; productType = \"com.apple.product-type.application\"; };\n\t\tT2 /* Share */ = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (P2 /* Sources */, ); name = Share; productType = \"com.apple.product-type.app-extension\"; };\n\t};\n\trootObject = R1;\n}\n",
+                "App/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSFaceIDUsageDescription</key><string>Unlock the app</string>\n</dict>\n</plist>\n",
+                "Share/Info.plist":
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string></dict>\n</dict>\n</plist>\n",
+                "Common/Lock.m":
+                    "- (BOOL)available\n{\n LAContext *context = [[LAContext alloc] init];\n return [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthentication error:nil];\n}",
+            ],
+        ]),
 ]

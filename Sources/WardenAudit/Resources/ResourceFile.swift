@@ -20,6 +20,8 @@ struct ResourceFile {
     let propertyList: PropertyListFile?
     /// Every string value with its key (for arrays: the key of the array) and line.
     let entries: [Entry]
+    /// The native targets (for Xcode project files).
+    var targets: [XcodeTarget] = []
 
     /// The file name without folders.
     var name: String { path.split(separator: "/").last.map(String.init) ?? path }
@@ -46,7 +48,8 @@ struct ResourceFile {
             guard UTF8Validation.isValid(bytes) else { return .failure(Unreadable(reason: "not UTF-8")) }
             return .success(
                 ResourceFile(
-                    path: path, kind: .xcodeProject, propertyList: nil, entries: XcodeProjectScanner.entries(bytes)))
+                    path: path, kind: .xcodeProject, propertyList: nil, entries: XcodeProjectScanner.entries(bytes),
+                    targets: XcodeTargets.targets(bytes)))
         default:
             return .failure(Unreadable(reason: "not a resource file"))
         }

@@ -41,6 +41,10 @@ struct BiometricRules: Rule {
             scan.mark("localAuthentication", at: index)
             return
         }
+        if scan.tokens[index].text == "evaluatePolicy" {
+            // What prompts for Face ID (canEvaluatePolicy and biometryType do not).
+            scan.facts.flags.insert(Self.localAuthenticationFlag(scan.file.path))
+        }
         if scan.tokens[index].text == "faceID" {
             // A Swift Playgrounds / Xcode app package declares the usage text in Package.swift (AppleProductTypes):
             // `.faceID(purposeString: "...")` becomes NSFaceIDUsageDescription.
@@ -73,11 +77,32 @@ struct BiometricRules: Rule {
         }
     }
 
+    /// The flag a source file raises when it uses LocalAuthentication, by file name (what a target's Sources name).
+    static func localAuthenticationFlag(_ path: String) -> String {
+        "localAuthenticationIn:" + (path.split(separator: "/").last.map(String.init) ?? path)
+    }
+
+    /// The flag a project file raises for each source file a target with its own Info.plist compiles.
+    static func targetSourceFlag(plist: String, source: String) -> String { "targetSource:\(plist)|\(source)" }
+
     func check(resource: ResourceFile, _ report: ResourceReport) {
-        if let plist = resource.propertyList, let text = plist.root["NSFaceIDUsageDescription"] as? String,
-            !text.isEmpty
-        {
-            report.facts.flags.insert("faceIDUsageDescription")
+        if let plist = resource.propertyList {
+            if let text = plist.root["NSFaceIDUsageDescription"] as? String, !text.isEmpty {
+                report.facts.flags.insert("faceIDUsageDescription")
+            } else if resource.name.lowercased().hasSuffix("info.plist") {
+                report.facts.flags.insert("plistWithoutFaceIDUsage:" + resource.path)
+            }
+        }
+        // Which Info.plist each target compiles its sources with, relative to the folder the .xcodeproj is in.
+        if resource.kind == .xcodeProject {
+            let parts = resource.path.split(separator: "/", omittingEmptySubsequences: false)
+            let root = parts.count > 2 ? parts.dropLast(2).joined(separator: "/") + "/" : ""
+            for target in resource.targets where !target.generatesFaceIDUsage && target.isAppOrExtension {
+                guard let plist = target.infoPlist else { continue }
+                for source in target.sources {
+                    report.facts.flags.insert(Self.targetSourceFlag(plist: root + plist, source: source))
+                }
+            }
         }
         // A generated Info.plist: the build setting in the project file or an .xcconfig.
         if resource.kind == .xcodeProject || resource.kind == .xcconfig,
@@ -91,7 +116,10 @@ struct BiometricRules: Rule {
     }
 
     func finish(project: ProjectFacts, _ report: ProjectReport) {
-        guard !project.any("faceIDUsageDescription") else { return }
+        guard !project.any("faceIDUsageDescription") else {
+            extensionsWithoutUsage(project, report)
+            return
+        }
         let contexts = project.firstMarks("localAuthentication")
         for (file, position) in contexts {
             report.report(Self.faceIDUsageDescriptionMissing, file: file, line: position.line, column: position.column)
@@ -100,6 +128,31 @@ struct BiometricRules: Rule {
         // at its first use — the missing key is the project's, not a line's.
         if contexts.isEmpty, let (file, position) = project.firstMarks("keychainBiometry").first {
             report.report(Self.faceIDUsageDescriptionMissing, file: file, line: position.line, column: position.column)
+        }
+    }
+
+    /// An app whose own Info.plist has the key, and a target (an extension) that compiles a file using
+    /// LocalAuthentication with an Info.plist that lacks it: Face ID fails, or the process exits, in that extension.
+    /// Reported at the extension's Info.plist; only where the project file says which target compiles what.
+    func extensionsWithoutUsage(_ project: ProjectFacts, _ report: ProjectReport) {
+        let raised = project.files.reduce(into: Set<String>()) { $0.formUnion($1.flags) }
+        let users = raised.filter { $0.hasPrefix("localAuthenticationIn:") }.map {
+            String($0.dropFirst("localAuthenticationIn:".count))
+        }
+        guard !users.isEmpty else { return }
+        let prefix = "plistWithoutFaceIDUsage:"
+        for (index, facts) in project.files.enumerated() {
+            guard let flag = facts.flags.first(where: { $0.hasPrefix(prefix) }) else { continue }
+            let plist = String(flag.dropFirst(prefix.count))
+            guard
+                let user = users.sorted().first(where: {
+                    raised.contains(Self.targetSourceFlag(plist: plist, source: $0))
+                })
+            else { continue }
+            report.report(
+                Self.faceIDUsageDescriptionMissing, file: index, line: 1, column: 1,
+                "This target compiles \(user), which asks for Face ID (evaluatePolicy), but its Info.plist has no "
+                    + "NSFaceIDUsageDescription (Face ID fails in it)")
         }
     }
 
