@@ -1098,4 +1098,36 @@ let realCodeFixtures: [RuleFixture] = [
                     "- (BOOL)available\n{\n LAContext *context = [[LAContext alloc] init];\n return [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthentication error:nil];\n}",
             ],
         ]),
+    RuleFixture(
+        rule: "hardcoded-secret",
+        positives: [
+            // Hard-coded crypto inputs: an IV bound to a constant (KeePassium's Salsa20), a key literal, a PBKDF2 salt and a zero IV.
+            swift(
+                "func make(key: SecureBytes) -> Cipher {\n let salsa20InitialVector = SecureBytes.from(\n  [0xE8, 0x30, 0x09, 0x4B, 0x97, 0x20, 0x5D, 0x2A],\n  encrypt: false\n )\n return Salsa20(key: key.sha256, iv: salsa20InitialVector)\n}"
+            ),
+            swift(
+                "func seal(_ message: Data) throws -> Data? {\n try AES.GCM.seal(message, using: SymmetricKey(data: Data(\"0123456789abcdef0123456789abcdef\".utf8))).combined\n}"
+            ),
+            objc(
+                "static const uint8_t kSalt[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};\n- (void)derive:(NSString *)password into:(uint8_t *)derived\n{\n CCKeyDerivationPBKDF(kCCPBKDF2, password.UTF8String, password.length, kSalt, sizeof(kSalt), kCCPRFHmacAlgSHA256, 10000, derived, 32);\n}"
+            ),
+            objc(
+                "- (void)encrypt:(NSData *)data\n{\n char iv[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};\n CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, self.key.bytes, kCCKeySizeAES256, iv, data.bytes, data.length, out, outLength, &moved);\n}"
+            ),
+        ],
+        negatives: [
+            // Keys, nonces and IVs made at run time; a literal that is the plaintext; a store's key name.
+            swift(
+                "func seal(_ message: Data, key: SymmetricKey) throws -> Data? {\n let nonce = AES.GCM.Nonce()\n return try AES.GCM.seal(message, using: key, nonce: nonce).combined\n}"
+            ),
+            swift(
+                "func send() throws -> Data {\n try encrypt(data: \"hello\", key: userKey)\n}"
+            ),
+            swift(
+                "func save(_ token: String) throws {\n try keychain.set(token, key: \"session\")\n}"
+            ),
+            objc(
+                "- (void)encrypt:(NSData *)data\n{\n uint8_t iv[16];\n SecRandomCopyBytes(kSecRandomDefault, 16, iv);\n CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, self.key.bytes, kCCKeySizeAES256, iv, data.bytes, data.length, out, outLength, &moved);\n}"
+            ),
+        ]),
 ]

@@ -10,7 +10,7 @@ struct HardcodedSecretRules: Rule {
         masvs: ["MASVS-STORAGE-1", "MASVS-CRYPTO-2"], maswe: ["MASWE-0003"])
 
     var reports: [RuleInfo] { [Self.hardcodedSecret] }
-    var triggers: Triggers { Triggers(operators: ["="], strings: true) }
+    var triggers: Triggers { Triggers(identifiers: Self.cryptoTriggers, operators: ["="], strings: true) }
 
     /// Resource files that are public configuration by design: Firebase's GoogleService-Info.plist holds an API
     /// key that identifies the project and is not a secret (Firebase documentation); package manifests and lock
@@ -24,6 +24,8 @@ struct HardcodedSecretRules: Rule {
         let token = scan.tokens[index]
         if token.kind == .string {
             string(scan, index, token)
+        } else if token.kind == .identifier || token.kind == .keyword {
+            cryptoInput(scan, index)
         } else {
             assignment(scan, index)
         }
