@@ -1130,4 +1130,18 @@ let realCodeFixtures: [RuleFixture] = [
                 "- (void)encrypt:(NSData *)data\n{\n uint8_t iv[16];\n SecRandomCopyBytes(kSecRandomDefault, 16, iv);\n CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, self.key.bytes, kCCKeySizeAES256, iv, data.bytes, data.length, out, outLength, &moved);\n}"
             ),
         ]),
+    RuleFixture(
+        rule: "secret-in-user-defaults",
+        positives: [
+            // A dictionary loaded and copied into the property that holds the token holds it too (Seafile's migration).
+            objc(
+                "@implementation Connection\n- (void)setToken:(NSString *)token\n{\n    [_info setObject:token forKey:@\"token\"];\n}\n- (void)migrate:(NSString *)url\n{\n    NSDictionary *ainfo = [[NSUserDefaults standardUserDefaults] objectForKey:url];\n    if (ainfo) {\n        _info = [ainfo mutableCopy];\n        [[NSUserDefaults standardUserDefaults] setObject:ainfo forKey:@\"account\"];\n    }\n}\n@end"
+            )
+        ],
+        negatives: [
+            // Copied into a property that holds nothing secret.
+            objc(
+                "@implementation Connection\n- (void)setToken:(NSString *)token\n{\n    [_info setObject:token forKey:@\"token\"];\n}\n- (void)migrate:(NSString *)url\n{\n    NSDictionary *ainfo = [[NSUserDefaults standardUserDefaults] objectForKey:url];\n    if (ainfo) {\n        _settings = [ainfo mutableCopy];\n        [[NSUserDefaults standardUserDefaults] setObject:ainfo forKey:@\"account\"];\n    }\n}\n@end"
+            )
+        ]),
 ]

@@ -51,7 +51,35 @@ extension Dataflow {
         if local == nil, isPropertyUse(index, spelling), !removesSecretEntry(spelling, in: scope, before: index) {
             return propertyTaint(spelling, name, ofTypeAround: index)
         }
+        if local?.secret == nil, let copied = copiedIntoProperty(spelling, in: scope) {
+            var merged = local ?? Taint()
+            merged.secret = copied
+            return merged
+        }
         return local
+    }
+
+    /// What a property holds, for a local this function copies into it (`_info = [ainfo mutableCopy]`,
+    /// `_info = ainfo`): the local held the same entries (an account dictionary loaded, kept and saved again).
+    /// Objective-C only, where dictionaries are copied so.
+    func copiedIntoProperty(_ spelling: Int32, in scope: Int32) -> Origin? {
+        guard scan.file.language == .objectiveC, scope >= 0 else { return nil }
+        let scopes = scan.scopes
+        for position in occurrences(of: spelling).map(Int.init) where scopes[position] == scope && position >= 3 {
+            var target = -1
+            if scan.isSymbol(position - 1, "="), scan.isSymbol(position + 1, ";") {
+                target = position - 2
+            } else if scan.isSymbol(position - 1, "["), ["mutableCopy", "copy"].contains(scan.text(position + 1)),
+                scan.isSymbol(position - 2, "=")
+            {
+                target = position - 3
+            }
+            guard target >= 0, tokens[target].kind == .identifier, isPropertyUse(target, tokens[target].name),
+                let held = propertyTaint(tokens[target].name, tokens[target].text, ofTypeAround: target)?.secret
+            else { continue }
+            return held
+        }
+        return nil
     }
 
     /// Whether the method around `index` removes a secret-keyed entry of the property spelled `spelling` before it
