@@ -108,7 +108,11 @@ extension Auditor {
             RuleSet.run(resource, report)
             outcome.findings = report.findings
             outcome.facts = report.facts
-            if resource.propertyList?.isBinary != true {
+            // Lines are split only for a suppression or a finding's fingerprint: most resources (localisation JSON,
+            // asset catalogues) have neither, and splitting megabytes into Characters was most of their cost.
+            if resource.propertyList?.isBinary != true,
+                !outcome.findings.isEmpty || Self.contains(bytes, Self.suppressionMarker)
+            {
                 let lines = String(decoding: bytes, as: UTF8.self).split(
                     separator: "\n", omittingEmptySubsequences: false)
                 for (number, line) in lines.enumerated() where FastText.contains(String(line), "warden:ignore") {
@@ -158,6 +162,25 @@ extension Auditor {
     }
 
     /// FNV-1a 64 (fingerprints only: stable and fast, not a security function).
+    static let suppressionMarker = Array("warden:ignore".utf8)
+
+    /// Whether `bytes` contain `marker`, ASCII letters in either case (as the per-line test matches them).
+    static func contains(_ bytes: [UInt8], _ marker: [UInt8]) -> Bool {
+        guard let first = marker.first, bytes.count >= marker.count else { return false }
+        func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte | 0x20 : byte }
+        var index = 0
+        let last = bytes.count - marker.count
+        while index <= last {
+            if lower(bytes[index]) == first {
+                var offset = 1
+                while offset < marker.count, lower(bytes[index + offset]) == marker[offset] { offset += 1 }
+                if offset == marker.count { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
     static func fnv1a(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

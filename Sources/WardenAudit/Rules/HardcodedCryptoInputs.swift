@@ -32,6 +32,14 @@ extension HardcodedSecretRules {
             return
         }
         guard scan.isSymbol(index + 1, ":") else { return }
+        // `key:`, `data:` and `using:` label countless calls: only a literal (or a name) there is worth a look.
+        if !Self.cryptoInputLabels.contains(name) {
+            let next = index + 2 < scan.tokens.count ? scan.tokens[index + 2] : nil
+            guard let next,
+                next.kind == .identifier || next.kind == .string || next.isSymbol("[")
+                    || next.isSymbol("@") || next.isSymbol("(")
+            else { return }
+        }
         // Swift: a labelled argument of the call around it; Objective-C: a part of the message.
         let callee: [String]
         let value: Range<Int>
@@ -48,7 +56,13 @@ extension HardcodedSecretRules {
         } else {
             return
         }
-        let crypto = callee.contains { SecretNames.words($0).contains(where: Self.cryptoWords.contains) }
+        let crypto =
+            !Self.cryptoInputLabels.contains(name)
+            && callee.contains { callee in
+                scan.memo("crypto-name " + callee) {
+                    SecretNames.words(callee).contains(where: Self.cryptoWords.contains)
+                }
+            }
         // `data:` is a key only for SymmetricKey(data:); elsewhere it is the plaintext.
         let keyLabel = name == "data" ? callee.first == "SymmetricKey" : Self.keyLabels.contains(name)
         guard Self.cryptoInputLabels.contains(name) || crypto && keyLabel else { return }
@@ -97,8 +111,9 @@ extension HardcodedSecretRules {
         let tokens = scan.tokens
         let scopes = scan.scopes
         let scope = scopes[use]
+        let spelling = tokens[use].name
         let candidates = tokens.indices.dropLast(2).filter { index in
-            guard tokens[index].text == name, tokens[index].kind == .identifier, index != use else { return false }
+            guard tokens[index].name == spelling, tokens[index].kind == .identifier, index != use else { return false }
             return scopes[index] == scope && index < use || scopes[index] < 0 || scan.isTypeBody(Int(scopes[index]))
         }
         // The function's own declarations first, the nearest before the use.

@@ -104,9 +104,10 @@ struct PreferencesRules: Rule {
     /// Whether the file declares `name` (or the property whose ivar it is) as `NSUserDefaults *`.
     static func declaresDefaults(_ scan: FileScan, _ name: String) -> Bool {
         let property = name.hasPrefix("_") ? String(name.dropFirst()) : name
+        guard let defaults = scan.file.names.name(of: "NSUserDefaults") else { return false }
         return scan.memo("declaresDefaults:" + property) {
             let tokens = scan.tokens
-            for index in tokens.indices.dropLast(2) where tokens[index].text == "NSUserDefaults" {
+            for index in tokens.indices.dropLast(2) where tokens[index].name == defaults {
                 guard scan.isSymbol(index + 1, "*") else { continue }
                 let declared = tokens[index + 2].text
                 if declared == property || declared == "_" + property { return true }

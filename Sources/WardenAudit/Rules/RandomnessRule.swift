@@ -56,10 +56,9 @@ struct RandomnessRule: Rule {
     /// `var widgetAuthenticityToken: String { ... let string = UUID().uuidString ... return string }`: what the getter
     /// of a property so named returns is its value.
     func finish(_ scan: FileScan) {
-        guard
-            scan.mentions(
-                "random-sources", ["UUID", "NSUUID", "arc4random", "arc4random_uniform", "random", "rand"])
-        else { return }
+        // One name-table lookup per spelling, not a pass over the tokens.
+        let sources = ["UUID", "NSUUID", "arc4random", "arc4random_uniform", "random", "rand"]
+        guard sources.contains(where: { scan.file.names.name(of: $0) != nil }) else { return }
         let tokens = scan.tokens
         for index in tokens.indices where tokens[index].kind == .keyword && tokens[index].text == "return" {
             guard let name = Self.getterName(scan, index), scan.needsSecureRandom(name) else { continue }

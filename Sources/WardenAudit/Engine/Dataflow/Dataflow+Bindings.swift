@@ -64,6 +64,14 @@ extension Dataflow {
     /// Objective-C only, where dictionaries are copied so.
     func copiedIntoProperty(_ spelling: Int32, in scope: Int32) -> Origin? {
         guard scan.file.language == .objectiveC, scope >= 0 else { return nil }
+        let key = Int64(scope) << 32 | Int64(UInt32(bitPattern: spelling))
+        if let known = copiedIntoProperties[key] { return known }
+        let result = findCopyIntoProperty(spelling, in: scope)
+        if !propertyIncomplete { copiedIntoProperties[key] = .some(result) }
+        return result
+    }
+
+    private func findCopyIntoProperty(_ spelling: Int32, in scope: Int32) -> Origin? {
         let scopes = scan.scopes
         for position in occurrences(of: spelling).map(Int.init) where scopes[position] == scope && position >= 3 {
             var target = -1
@@ -86,6 +94,12 @@ extension Dataflow {
     /// (`[_info removeObjectForKey:@"token"]`, `info.removeValue(forKey: "token")`): what the other methods put in the
     /// property is gone by `index` (a sign-out that saves what is left).
     func removesSecretEntry(_ spelling: Int32, in scope: Int32, before index: Int) -> Bool {
+        // Most files remove nothing: one look at the file, not one per property use.
+        guard
+            ["removeObjectForKey", "removeValue", "removeObject"].contains(where: {
+                scan.file.names.name(of: $0) != nil
+            })
+        else { return false }
         let scopes = scan.scopes
         for position in occurrences(of: spelling).map(Int.init) where position >= Int(scope) && position < index {
             guard scopes[position] == scope || scan.isSymbol(position - 1, ".") else { continue }

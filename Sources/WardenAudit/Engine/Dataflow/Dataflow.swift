@@ -43,6 +43,8 @@ final class Dataflow {
     /// result is then partial and not kept: ``propertyTaint(_:_:ofTypeAround:)``).
     var propertyStack: [Int64] = []
     var propertyIncomplete = false
+    /// ``copiedIntoProperty(_:in:)`` by scope and spelling.
+    var copiedIntoProperties: [Int64: Origin?] = [:]
 
     struct Key: Hashable {
         let scope: Int32
