@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import WardenAudit
@@ -108,6 +109,46 @@ struct LexerTests {
             "isPasswordValid", "sessionManager", "mapping", "socketHandlerToken", "listenerToken",
         ] {
             #expect(!SecretNames.isSecret(plain), "\(plain)")
+        }
+    }
+
+    /// The byte splitter of ASCII names agrees with the `Character` splitter on every identifier and string of the
+    /// fixture app and on the edge cases of camel case, acronyms, digits and separators.
+    @Test func asciiWordSplittingAgreesWithTheCharacterSplitter() throws {
+        let cases = [
+            "", "_", "__a__", "accessToken", "APIKey", "api_key", "URLSessionTask", "HTTPSProxyURL", "sha256Hash",
+            "v2Token", "token2FA", "a", "A", "AB", "aB", "Ab", "ABc", "x1Y2z3", "kSecAttrAccount", "my-refresh.token",
+            "PIN", "otpCode", "OAuth2Client", "user_PASSWORD_hash", "JSONWebTokenJWT", "a b\tc\nd", "\r\nTOKEN\r\n",
+        ]
+        var names = Set(cases)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }
+        for path in files where path.hasSuffix(".swift") || path.hasSuffix(".m") {
+            let file = SourceFile(
+                path: path, bytes: Array(try Data(contentsOf: root.appendingPathComponent(path))),
+                language: path.hasSuffix(".m") ? .objectiveC : .swift)
+            for token in file.tokens where token.kind == .identifier || token.kind == .string {
+                names.insert(token.text)
+            }
+        }
+        #expect(names.count > 1_000)
+        for name in names where name.utf8.allSatisfy({ $0 < 0x80 }) {
+            #expect(SecretNames.asciiWords(name) == SecretNames.characterWords(name), "\(name)")
+        }
+        #expect(SecretNames.words("HTTPSProxyURL") == ["https", "proxy", "url"])
+        #expect(SecretNames.words("sha256Hash") == ["sha256", "hash"])
+        #expect(SecretNames.words("clé_Secrète") == ["clé", "secrète"])
+    }
+
+    @Test func stemSetsFindAnyStemIgnoringCase() {
+        let stems = StemSet(["token", "pw", "iv"])
+        for text in ["token", "AccessTOKEN", "x_Pw", "IV", "aTokeN1"] { #expect(stems.occurs(in: text), "\(text)") }
+        for text in ["", "toke", "tokne", "p", "w", "i", "v_", "éi"] { #expect(!stems.occurs(in: text), "\(text)") }
+        #expect(stems.occurs(in: "épw"))
+        for name in ["tokenizer", "spinner", "kSecAttrAccount", "ivory", "nothing"] {
+            #expect(
+                SecretNames.secretStemSet.occurs(in: name)
+                    == SecretNames.secretStems.contains { FastText.contains(name, $0, caseInsensitive: true) })
         }
     }
 }

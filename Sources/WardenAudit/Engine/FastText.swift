@@ -58,3 +58,39 @@ enum FastText {
         return lower == (b | 0x20) && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
     }
 }
+
+/// A fixed set of lower-case ASCII words found anywhere in a text, ignoring ASCII case, in one pass over the text
+/// (one scan per word would read a name as many times as there are words).
+struct StemSet: Sendable {
+    /// The stems by their first byte.
+    private let byFirst: [[[UInt8]]]
+
+    init(_ stems: [String]) {
+        var table = [[[UInt8]]](repeating: [], count: 128)
+        for stem in stems {
+            let bytes = Array(stem.utf8)
+            precondition(
+                !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && !($0 >= 65 && $0 <= 90) },
+                "a stem is lower-case ASCII")
+            table[Int(bytes[0])].append(bytes)
+        }
+        byFirst = table
+    }
+
+    /// Whether some stem occurs in `text`.
+    func occurs(in text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for index in bytes.indices {
+                let byte = bytes[index] >= 65 && bytes[index] <= 90 ? bytes[index] | 0x20 : bytes[index]
+                guard byte < 0x80 else { continue }
+                for stem in byFirst[Int(byte)] where stem.count <= bytes.count - index {
+                    var offset = 1
+                    while offset < stem.count, FastText.same(bytes[index + offset], stem[offset], true) { offset += 1 }
+                    if offset == stem.count { return true }
+                }
+            }
+            return false
+        }
+    }
+}

@@ -54,6 +54,11 @@ package enum SecretNames {
 
     /// Lower-cased words of an identifier or key.
     package static func words(_ name: String) -> [String] {
+        name.utf8.allSatisfy({ $0 < 0x80 }) ? asciiWords(name) : characterWords(name)
+    }
+
+    /// ``words(_:)`` by `Character` (any script).
+    package static func characterWords(_ name: String) -> [String] {
         var words: [String] = []
         var current: [Character] = []
         let characters = Array(name)
@@ -77,21 +82,82 @@ package enum SecretNames {
         return words
     }
 
+    /// ``words(_:)`` for an ASCII name, by byte: the same words as ``characterWords(_:)`` without the Unicode
+    /// property lookups of each `Character` (most names are ASCII).
+    static func asciiWords(_ name: String) -> [String] {
+        @inline(__always) func isUpper(_ byte: UInt8) -> Bool { byte >= 65 && byte <= 90 }
+        @inline(__always) func isLower(_ byte: UInt8) -> Bool { byte >= 97 && byte <= 122 }
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+        var words: [String] = []
+        var name = name
+        name.withUTF8 { bytes in
+            func word(_ range: Range<Int>) -> String {
+                String(unsafeUninitializedCapacity: range.count) { buffer in
+                    for (offset, index) in range.enumerated() {
+                        buffer[offset] = isUpper(bytes[index]) ? bytes[index] | 0x20 : bytes[index]
+                    }
+                    return range.count
+                }
+            }
+            var start = -1
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
+                    if start >= 0 { words.append(word(start..<index)) }
+                    start = -1
+                    continue
+                }
+                if start < 0 {
+                    start = index
+                } else if isUpper(byte) {
+                    let last = bytes[index - 1]
+                    let nextLower = index + 1 < bytes.count && isLower(bytes[index + 1])
+                    if isLower(last) || isDigit(last) || (nextLower && isUpper(last)) {
+                        words.append(word(start..<index))
+                        start = index
+                    }
+                }
+            }
+            if start >= 0 { words.append(word(start..<bytes.count)) }
+        }
+        return words
+    }
+
     /// Word stems without which no name can be a secret (a byte-level filter before splitting into words).
     static let secretStems = [
         "token", "pass", "secret", "pin", "otp", "jwt", "cred", "key", "cookie", "bearer", "session", "cvv", "pwd",
         "auth", "pw",
     ]
     static let randomStems = secretStems + ["state", "nonce", "verifier", "salt", "iv", "seed", "challenge", "code"]
+    static let secretStemSet = StemSet(secretStems)
+    static let randomStemSet = StemSet(randomStems)
+    /// The last words of a name whose value must come from a cryptographic random source.
+    static let randomWords: Set<String> = [
+        "state", "nonce", "verifier", "salt", "iv", "key", "secret", "token", "otp", "pin", "password", "challenge",
+        "seed",
+    ]
+    /// The words before `code` that make it a one-time code: resetCode, verificationCode, smsCode (not statusCode
+    /// or countryCode).
+    static let oneTimeCodeWords: Set<String> = [
+        "reset", "verification", "verify", "confirmation", "confirm", "sms", "otp", "login", "auth", "access",
+        "recovery", "backup", "invite", "pairing", "unlock", "security", "one", "passcode",
+    ]
+    static let unguessableWords: Set<String> = [
+        "state", "nonce", "verifier", "challenge", "secret", "password", "passcode", "pin", "otp", "code",
+    ]
 
     /// Whether `name` (a variable, property or storage key) names a secret.
     package static func isSecret(_ name: String) -> Bool {
-        guard secretStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
+        guard secretStemSet.occurs(in: name) else { return false }
+        return isSecret(name, words: words(name))
+    }
+
+    /// ``isSecret(_:)`` for a name that has a secret stem, split into `words`.
+    private static func isSecret(_ name: String, words: [String]) -> Bool {
         // Framework constants that name a kind of secret, not one: kSecClassGenericPassword, UITextContentTypePassword.
         if name.hasPrefix("kSec") || name.hasPrefix("UITextContentType") || name.hasPrefix("NSURLCredential") {
             return false
         }
-        let words = words(name)
         guard let last = words.last else { return false }
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
         if words.count >= 2, secretPairs.contains(words[words.count - 2] + " " + last) { return true }
@@ -103,7 +169,7 @@ package enum SecretNames {
         if secrets.allSatisfy({ $0 == "token" || $0 == "tokens" }), words.contains(where: publicTokenWords.contains) {
             return false
         }
-        if ["token", "tokens"].contains(last), words.count >= 2, placeTokenWords.contains(words[words.count - 2]) {
+        if last == "token" || last == "tokens", words.count >= 2, placeTokenWords.contains(words[words.count - 2]) {
             return false
         }
         if !secrets.isEmpty { return true }
@@ -116,8 +182,9 @@ package enum SecretNames {
 
     /// Whether `name` is a token that is an identifier by its own words (`socketHandlerToken`, `deviceToken`,
     /// `nextPageToken`), not a credential.
-    package static func isPublicToken(_ name: String) -> Bool {
-        let words = words(name)
+    package static func isPublicToken(_ name: String) -> Bool { isPublicToken(words: words(name)) }
+
+    private static func isPublicToken(words: [String]) -> Bool {
         guard let last = words.last, last == "token" || last == "tokens" else { return false }
         return words.contains(where: publicTokenWords.contains)
     }
@@ -127,34 +194,26 @@ package enum SecretNames {
     /// NOT be (a security capability). Not other tokens (apps call their generation and resolver markers tokens:
     /// `connectionToken = UUID()`), keys, salts, IVs or seeds: a UUID there is unique enough or not the point.
     package static func needsUnguessable(_ name: String) -> Bool {
-        guard needsSecureRandom(name) else { return false }
+        guard randomStemSet.occurs(in: name) else { return false }
         let words = words(name)
-        guard let last = words.last else { return false }
-        return ["state", "nonce", "verifier", "challenge", "secret", "password", "passcode", "pin", "otp", "code"]
-            .contains(last) || words.contains("csrf") || words.contains("xsrf") || words.contains("authenticity")
+        guard needsSecureRandom(name, words: words), let last = words.last else { return false }
+        return unguessableWords.contains(last) || words.contains("csrf") || words.contains("xsrf")
+            || words.contains("authenticity")
     }
 
     /// Names that must come from a cryptographic random source: state, nonce, verifier, salt, IV, keys, secrets.
     package static func needsSecureRandom(_ name: String) -> Bool {
-        guard randomStems.contains(where: { FastText.contains(name, $0, caseInsensitive: true) }) else { return false }
-        let words = words(name)
+        guard randomStemSet.occurs(in: name) else { return false }
+        return needsSecureRandom(name, words: words(name))
+    }
+
+    /// ``needsSecureRandom(_:)`` for a name that has a random stem, split into `words`.
+    private static func needsSecureRandom(_ name: String, words: [String]) -> Bool {
         guard let last = words.last else { return false }
         if let first = words.first, flagPrefixes.contains(first), words.count > 1 { return false }
         // A handler's, a page's or a device's token is an identifier: only its uniqueness matters.
-        if isPublicToken(name) { return false }
-        let random: Set<String> = [
-            "state", "nonce", "verifier", "salt", "iv", "key", "secret", "token", "otp", "pin", "password", "challenge",
-            "seed",
-        ]
-        // A one-time code: resetCode, verificationCode, smsCode (not statusCode or countryCode).
-        if last == "code", words.count > 1,
-            [
-                "reset", "verification", "verify", "confirmation", "confirm", "sms", "otp", "login", "auth", "access",
-                "recovery", "backup", "invite", "pairing", "unlock", "security", "one", "passcode",
-            ].contains(words[words.count - 2])
-        {
-            return true
-        }
-        return random.contains(last) || isSecret(name)
+        if isPublicToken(words: words) { return false }
+        if last == "code", words.count > 1, oneTimeCodeWords.contains(words[words.count - 2]) { return true }
+        return randomWords.contains(last) || (secretStemSet.occurs(in: name) && isSecret(name, words: words))
     }
 }
