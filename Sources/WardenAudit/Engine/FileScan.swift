@@ -291,17 +291,17 @@ final class FileScan {
         var result = [Int32](repeating: -1, count: tokens.count)
         var stack: [(isType: Bool, scope: Int32)] = []
         for index in tokens.indices {
-            let token = tokens[index]
-            let current = stack.last?.scope ?? -1
-            result[index] = current
-            guard token.kind == .punctuation else { continue }
-            if token.text == "{" {
+            result[index] = stack.last?.scope ?? -1
+            // Punctuation is one byte: its first byte is its text (and no copy of the token is made).
+            guard tokens[index].kind == .punctuation else { continue }
+            let symbol = tokens[index].text.utf8.first
+            if symbol == UInt8(ascii: "{") {
                 if let parent = stack.last, !parent.isType {
                     stack.append((false, parent.scope))
                 } else {
                     stack.append((isTypeBody(index), Int32(index)))
                 }
-            } else if token.text == "}", !stack.isEmpty {
+            } else if symbol == UInt8(ascii: "}"), !stack.isEmpty {
                 stack.removeLast()
                 result[index] = stack.last?.scope ?? -1
             }

@@ -310,23 +310,32 @@ extension Dataflow {
         let range =
             scope >= 0 && scan.file.partner[Int(scope)] > scope
             ? Int(scope)..<(Int(scan.file.partner[Int(scope)]) + 1) : 0..<tokens.count
+        // Tokens are read in place (a copy of each would retain and release its text); punctuation is one byte.
         for position in range where scopes[position] == scope && tokens[position].kind == .identifier {
-            let previous = position > 0 ? tokens[position - 1] : nil
-            if let previous, previous.kind == .keyword || previous.isSymbol("&") || previous.isSymbol("[") {
+            let previousKind = position > 0 ? tokens[position - 1].kind : nil
+            let previousSymbol: UInt8? =
+                previousKind == .punctuation || previousKind == .operator ? tokens[position - 1].text.utf8.first : nil
+            let previousIsAmpersand = previousSymbol == UInt8(ascii: "&") && tokens[position - 1].text.utf8.count == 1
+            let previousIsBracket = previousKind == .punctuation && previousSymbol == UInt8(ascii: "[")
+            if previousKind == .keyword || previousIsAmpersand || previousIsBracket {
                 let objcMutation =
-                    previous.isSymbol("[") && position + 1 < tokens.count
+                    previousIsBracket && position + 1 < tokens.count
                     && Self.objcMutators.contains(tokens[position + 1].text)
-                if previous.isSymbol("&") || objcMutation || ["let", "var", "for"].contains(previous.text) {
+                if previousIsAmpersand || objcMutation
+                    || (previousKind == .keyword && ["let", "var", "for"].contains(tokens[position - 1].text))
+                {
                     names.append(tokens[position].name)
                 }
                 continue
             }
             guard position + 1 < tokens.count else { continue }
-            let next = tokens[position + 1]
-            if next.kind == .operator, next.text == "=" || next.text == "+=" {
+            let nextKind = tokens[position + 1].kind
+            let nextSymbol = nextKind == .punctuation ? tokens[position + 1].text.utf8.first : nil
+            if nextKind == .operator, tokens[position + 1].text == "=" || tokens[position + 1].text == "+=" {
                 names.append(tokens[position].name)
-            } else if next.kind == .punctuation, next.text == "." || next.text == "[",
-                previous?.isSymbol(".") != true || (position >= 2 && tokens[position - 2].text == "self")
+            } else if nextSymbol == UInt8(ascii: ".") || nextSymbol == UInt8(ascii: "["),
+                previousKind != .punctuation || previousSymbol != UInt8(ascii: ".")
+                    || (position >= 2 && tokens[position - 2].text == "self")
             {
                 // The head of `owner.a = v`, `owner.append(x)`, `owner[k] = v`.
                 var end = position
