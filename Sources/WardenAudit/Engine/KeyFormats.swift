@@ -109,10 +109,11 @@ enum KeyFormats {
             "your", "placeholder", "example", "changeme", "xxxx", "****", "<", "${", "$(", "{{", "todo", "dummy",
             "insert", "redacted", "replace",
         ]
-        if placeholders.contains(where: lower.contains) { return false }
+        if placeholders.contains(where: { FastText.contains(lower, $0) }) { return false }
         // URLs, and publishable keys that are public by design (Stripe pk_, Mapbox pk., PostHog's project keys phc_,
         // which its documentation says are safe in client code; its personal keys are phx_).
-        if lower.contains("://") || lower.hasPrefix("pk_live_") || lower.hasPrefix("pk_test_") || lower.hasPrefix("pk.")
+        if FastText.contains(lower, "://") || lower.hasPrefix("pk_live_") || lower.hasPrefix("pk_test_")
+            || lower.hasPrefix("pk.")
             || lower.hasPrefix("phc_")
         {
             return false

@@ -138,7 +138,7 @@ enum PropertyListScanner {
     }
 
     static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard FastText.contains(text, "&") else { return text }
         return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
             .replacingOccurrences(of: "&amp;", with: "&")

@@ -62,7 +62,7 @@ struct AuthorizationRequestRules: Rule {
         var items: [(String, String?, Int)] = []
         for position in body {
             let token = scan.tokens[position]
-            if token.kind == .string, token.text.contains("="), !token.text.contains(" ") {
+            if token.kind == .string, FastText.contains(token.text, "="), !FastText.contains(token.text, " ") {
                 // A query string or URL (no spaces): name=value pairs with a value.
                 for pair in token.text.split(whereSeparator: { $0 == "&" || $0 == "?" }) {
                     let parts = pair.split(separator: "=", maxSplits: 1)

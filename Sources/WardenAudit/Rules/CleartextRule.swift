@@ -59,7 +59,9 @@ struct CleartextRule: Rule {
         // http://user:password@host: the credentials never reach the message.
         if let at = host.lastIndex(of: "@") { host = String(host[host.index(after: at)...]) }
         let hostOnly = host.hasPrefix("[") ? host : String(host.prefix { $0 != ":" })
-        guard !hostOnly.isEmpty, !hostOnly.contains("\u{FFFC}"), !hostOnly.contains("$") else { return nil }
+        guard !hostOnly.isEmpty, !FastText.contains(hostOnly, "\u{FFFC}"), !FastText.contains(hostOnly, "$") else {
+            return nil
+        }
         if loopbackHosts.contains(hostOnly) || hostOnly.hasPrefix("127.") || isReserved(hostOnly) { return nil }
         if namespaceHosts.contains(where: { rest.hasPrefix($0) }) { return nil }
         return hostOnly

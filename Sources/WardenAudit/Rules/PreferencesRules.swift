@@ -49,11 +49,12 @@ struct PreferencesRules: Rule {
 
     /// Which store a receiver chain names, if it is one of these.
     static func store(_ receiver: [String]) -> RuleInfo? {
-        let joined = receiver.joined(separator: ".").lowercased()
-        if joined.contains("ubiquitous") || joined.contains("kvstore") || joined.contains("keyvaluestore") {
+        let joined = receiver.joined(separator: ".")
+        func has(_ word: String) -> Bool { FastText.contains(joined, word, caseInsensitive: true) }
+        if has("ubiquitous") || has("kvstore") || has("keyvaluestore") {
             return iCloudKeyValueStore
         }
-        if joined.contains("defaults") || joined.hasSuffix("standard") || joined.contains("suite") {
+        if has("defaults") || joined.lowercased().hasSuffix("standard") || has("suite") {
             return userDefaults
         }
         return nil

@@ -31,8 +31,8 @@ struct WebViewRules: Rule {
         }
         guard let call = scan.file.call(at: index) else { return }
         if name != "SFSafariViewController" {
-            let receiver = scan.resolvedReceiver(of: index).joined(separator: ".").lowercased()
-            guard receiver.contains("webview") || receiver.contains("wkwebview") else { return }
+            let receiver = scan.resolvedReceiver(of: index).joined(separator: ".")
+            guard FastText.contains(receiver, "webview", caseInsensitive: true) else { return }
         }
         flag(
             scan, index, (call.open + 1)..<call.close,
@@ -59,8 +59,8 @@ struct WebViewRules: Rule {
         }
         guard name == "loadRequest", let message = scan.message(at: index), let request = message.argument(name)
         else { return }
-        let receiver = message.receiver.map { scan.tokens[$0].text }.joined().lowercased()
-        guard receiver.contains("webview") || receiver.contains("web") else { return }
+        let receiver = message.receiver.map { scan.tokens[$0].text }.joined()
+        guard FastText.contains(receiver, "web", caseInsensitive: true) else { return }
         flag(scan, index, request, "a web view")
     }
 }
