@@ -65,8 +65,7 @@ enum KeyFormats {
             guard bytes.count >= 20 else { return nil }
             // One pass: only positions whose byte starts some prefix are tried.
             for position in 0..<bytes.count {
-                guard let candidates = byFirstByte[bytes[position]] else { continue }
-                for index in candidates {
+                for index in byFirstByte[Int(bytes[position])] {
                     let format = formats[index]
                     let prefix = format.prefixBytes
                     guard position + prefix.count <= bytes.count,
@@ -88,10 +87,10 @@ enum KeyFormats {
         }
     }
 
-    /// The formats whose prefix starts with each byte.
-    private static let byFirstByte: [UInt8: [Int]] = {
-        var table: [UInt8: [Int]] = [:]
-        for (index, format) in formats.enumerated() { table[format.prefixBytes[0], default: []].append(index) }
+    /// The formats whose prefix starts with each byte, indexed by the byte (a table, not a hash per byte read).
+    private static let byFirstByte: [[Int]] = {
+        var table = [[Int]](repeating: [], count: 256)
+        for (index, format) in formats.enumerated() { table[Int(format.prefixBytes[0])].append(index) }
         return table
     }()
 
