@@ -135,6 +135,14 @@ struct LexerTests {
         for name in names where name.utf8.allSatisfy({ $0 < 0x80 }) {
             #expect(SecretNames.asciiWords(name) == SecretNames.characterWords(name), "\(name)")
         }
+        // Every string of up to five of these characters: case changes, digits, separators and a CRLF.
+        let alphabet = ["A", "a", "1", "_", "\r\n", "B"]
+        var strings = [""]
+        for _ in 0..<5 {
+            strings += strings.filter { $0.count == strings.last!.count }.flatMap { s in alphabet.map { s + $0 } }
+        }
+        #expect(strings.count > 9_000)
+        for name in strings { #expect(SecretNames.asciiWords(name) == SecretNames.characterWords(name), "\(name)") }
         #expect(SecretNames.words("HTTPSProxyURL") == ["https", "proxy", "url"])
         #expect(SecretNames.words("sha256Hash") == ["sha256", "hash"])
         #expect(SecretNames.words("clé_Secrète") == ["clé", "secrète"])
@@ -145,10 +153,28 @@ struct LexerTests {
         for text in ["token", "AccessTOKEN", "x_Pw", "IV", "aTokeN1"] { #expect(stems.occurs(in: text), "\(text)") }
         for text in ["", "toke", "tokne", "p", "w", "i", "v_", "éi"] { #expect(!stems.occurs(in: text), "\(text)") }
         #expect(stems.occurs(in: "épw"))
-        for name in ["tokenizer", "spinner", "kSecAttrAccount", "ivory", "nothing"] {
+        for name in ["tokenizer", "spinner", "kSecAttrAccount", "ivory", "nothing", "oauthState", "SEED", "x"] {
             #expect(
                 SecretNames.secretStemSet.occurs(in: name)
                     == SecretNames.secretStems.contains { FastText.contains(name, $0, caseInsensitive: true) })
+            #expect(
+                SecretNames.randomStemSet.occurs(in: name)
+                    == SecretNames.randomStems.contains { FastText.contains(name, $0, caseInsensitive: true) })
+        }
+    }
+
+    @Test func namesThatNeedSecureAndUnguessableValues() {
+        for name in ["oauthState", "nonce", "codeVerifier", "resetCode", "salt", "iv", "sessionKey", "csrfToken"] {
+            #expect(SecretNames.needsSecureRandom(name), "\(name)")
+        }
+        for name in ["statusCode", "countryCode", "deviceToken", "isNonceValid", "stateMachine", "kSecAttrService"] {
+            #expect(!SecretNames.needsSecureRandom(name), "\(name)")
+        }
+        for name in ["oauthState", "nonce", "codeVerifier", "resetCode", "csrfToken", "clientSecret"] {
+            #expect(SecretNames.needsUnguessable(name), "\(name)")
+        }
+        for name in ["salt", "iv", "sessionKey", "connectionToken", "statusCode"] {
+            #expect(!SecretNames.needsUnguessable(name), "\(name)")
         }
     }
 }
