@@ -169,6 +169,54 @@ struct ReporterTests {
         #expect(baseline?.codeName == "invalid_baseline")
     }
 
+    /// The C-library walk lists the files the auditor reads: hidden and vendored directories stay shut, a symbolic
+    /// link is listed but never entered, asset catalogues' JSON is left out, and a file larger than one read is read
+    /// whole.
+    @Test func treeWalkListsSourcesAndResourcesAndEntersNoLink() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("warden-walk-\(UUID().uuidString)")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("warden-out-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: outside)
+        }
+        let large = String(repeating: "let padding = 1\n", count: 80_000) + "print(password)\n"
+        for (path, contents) in [
+            "App/A.swift": "print(token)\n", "App/Deep/er/still/B.m": "NSLog(@\"%@\", password);\n",
+            "App/Large.swift": large, ".git/objects/C.swift": "print(token)\n", "App/.Hidden.swift": "print(token)\n",
+            "Carthage/Checkouts/D.swift": "print(token)\n", "App/Assets.xcassets/Contents.json": "{}",
+            "App/config.json": "{}", "App/README.md": "print(token)", "App/noextension": "print(token)",
+            "App/Info.plist": "<plist><dict/></plist>",
+        ] {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: url)
+        }
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("print(token)\n".utf8).write(to: outside.appendingPathComponent("E.swift"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("App/Linked").path, withDestinationPath: outside.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("App/Alias.swift").path,
+            withDestinationPath: root.appendingPathComponent("App/A.swift").path)
+
+        let auditor = Auditor()
+        #expect(
+            auditor.collect(root.path) == [
+                "App/A.swift", "App/Alias.swift", "App/Deep/er/still/B.m", "App/Info.plist", "App/Large.swift",
+                "App/config.json",
+            ])
+        let largeBytes = DirectoryWalk.contents(of: root.appendingPathComponent("App/Large.swift").path)
+        #expect(largeBytes == Array(large.utf8))
+        #expect(DirectoryWalk.contents(of: root.appendingPathComponent("App").path) == nil)
+        #expect(DirectoryWalk.contents(of: root.appendingPathComponent("App/missing.swift").path) == nil)
+        let report = try auditor.audit(root: root.path)
+        #expect(report.filesScanned == 6)
+        #expect(report.findings.contains { $0.file == "App/Large.swift" && $0.line == 80_001 })
+        #expect(report.findings.contains { $0.file == "App/Alias.swift" })
+        #expect(!report.findings.contains { $0.file.hasPrefix("App/Linked") })
+    }
+
     @Test func binaryPropertyLists() throws {
         let data = try PropertyListSerialization.data(
             fromPropertyList: ["NSAppTransportSecurity": ["NSAllowsArbitraryLoads": true]], format: .binary, options: 0)

@@ -60,33 +60,35 @@ public struct Auditor: Sendable {
 
     static let resourceExtensions: Set<String> = ["plist", "entitlements", "json", "xcconfig", "pbxproj"]
 
+    /// The source and resource files under `base`, sorted, with vendored and hidden directories (and hidden files)
+    /// left out.
     func collect(_ base: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
-        var paths: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
-            if options.excludedDirectories.contains(name) || (name.hasPrefix(".") && name != ".") {
-                if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory {
-                    enumerator.skipDescendants()
-                    continue
-                }
-                if name.hasPrefix(".") { continue }
-            }
-            let ext = (name as NSString).pathExtension
-            if Self.sourceExtensions[ext] != nil || Self.resourceExtensions.contains(ext) {
+        let excluded = options.excludedDirectories
+        let paths = DirectoryWalk.files(
+            under: base,
+            descend: { name in !excluded.contains(name) && !name.hasPrefix(".") },
+            keep: { name, path in
+                if name.hasPrefix(".") { return false }
+                let ext = Self.pathExtension(name)
+                guard Self.sourceExtensions[ext] != nil || Self.resourceExtensions.contains(ext) else { return false }
                 // Asset catalogues' Contents.json files describe images, not configuration.
-                if ext == "json", FastText.contains(path, ".xcassets/") { continue }
-                paths.append(path)
-            }
-        }
+                return ext != "json" || !FastText.contains(path, ".xcassets/")
+            })
         return paths.sorted()
+    }
+
+    /// What follows the last `.` of a file name (`""` without one, or for a name that only starts with it), as
+    /// `NSString.pathExtension` reads it.
+    static func pathExtension(_ name: String) -> String {
+        let bytes = Array(name.utf8)
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0, dot + 1 < bytes.count else { return "" }
+        return String(decoding: bytes[(dot + 1)...], as: UTF8.self)
     }
 
     func audit(base: String, relativePaths: [String]) -> AuditReport {
         let loaders: [@Sendable () -> (String, [UInt8]?)] = relativePaths.map { relative in
             {
-                let data = FileManager.default.contents(atPath: base + "/" + relative)
-                return (relative, data.map { Array($0) })
+                (relative, DirectoryWalk.contents(of: base + "/" + relative))
             }
         }
         return run(loaders, count: relativePaths.count)
