@@ -496,8 +496,17 @@ let realCodeFixtures: [RuleFixture] = [
             swift(
                 "import KeychainAccess\nfunc save(_ refreshToken: String) throws {\n try Keychain(service: \"app\").set(refreshToken, key: \"session\")\n}"
             ),
+            // A Thread network's active operational dataset holds its network key (Home Assistant's Matter
+            // commissioning).
+            swift(
+                "import KeychainAccess\nfinal class Settings {\n let keychain = Keychain(service: \"app\")\n var lastActiveOperationalDataset: String? {\n  get { keychain[\"dataset\"] }\n  set { keychain[\"dataset\"] = newValue }\n }\n}"
+            ),
         ],
         negatives: [
+            // The network's extended PAN ID is broadcast in its beacons: an identifier, not a credential.
+            swift(
+                "import KeychainAccess\nfinal class Settings {\n let keychain = Keychain(service: \"app\")\n var lastExtendedPANID: String? {\n  get { keychain[\"panid\"] }\n  set { keychain[\"panid\"] = newValue }\n }\n}"
+            ),
             // The store of that name names its accessibility where it is made, or the write's chain does.
             [
                 "App/Stores.swift":
@@ -585,6 +594,11 @@ let realCodeFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "secret-in-user-defaults",
         positives: [
+            // Thread credentials by name: the active operational dataset, the network key.
+            objc(
+                "- (void)save:(NSString *)dataset {\n [[NSUserDefaults standardUserDefaults] setObject:dataset forKey:@\"activeOperationalDataset\"];\n}"
+            ),
+            swift("func save(_ key: String) {\n UserDefaults.standard.set(key, forKey: \"threadNetworkKey\")\n}"),
             swift(
                 "final class Connection {\n var info: [String: String] = [:]\n func setToken(_ token: String) {\n info[\"token\"] = token\n save()\n }\n func save() { UserDefaults.standard.set(info, forKey: \"account\") }\n}"
             ),
@@ -596,6 +610,11 @@ let realCodeFixtures: [RuleFixture] = [
             ),
         ],
         negatives: [
+            // A Thread network's name and extended PAN ID are in its beacons.
+            objc(
+                "- (void)save:(NSString *)panID {\n [[NSUserDefaults standardUserDefaults] setObject:panID forKey:@\"extendedPANID\"];\n}"
+            ),
+            swift("func save(_ name: String) {\n UserDefaults.standard.set(name, forKey: \"threadNetworkName\")\n}"),
             // What the property holds is not a secret.
             swift(
                 "final class Connection {\n var info: [String: String] = [:]\n func setTheme(_ theme: String) {\n info[\"theme\"] = theme\n save()\n }\n func save() { UserDefaults.standard.set(info, forKey: \"account\") }\n}"

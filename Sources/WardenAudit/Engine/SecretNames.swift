@@ -5,11 +5,14 @@ package enum SecretNames {
     static let secretWords: Set<String> = [
         "token", "tokens", "password", "passwords", "passwd", "pwd", "secret", "secrets", "pin", "otp", "totp", "jwt",
         "credential", "credentials", "passcode", "apikey", "cookie", "cookies", "privatekey", "bearer", "sessionid",
-        "sessiontoken", "cvv", "refreshtoken", "accesstoken", "creds", "pw",
+        "sessiontoken", "cvv", "refreshtoken", "accesstoken", "creds", "pw", "pskc",
     ]
     static let secretPairs: Set<String> = [
         "api key", "private key", "session id", "session key", "session cookie", "session token", "client secret",
         "secret key", "access key", "signing key", "encryption key", "master key", "auth code", "auth key",
+        // Thread: the active operational dataset holds the network key and PSKc (Thread 1.3.0 §8.10.1), which let
+        // a device join the mesh; Wi-Fi calls its passphrase the network key too.
+        "network key", "operational dataset",
     ]
     static let flagPrefixes: Set<String> = [
         "is", "has", "should", "can", "did", "will", "needs", "show", "shows", "requires", "uses", "enable",
@@ -126,7 +129,7 @@ package enum SecretNames {
     /// Word stems without which no name can be a secret (a byte-level filter before splitting into words).
     static let secretStems = [
         "token", "pass", "secret", "pin", "otp", "jwt", "cred", "key", "cookie", "bearer", "session", "cvv", "pwd",
-        "auth", "pw",
+        "auth", "pw", "dataset", "pskc",
     ]
     static let randomStems = secretStems + ["state", "nonce", "verifier", "salt", "iv", "seed", "challenge", "code"]
     static let secretStemSet = StemSet(secretStems)
