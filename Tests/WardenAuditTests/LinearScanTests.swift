@@ -87,6 +87,13 @@ struct LinearScanTests {
                 return false }
                 """, footer: "", rule: "jwt-unverified-decision", expected: { $0 }),
         Family(
+            name: "loops that encode the elements of one array into the Keychain",
+            header:
+                "import KeychainAccess\nstruct Account: Codable {\nlet refreshToken: String\n}\nlet keychain = Keychain(service: \"a\")\nvar accounts: [Account] = []\nfunc persistAll() {",
+            site:
+                "for account# in accounts { keychain[\"a#\"] = try? JSONEncoder().encode(account#).base64EncodedString() }",
+            rule: "keychain-not-this-device-only", expected: { $0 }),
+        Family(
             name: "one property mutated and logged by every method",
             header: "final class Connection {\nvar info: [String: String] = [:]",
             site: "func set#(_ token: String) { info[\"k#\"] = token }\nfunc log#() { print(info) }",
@@ -104,7 +111,9 @@ struct LinearScanTests {
         let file = SourceFile(path: "Generated.swift", bytes: Array(family.source(count).utf8), language: .swift)
         let scan = FileScan(file: file)
         RuleSet.run(scan)
-        return (scan.steps, file.tokens.count, scan.findings.filter { $0.rule.id == family.rule }.count)
+        // Findings another file could decide count too (here the same file raises what they wait for).
+        let findings = scan.findings + scan.facts.pending.map(\.finding)
+        return (scan.steps, file.tokens.count, findings.filter { $0.rule.id == family.rule }.count)
     }
 
     @Test(arguments: families)

@@ -501,8 +501,28 @@ let realCodeFixtures: [RuleFixture] = [
             swift(
                 "import KeychainAccess\nfinal class Settings {\n let keychain = Keychain(service: \"app\")\n var lastActiveOperationalDataset: String? {\n  get { keychain[\"dataset\"] }\n  set { keychain[\"dataset\"] = newValue }\n }\n}"
             ),
+            // An encoded Codable record whose type, in another file, stores a token (Mastodon's authentications).
+            [
+                "App/Account.swift":
+                    "struct Account: Codable, Hashable {\n let id: String\n public private(set) var userAccessToken: String\n}",
+                "App/AccountStore.swift":
+                    "import KeychainAccess\nfinal class AccountStore {\n private static let keychain = Keychain(service: \"accounts\")\n var accounts: [Account] = []\n func persist() {\n  for account in accounts {\n   Self.keychain[account.id] = try? JSONEncoder().encode(account).base64EncodedString()\n  }\n }\n}",
+            ],
         ],
         negatives: [
+            // The record's type reads its token from the Keychain (a computed property is not encoded), or the
+            // record encoded is another type than the one that stores a token.
+            [
+                "App/Account.swift":
+                    "struct Account: Codable {\n let id: String\n var accessToken: String? { Keychain(service: \"t\")[id] }\n}",
+                "App/AccountStore.swift":
+                    "import KeychainAccess\nfinal class AccountStore {\n private static let keychain = Keychain(service: \"accounts\")\n var accounts: [Account] = []\n func persist() {\n  for account in accounts {\n   Self.keychain[account.id] = try? JSONEncoder().encode(account).base64EncodedString()\n  }\n }\n}",
+            ],
+            [
+                "App/Account.swift": "struct Account: Codable {\n let id: String\n let refreshToken: String\n}",
+                "App/Layout.swift":
+                    "import KeychainAccess\nstruct Layout: Codable {\n let columns: Int\n}\nlet keychain = Keychain(service: \"layout\")\nfunc save(_ layout: Layout) {\n keychain[\"layout\"] = try? JSONEncoder().encode(layout).base64EncodedString()\n}",
+            ],
             // The network's extended PAN ID is broadcast in its beacons: an identifier, not a credential.
             swift(
                 "import KeychainAccess\nfinal class Settings {\n let keychain = Keychain(service: \"app\")\n var lastExtendedPANID: String? {\n  get { keychain[\"panid\"] }\n  set { keychain[\"panid\"] = newValue }\n }\n}"
@@ -599,6 +619,12 @@ let realCodeFixtures: [RuleFixture] = [
                 "- (void)save:(NSString *)dataset {\n [[NSUserDefaults standardUserDefaults] setObject:dataset forKey:@\"activeOperationalDataset\"];\n}"
             ),
             swift("func save(_ key: String) {\n UserDefaults.standard.set(key, forKey: \"threadNetworkKey\")\n}"),
+            // A parameter of a Codable type that stores a refresh token, encoded.
+            [
+                "App/Session.swift": "struct Session: Codable {\n var refreshToken: String\n var expiresAt: Date\n}",
+                "App/Save.swift":
+                    "func save(_ session: Session) throws {\n UserDefaults.standard.set(try JSONEncoder().encode(session), forKey: \"session\")\n}",
+            ],
             swift(
                 "final class Connection {\n var info: [String: String] = [:]\n func setToken(_ token: String) {\n info[\"token\"] = token\n save()\n }\n func save() { UserDefaults.standard.set(info, forKey: \"account\") }\n}"
             ),
@@ -615,6 +641,12 @@ let realCodeFixtures: [RuleFixture] = [
                 "- (void)save:(NSString *)panID {\n [[NSUserDefaults standardUserDefaults] setObject:panID forKey:@\"extendedPANID\"];\n}"
             ),
             swift("func save(_ name: String) {\n UserDefaults.standard.set(name, forKey: \"threadNetworkName\")\n}"),
+            // The Codable type encoded stores nothing secret (a token count is a number about tokens).
+            [
+                "App/Session.swift": "struct Session: Codable {\n var refreshToken: String\n}",
+                "App/Save.swift":
+                    "struct Usage: Codable {\n let tokenCount: Int\n}\nfunc save(_ usage: Usage) throws {\n UserDefaults.standard.set(try JSONEncoder().encode(usage), forKey: \"usage\")\n}",
+            ],
             // What the property holds is not a secret.
             swift(
                 "final class Connection {\n var info: [String: String] = [:]\n func setTheme(_ theme: String) {\n info[\"theme\"] = theme\n save()\n }\n func save() { UserDefaults.standard.set(info, forKey: \"account\") }\n}"

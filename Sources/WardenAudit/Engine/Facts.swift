@@ -16,10 +16,13 @@ struct FileFacts: Sendable {
     mutating func mark(_ name: String, _ position: Position) { marks[name, default: []].append(position) }
 }
 
-/// A finding of one file that another file decides: it is reported when any file raised ``flag`` and none raised
+/// A finding of one file that another file decides: it is reported when any file raised ``flag`` (and ``also``) and none raised
 /// ``unless`` (a store of that name made with an accessibility somewhere: which one the code means is not known).
 struct PendingFinding: Sendable {
     let flag: String
+    /// A second flag the finding also needs (a store made without an accessibility in one file, the secret-holding
+    /// type of the value in another).
+    var also: String?
     var unless: String?
     let finding: RawFinding
 }
@@ -37,7 +40,8 @@ struct ProjectFacts: Sendable {
         let raised = files.reduce(into: Set<String>()) { $0.formUnion($1.flags) }
         return files.indices.flatMap { index in
             files[index].pending.filter { pending in
-                raised.contains(pending.flag) && !(pending.unless.map(raised.contains) ?? false)
+                raised.contains(pending.flag) && (pending.also.map(raised.contains) ?? true)
+                    && !(pending.unless.map(raised.contains) ?? false)
             }.map { (index, $0.finding) }
         }
     }

@@ -154,13 +154,16 @@ final class FileScan {
             RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message ?? rule.message))
     }
 
-    /// Reports at `index` only if some file of the project raises `flag` and none raises `unless` (decided after
-    /// every file was read).
-    func report(_ rule: RuleInfo, at index: Int, _ message: String, if flag: String, unless: String? = nil) {
+    /// Reports at `index` only if some file of the project raises `flag` (and `also`, when given) and none raises
+    /// `unless` (decided after every file was read).
+    func report(
+        _ rule: RuleInfo, at index: Int, _ message: String, if flag: String, and also: String? = nil,
+        unless: String? = nil
+    ) {
         let token = tokens[index]
         facts.pending.append(
             PendingFinding(
-                flag: flag, unless: unless,
+                flag: flag, also: also, unless: unless,
                 finding: RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message)))
     }
 
@@ -275,6 +278,8 @@ final class FileScan {
     }()
 
     private var rangeMemos: [String: Range<Int>?] = [:]
+    /// ``elementType(of:)`` by name (one pass over the file per name, however many loops encode its elements).
+    var elementTypes: [String: String?] = [:]
 
     /// A file-wide range (or nil) computed once per key.
     func memoRange(_ key: String, _ compute: () -> Range<Int>?) -> Range<Int>? {

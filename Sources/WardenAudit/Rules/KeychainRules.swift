@@ -252,11 +252,12 @@ struct KeychainRules: Rule {
     static func keychainAccessWrite(
         _ scan: FileScan, at index: Int, store name: String, value: Range<Int>, key: Range<Int>
     ) {
-        guard
-            let message = scan.keyedWriteMessage(
-                notThisDeviceOnly, at: index, value: value, key: key, keychainAccessDefaulted,
-                keyMessage: "A value under a secret-named key " + keychainAccessDefaulted)
-        else { return }
+        let direct = scan.keyedWriteMessage(
+            notThisDeviceOnly, at: index, value: value, key: key, keychainAccessDefaulted,
+            keyMessage: "A value under a secret-named key " + keychainAccessDefaulted)
+        // A value that carries no secret of its own may be a Codable record that holds one, declared elsewhere.
+        let record = direct == nil ? scan.encodedRecord(in: value) : nil
+        guard let message = direct ?? record.map({ scan.recordMessage($0, keychainAccessDefaulted) }) else { return }
         recordStores(scan)
         let flags = scan.facts.flags
         let madeHere = { (store: String) in
@@ -265,12 +266,17 @@ struct KeychainRules: Rule {
         let store =
             madeHere(name) ? name : scan.aliases[name].map { String($0.split(separator: ".").last ?? "") } ?? name
         if flags.contains(storeFlag(store, configured: true)) { return }
+        let held = record.map { CodableSecrets.flag($0.type) }
         if madeHere(store) {
-            scan.report(notThisDeviceOnly, at: index, message)
+            if let held {
+                scan.report(notThisDeviceOnly, at: index, message, if: held)
+            } else {
+                scan.report(notThisDeviceOnly, at: index, message)
+            }
         } else {
             scan.report(
                 notThisDeviceOnly, at: index, message, if: storeFlag(store, configured: false),
-                unless: storeFlag(store, configured: true))
+                and: held, unless: storeFlag(store, configured: true))
         }
     }
 

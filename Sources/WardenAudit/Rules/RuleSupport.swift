@@ -178,7 +178,15 @@ extension FileScan {
     ) {
         if let text = keyedWriteMessage(rule, at: index, value: value, key: key, predicate, keyMessage: keyMessage) {
             report(rule, at: index, text)
+        } else if let record = encodedRecord(in: value) {
+            report(rule, at: index, recordMessage(record, predicate), if: CodableSecrets.flag(record.type))
         }
+    }
+
+    /// `"'account', an encoded Account (a Codable type with a secret-named stored property), <predicate>"`.
+    func recordMessage(_ record: (variable: String, type: String), _ predicate: String) -> String {
+        "'\(record.variable)', an encoded \(record.type) (a Codable type with a secret-named stored property), "
+            + predicate
     }
 
     /// What ``reportKeyedWrite(_:at:value:key:_:keyMessage:)`` would say, or nil when it would say nothing.
