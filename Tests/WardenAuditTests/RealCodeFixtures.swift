@@ -641,6 +641,20 @@ let realCodeFixtures: [RuleFixture] = [
                 "- (void)save:(NSString *)panID {\n [[NSUserDefaults standardUserDefaults] setObject:panID forKey:@\"extendedPANID\"];\n}"
             ),
             swift("func save(_ name: String) {\n UserDefaults.standard.set(name, forKey: \"threadNetworkName\")\n}"),
+            // A member type of the record (`Session.ID`) is not the record; a generic constraint is no
+            // conformance; a static constant is not encoded.
+            [
+                "App/Session.swift":
+                    "struct Session: Codable {\n var refreshToken: String\n struct ID: Codable { let raw: String }\n}",
+                "App/Save.swift":
+                    "func save(_ id: Session.ID) throws {\n UserDefaults.standard.set(try JSONEncoder().encode(id), forKey: \"session\")\n}",
+            ],
+            [
+                "App/Box.swift":
+                    "struct Box<T: Codable> {\n var token: String\n}\nstruct Wrapper: Encodable {\n static let token = \"x\"\n let count: Int\n}",
+                "App/Save.swift":
+                    "func save(_ box: Box, _ wrapper: Wrapper) throws {\n UserDefaults.standard.set(try JSONEncoder().encode(box), forKey: \"box\")\n UserDefaults.standard.set(try JSONEncoder().encode(wrapper), forKey: \"wrapper\")\n}",
+            ],
             // The Codable type encoded stores nothing secret (a token count is a number about tokens).
             [
                 "App/Session.swift": "struct Session: Codable {\n var refreshToken: String\n}",

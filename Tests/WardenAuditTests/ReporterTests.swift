@@ -183,6 +183,7 @@ struct ReporterTests {
         for (path, contents) in [
             "App/A.swift": "print(token)\n", "App/Deep/er/still/B.m": "NSLog(@\"%@\", password);\n",
             "App/Large.swift": large, ".git/objects/C.swift": "print(token)\n", "App/.Hidden.swift": "print(token)\n",
+            "App/.cache/F.swift": "print(token)\n",
             "Carthage/Checkouts/D.swift": "print(token)\n", "App/Assets.xcassets/Contents.json": "{}",
             "App/config.json": "{}", "App/README.md": "print(token)", "App/noextension": "print(token)",
             "App/Info.plist": "<plist><dict/></plist>",

@@ -28,7 +28,11 @@ struct CodableSecrets: Rule {
                 guard position + 1 < tokens.count, tokens[position + 1].kind == .identifier else { return nil }
                 break
             }
-            if tokens[position].kind == .punctuation, ["{", "}", ";", "(", ")"].contains(tokens[position].text) {
+            // A generic constraint is no conformance: `struct Box<T: Codable>`, `where T: Codable`.
+            let text = tokens[position].text
+            if tokens[position].kind == .punctuation && ["{", "}", ";", "(", ")"].contains(text)
+                || text == "<" || text == "where"
+            {
                 return nil
             }
             position -= 1
@@ -65,6 +69,8 @@ struct CodableSecrets: Rule {
     private static func isStatic(_ scan: FileScan, _ position: Int) -> Bool {
         var back = position - 1
         while back >= 0, position - back < 6, scan.tokens[back].line == scan.tokens[position].line {
+            // Not past the body's brace: `class S: Codable { let token: String }` on one line.
+            if scan.isSymbol(back, "{") || scan.isSymbol(back, ";") || scan.isSymbol(back, "}") { return false }
             if ["static", "class"].contains(scan.text(back)) { return true }
             back -= 1
         }
@@ -76,7 +82,7 @@ struct CodableSecrets: Rule {
         var position = name + 1
         let line = scan.tokens[name].line
         while position < end, scan.tokens[position].line == line {
-            if scan.isSymbol(position, "=") { return false }
+            if scan.isSymbol(position, "=") || scan.isSymbol(position, ";") { return false }
             if scan.isSymbol(position, "{") {
                 // Observers keep the property stored: `var token: String { didSet { ... } }`.
                 return !["didSet", "willSet"].contains(scan.text(position + 1))
@@ -156,7 +162,9 @@ extension FileScan {
     private func typeName(at index: Int) -> String? {
         guard index < tokens.count, tokens[index].kind == .identifier,
             let first = tokens[index].text.utf8.first, first >= 0x41 && first <= 0x5A,
-            !["String", "Data", "Any", "AnyObject", "Self"].contains(tokens[index].text)
+            !["String", "Data", "Any", "AnyObject", "Self"].contains(tokens[index].text),
+            // `Account.ID`, `Account.Kind`: a member type, not the record.
+            !isSymbol(index + 1, ".")
         else { return nil }
         return tokens[index].text
     }
