@@ -157,9 +157,44 @@ let baseFixtures: [RuleFixture] = [
                 "webView.load(URLRequest(url: URL(string: \"https://id.example.com/oauth2/authorize?client_id=x\")!))"),
             swift("let safari = SFSafariViewController(url: loginURL)"),
             objc("[self.webView loadRequest:[NSURLRequest requestWithURL:oauthURL]];"),
+            // A sign-in web view disguised as Safari (Seafile's Shibboleth view): whatever page it loads.
+            [
+                "App/SSO/ShibbolethViewController.m": """
+                - (void)show:(NSURLRequest *)request {
+                    WKWebView *wekview = [[WKWebView alloc] initWithFrame:self.view.bounds];
+                    wekview.customUserAgent = [self customUserAgent];
+                    [wekview loadRequest:request];
+                }
+                - (NSString *)customUserAgent {
+                    NSString *ua = [[WKWebView new] valueForKey:@"userAgent"];
+                    return [ua stringByAppendingFormat:@" Safari/%@", @"605.1.15"];
+                }
+                """
+            ],
+            swift(
+                "func show(_ request: URLRequest) {\n let web = WKWebView()\n web.customUserAgent = \"Mozilla/5.0 (iPhone) Version/17.0 Mobile/15E148 Safari/604.1\"\n web.load(request)\n}\nfunc webView(_ w: WKWebView, didFinish n: WKNavigation!) { w.evaluateJavaScript(\"document.cookie\") { _, _ in } }"
+            ),
         ],
         negatives: [
             swift("webView.load(URLRequest(url: helpURL))"),
+            // A Safari user agent in a content browser that reads no cookies and names no sign-in.
+            [
+                "App/Reader/ArticleViewController.swift":
+                    "func show(_ request: URLRequest) {\n webView.customUserAgent = \"Mozilla/5.0 Version/17.0 Safari/604.1\"\n webView.load(request)\n}"
+            ],
+            // A sign-in view whose user agent names the app, and one that only tests for Safari.
+            [
+                "App/Login/LoginWebViewController.m": """
+                - (void)show:(NSURLRequest *)request {
+                    self.webView.customUserAgent = [ua stringByAppendingString:@" Seafile iOS/3.0"];
+                    [self.webView loadRequest:request];
+                }
+                """
+            ],
+            [
+                "App/Login/LoginWebViewController.swift":
+                    "func show(_ request: URLRequest) {\n if ua.contains(\"Safari/\") { webView.customUserAgent = ua + \" MyApp/1\" }\n webView.load(request)\n}"
+            ],
             swift(
                 "let session = ASWebAuthenticationSession(url: authorizationURL, callback: .customScheme(\"app\")) { _, _ in }"
             ),

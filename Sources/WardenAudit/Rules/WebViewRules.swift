@@ -1,7 +1,7 @@
 /// Sign-in pages in embedded browsers (`WKWebView.load`, `SFSafariViewController`, Objective-C `loadRequest:`
 /// and `initWithURL:`) when the URL is an authorization URL, however it was built (a literal, concatenation,
-/// `URLComponents` with `response_type`/`redirect_uri`/`code_challenge` query items, a `URLRequest`), and
-/// `UIWebView` anywhere.
+/// `URLComponents` with `response_type`/`redirect_uri`/`code_challenge` query items, a `URLRequest`); any page loaded
+/// in a sign-in web view disguised as Safari (``disguise(_:)``); and `UIWebView` anywhere.
 struct WebViewRules: Rule {
     static let oauthInWebView = RuleInfo(
         id: "oauth-in-webview", severity: .error, name: "Sign-in page in an embedded web view",
@@ -19,6 +19,58 @@ struct WebViewRules: Rule {
         Triggers(identifiers: ["load", "loadRequest", "SFSafariViewController", "UIWebView", "UIWebViewDelegate"])
     }
 
+    /// Identity providers refuse embedded browsers by their user agent (Google's `disallowed_useragent`, Microsoft
+    /// and Shibboleth IdPs likewise); a web view whose `customUserAgent` (or `applicationNameForUserAgent`) is built
+    /// with a literal `Safari/` claims to be Safari to get past them. With sign-in evidence in the same file (its
+    /// path names a sign-in — login, sign-in, SSO, OAuth, SAML, Shibboleth, IdP — or it reads the page's cookies:
+    /// `document.cookie`, the web view's cookie store), every page that web view loads is a sign-in page in an
+    /// embedded browser. Nil when the file is not so, else the line the user agent is set on.
+    static func disguise(_ scan: FileScan) -> Int? {
+        let found = scan.memoRange("webview-safari-disguise") {
+            let names = ["customUserAgent", "applicationNameForUserAgent", "setCustomUserAgent"]
+            // The user agent is assigned (`webView.customUserAgent = ...`, `[webView setCustomUserAgent:...]`).
+            var assignment: Int?
+            for name in names where assignment == nil {
+                assignment = scan.positions(of: name, in: scan.tokens.indices).first { position in
+                    scan.isSymbol(position + 1, "=")
+                        || (name == "setCustomUserAgent" && scan.isSymbol(position + 1, ":"))
+                }
+            }
+            guard let assignment else { return nil }
+            var safari = false
+            var cookies = false
+            // A literal searched for (`[ua containsString:@"Safari/"]`, `ua.contains("Safari/")`) is a test, not a claim.
+            let tests: Set<String> = ["containsString", "rangeOfString", "hasSuffix", "hasPrefix", "contains", "range"]
+            for (position, token) in scan.tokens.enumerated() where token.kind == .string {
+                if FastText.contains(token.text, "Safari/", caseInsensitive: false) {
+                    var before = position - 1
+                    if scan.text(before) == "@" { before -= 1 }
+                    if scan.isSymbol(before, ":"), scan.text(before - 1) == "of" { before -= 2 }
+                    if !(scan.isSymbol(before, ":") || scan.isSymbol(before, "("))
+                        || !tests.contains(scan.text(before - 1))
+                    {
+                        safari = true
+                    }
+                }
+                if FastText.contains(token.text, "document.cookie", caseInsensitive: false) { cookies = true }
+            }
+            scan.spend(scan.tokens.count)
+            guard safari else { return nil }
+            let cookieStores = ["httpCookieStore", "getAllCookies", "cookiesForURL", "WKHTTPCookieStore"]
+            cookies =
+                cookies
+                || cookieStores.contains { scan.positions(of: $0, in: scan.tokens.indices).contains { _ in true } }
+            let path = scan.file.path.lowercased()
+            let signIn = [
+                "login", "signin", "sign-in", "sign_in", "logon", "sso", "oauth", "saml", "shibboleth", "idp",
+            ]
+            .contains { path.contains($0) }
+            guard cookies || signIn else { return nil }
+            return assignment..<(assignment + 1)
+        }
+        return found?.lowerBound
+    }
+
     func check(_ scan: FileScan, at index: Int) {
         let name = scan.tokens[index].text
         if name == "UIWebView" || name == "UIWebViewDelegate" {
@@ -31,8 +83,12 @@ struct WebViewRules: Rule {
         }
         guard let call = scan.file.call(at: index) else { return }
         if name != "SFSafariViewController" {
-            let receiver = scan.resolvedReceiver(of: index).joined(separator: ".")
-            guard FastText.contains(receiver, "webview", caseInsensitive: true) else { return }
+            let chain = scan.resolvedReceiver(of: index)
+            let receiver = chain.joined(separator: ".")
+            guard
+                FastText.contains(receiver, "webview", caseInsensitive: true)
+                    || chain.last.map({ Self.declaredWebView(scan, $0) }) == true
+            else { return }
         }
         flag(
             scan, index, (call.open + 1)..<call.close,
@@ -40,7 +96,16 @@ struct WebViewRules: Rule {
     }
 
     private func flag(_ scan: FileScan, _ index: Int, _ range: Range<Int>, _ browser: String) {
-        guard let origin = scan.flow.evaluate(range).authorizationURL else { return }
+        guard let origin = scan.flow.evaluate(range).authorizationURL else {
+            if browser == "a web view", let disguised = Self.disguise(scan) {
+                let line = scan.tokens[disguised].line
+                scan.report(
+                    Self.oauthInWebView, at: index,
+                    "A sign-in page is loaded in a web view disguised as Safari (its user agent, set on line \(line), "
+                        + "claims Safari/ to get past the identity provider's block on embedded browsers)")
+            }
+            return
+        }
         scan.report(
             Self.oauthInWebView, at: index,
             scan.message(origin, at: index, "is loaded in \(browser), not the system browser"))
@@ -59,8 +124,26 @@ struct WebViewRules: Rule {
         }
         guard name == "loadRequest", let message = scan.message(at: index), let request = message.argument(name)
         else { return }
-        let receiver = message.receiver.map { scan.tokens[$0].text }.joined()
-        guard FastText.contains(receiver, "web", caseInsensitive: true) else { return }
+        let names = message.receiver.map { scan.tokens[$0].text }
+        guard
+            FastText.contains(names.joined(), "web", caseInsensitive: true)
+                || names.last.map({ Self.declaredWebView(scan, $0) }) == true
+        else { return }
         flag(scan, index, request, "a web view")
+    }
+
+    /// Whether this file declares `name` as a `WKWebView` whatever it is called (Seafile's `wekview`):
+    /// `WKWebView *name`, `name: WKWebView`, `name = WKWebView(` or `name = [[WKWebView alloc] ...]`.
+    static func declaredWebView(_ scan: FileScan, _ name: String) -> Bool {
+        scan.memo("declared-webview " + name) {
+            scan.positions(of: name, in: scan.tokens.indices).contains { position in
+                (scan.isSymbol(position - 1, "*") && scan.text(position - 2) == "WKWebView")
+                    || (scan.isSymbol(position + 1, ":") && scan.text(position + 2) == "WKWebView")
+                    || (scan.isSymbol(position + 1, "=")
+                        && (scan.text(position + 2) == "WKWebView"
+                            || (scan.isSymbol(position + 2, "[") && scan.isSymbol(position + 3, "[")
+                                && scan.text(position + 4) == "WKWebView")))
+            }
+        }
     }
 }
