@@ -8,7 +8,8 @@ public enum AuditFormat: String, Sendable, CaseIterable {
 /// Renders reports: ``text(_:colour:)``, ``json(_:version:)``, ``sarif(_:version:rootURI:)``, and reads and
 /// writes baseline documents.
 public enum Reporter {
-    /// `path:line:col: severity: message [RULE-ID]`, grouped by file; ANSI colours when `colour` is set.
+    /// `path:line:col: severity: message [RULE-ID]`, grouped by file, each related line of a finding as a
+    /// `path:line:1: note:` under it; ANSI colours when `colour` is set.
     /// - Parameter pathPrefix: put before each file's path (the audited root, for tools that need absolute paths
     ///   such as Xcode's issue navigator); empty: paths relative to the root.
     public static func text(_ report: AuditReport, colour: Bool, pathPrefix: String = "") -> String {
@@ -30,6 +31,10 @@ public enum Reporter {
             lines.append(
                 "\(pathPrefix)\(finding.file):\(finding.line):\(finding.column): \(severity): \(finding.message) [\(finding.rule.id)]"
             )
+            // Compiler-style notes for the lines the finding is also about (Xcode lists them under it).
+            for line in finding.related {
+                lines.append("\(pathPrefix)\(finding.file):\(line):1: \(paint("note", "1;36")): where it takes effect")
+            }
             if colour { lines.append("    " + paint("fix: \(finding.rule.fix)", "2")) }
         }
         if !report.findings.isEmpty { lines.append("") }
@@ -52,7 +57,8 @@ public enum Reporter {
     }
 
     /// The JSON document (the CLI's `--format json` contract):
-    /// `{"tool":{"name","version"},"findings":[{"rule","severity","file","line","column","message","masvs"}],"summary":{...}}`.
+    /// `{"tool":{"name","version"},"findings":[{"rule","severity","file","line","column","message","masvs"}],"summary":{...}}`;
+    /// a finding about other lines of its file too lists them as `"related"`.
     public static func json(_ report: AuditReport, version: String) -> String {
         struct Document: Encodable {
             struct Tool: Encodable { let name: String, version: String }
@@ -60,8 +66,9 @@ public enum Reporter {
                 let rule: String, severity: String, file: String, line: Int, column: Int, message: String
                 let masvs: [String], maswe: [String], fix: String, fingerprint: String
                 let inTestCode: Bool
+                let related: [Int]?
                 enum CodingKeys: String, CodingKey {
-                    case rule, severity, file, line, column, message, masvs, maswe, fix, fingerprint
+                    case rule, severity, file, line, column, message, masvs, maswe, fix, fingerprint, related
                     case inTestCode = "in_test_code"
                 }
             }
@@ -86,7 +93,8 @@ public enum Reporter {
                     .init(
                         rule: $0.rule.id, severity: $0.severity.rawValue, file: $0.file, line: $0.line,
                         column: $0.column, message: $0.message, masvs: $0.rule.masvs, maswe: $0.rule.maswe,
-                        fix: $0.rule.fix, fingerprint: $0.fingerprint, inTestCode: $0.inTestCode)
+                        fix: $0.rule.fix, fingerprint: $0.fingerprint, inTestCode: $0.inTestCode,
+                        related: $0.related.isEmpty ? nil : $0.related)
                 },
                 summary: .init(
                     files: report.filesScanned, lines: report.linesScanned, findings: report.findings.count,
@@ -117,7 +125,15 @@ public enum Reporter {
                     problemSeverity: rule.severity == .note ? "recommendation" : rule.severity.rawValue))
         }
         let results: [SARIF.Result] = report.findings.map { finding in
-            SARIF.Result(
+            let related = finding.related.enumerated().map { id, line in
+                SARIF.RelatedLocation(
+                    id: id + 1,
+                    physicalLocation: .init(
+                        artifactLocation: .init(uri: uriPath(finding.file), uriBaseId: "%SRCROOT%"),
+                        region: .init(startLine: line, startColumn: 1)),
+                    message: .init(text: "where it takes effect"))
+            }
+            return SARIF.Result(
                 ruleId: finding.rule.id, ruleIndex: ruleIndex[finding.rule.id] ?? 0, level: finding.severity.rawValue,
                 message: .init(text: finding.message),
                 locations: [
@@ -126,6 +142,7 @@ public enum Reporter {
                             artifactLocation: .init(uri: uriPath(finding.file), uriBaseId: "%SRCROOT%"),
                             region: .init(startLine: finding.line, startColumn: finding.column)))
                 ],
+                relatedLocations: related.isEmpty ? nil : related,
                 partialFingerprints: ["wardenFingerprint/v1": finding.fingerprint])
         }
         let run = SARIF.Run(
@@ -186,9 +203,15 @@ public enum Reporter {
             let level: String
             let message: Message
             let locations: [Location]
+            let relatedLocations: [RelatedLocation]?
             let partialFingerprints: [String: String]
         }
         struct Location: Encodable { let physicalLocation: PhysicalLocation }
+        struct RelatedLocation: Encodable {
+            let id: Int
+            let physicalLocation: PhysicalLocation
+            let message: Message
+        }
         struct PhysicalLocation: Encodable {
             let artifactLocation: ArtifactLocation
             let region: Region

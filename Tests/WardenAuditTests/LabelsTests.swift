@@ -74,6 +74,30 @@ struct LabelsTests {
         #expect(far.total.found == 1 && far.unexpected == ["A.swift:2 secret-in-log", "A.swift:8 secret-in-log"])
     }
 
+    /// A finding answers a label on a line it names as related as on its own, exactly with no tolerance; it is
+    /// still one finding: it answers one expect label, and is one false positive when it answers none.
+    @Test func aRelatedLineAnswersALabelOnce() throws {
+        let code =
+            "func save() {\n var q: [CFString: Any] = [:]\n q[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlock\n"
+            + " let a = 1\n let b = 2\n let c = 3\n SecItemAdd(q as CFDictionary, nil)\n}\n"
+        let report = Auditor().audit(files: ["A.swift": code])
+        let finding = try #require(report.findings.first { $0.rule.id == "keychain-not-this-device-only" })
+        #expect(finding.line == 3 && finding.related == [7])
+        let atWrite = try Labels(tsv: "A.swift\t7\texpect\tkeychain-not-this-device-only\n")
+        let score = LabelScore(report: report, labels: atWrite)
+        #expect(score.total.found == 1 && score.unexpected.isEmpty)
+        let both = try Labels(
+            tsv:
+                "A.swift\t3\texpect\tkeychain-not-this-device-only\nA.swift\t7\texpect\tkeychain-not-this-device-only\n"
+        )
+        let once = LabelScore(report: report, labels: both)
+        #expect(once.total.found == 1 && once.missed == ["A.swift:7 keychain-not-this-device-only"])
+        let twin = try Labels(tsv: "A.swift\t7\ttwin\tkeychain-not-this-device-only\n")
+        #expect(LabelScore(report: report, labels: twin).total.twinsFlagged == 1)
+        let none = LabelScore(report: report, labels: try Labels(tsv: "A.swift\t1\texpect\tsecret-in-log\n"))
+        #expect(none.unexpected == ["A.swift:3 keychain-not-this-device-only"])
+    }
+
     /// The sample app's labels file says what its `expect:` comments say, and the audit finds exactly those.
     @Test func sampleAppLabelsMatchTheMarkersAndTheAudit() throws {
         let root = Self.fixtures.appendingPathComponent("SampleApp").path

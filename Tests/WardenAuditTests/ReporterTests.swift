@@ -83,6 +83,80 @@ struct ReporterTests {
                 == "file:///src/app/")
     }
 
+    /// An accessibility class chosen on one line and stored by a `SecItemAdd` or `SecItemUpdate` later in the function
+    /// names that call as a related line (WireGuard's query, ten lines apart): for a subscript, a literal bound to a
+    /// variable, an inline literal, a bridged Objective-C `setObject:forKey:` and literal; a query no call is passed
+    /// to, or another query passed to the call, names none. Text, JSON and SARIF carry the lines.
+    @Test func aKeychainClassNamesTheWriteItReaches() throws {
+        let swiftCode = """
+            func save(_ data: Data) {
+                var items: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecValueData: data]
+                items[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlock
+                let other: [CFString: Any] = [kSecClass: kSecClassGenericPassword]
+
+                SecItemAdd(other as CFDictionary, nil)
+                SecItemAdd(items as CFDictionary, nil)
+            }
+            func update(_ query: [CFString: Any]) {
+                let attributes: [CFString: Any] = [
+                    kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked
+                ]
+
+                SecItemUpdate(query as CFDictionary, attributes as CFDictionary)
+            }
+            func inline(_ data: Data) {
+                SecItemAdd(
+                    [kSecClass: kSecClassGenericPassword,
+                     kSecAttrAccessible: kSecAttrAccessibleAlways, kSecValueData: data] as CFDictionary, nil)
+            }
+            func unused() {
+                var search: [CFString: Any] = [:]
+                search[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlock
+                SecItemCopyMatching(search as CFDictionary, nil)
+            }
+            """
+        let objcCode = """
+            - (void)save:(NSData *)data {
+                NSMutableDictionary *query = [NSMutableDictionary dictionary];
+                [query setObject:(__bridge id)kSecAttrAccessibleAfterFirstUnlock forKey:(__bridge id)kSecAttrAccessible];
+
+                SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+            }
+            - (void)saveLiteral:(NSData *)data {
+                NSDictionary *item = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                                       (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlocked};
+
+                SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+            }
+            """
+        let report = Auditor().audit(files: ["App/Store.swift": swiftCode, "App/Store.m": objcCode])
+        let related = report.findings.filter {
+            $0.rule.id.hasPrefix("keychain-") && $0.rule.id != "keychain-accessibility-missing"
+        }
+        .map { "\($0.file):\($0.line) \($0.related)" }
+        #expect(
+            related == [
+                "App/Store.m:3 [5]", "App/Store.m:9 [11]", "App/Store.swift:3 [7]", "App/Store.swift:11 [14]",
+                "App/Store.swift:19 [17]", "App/Store.swift:23 []",
+            ])
+        let text = Reporter.text(report, colour: false)
+        #expect(
+            text.contains("App/Store.swift:3:33: warning: ")
+                && text.contains("App/Store.swift:7:1: note: where it takes effect"))
+        let json =
+            try JSONSerialization.jsonObject(with: Data(Reporter.json(report, version: "1").utf8)) as! [String: Any]
+        let items = (json["findings"] as! [[String: Any]]).filter { $0["file"] as? String == "App/Store.swift" }
+        #expect(items.first { $0["line"] as? Int == 3 }?["related"] as? [Int] == [7])
+        #expect(items.first { $0["line"] as? Int == 23 }?.keys.contains("related") == false)
+        let sarif =
+            try JSONSerialization.jsonObject(with: Data(Reporter.sarif(report, version: "1").utf8)) as! [String: Any]
+        let results = ((sarif["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]])
+        let relatedLocations = results.compactMap { $0["relatedLocations"] as? [[String: Any]] }
+        #expect(relatedLocations.count == 5)
+        let region = (relatedLocations[0][0]["physicalLocation"] as! [String: Any])["region"] as! [String: Int]
+        #expect(region["startLine"] == 5 && relatedLocations[0][0]["id"] as? Int == 1)
+    }
+
     @Test func fingerprintsSurviveUnrelatedEdits() {
         let before = Auditor().audit(files: ["A.swift": "print(token)\n"]).findings
         let after = Auditor().audit(files: ["A.swift": "import Foundation\n\n// a new comment\nprint(token)\n"])

@@ -70,7 +70,7 @@ extension Auditor {
                 findings.append(
                     Finding(
                         rule: raw.rule, file: file.path, line: raw.line, column: raw.column, message: raw.message,
-                        fingerprint: fingerprint, inTestCode: file.isTest))
+                        fingerprint: fingerprint, inTestCode: file.isTest, related: raw.related))
             }
         }
         findings.sort { ($0.file, $0.line, $0.column, $0.rule.id) < ($1.file, $1.line, $1.column, $1.rule.id) }

@@ -11,6 +11,8 @@ struct RawFinding: Sendable {
     let line: Int
     let column: Int
     let message: String
+    /// Other lines of the same file the finding is about (the `SecItemAdd` an accessibility class reaches).
+    var related: [Int] = []
 }
 
 /// One source file under audit: the rules read it through here and append findings here.
@@ -148,10 +150,12 @@ final class FileScan {
         memo(key) { tokens.contains { $0.kind == .identifier && names.contains($0.text) } }
     }
 
-    func report(_ rule: RuleInfo, at index: Int, _ message: String? = nil) {
+    func report(_ rule: RuleInfo, at index: Int, _ message: String? = nil, related: [Int] = []) {
         let token = tokens[index]
         findings.append(
-            RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message ?? rule.message))
+            RawFinding(
+                rule: rule, line: Int(token.line), column: Int(token.column), message: message ?? rule.message,
+                related: related.map { Int(tokens[$0].line) }.filter { $0 != Int(token.line) }))
     }
 
     /// Reports at `index` only if some file of the project raises `flag` (and `also`, when given) and none raises

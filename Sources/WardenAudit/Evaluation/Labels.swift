@@ -162,22 +162,30 @@ package struct LabelScore: Sendable {
     /// nearest first; a twin is flagged by a finding on its line or one that near which no expect label took.
     package init(report: AuditReport, labels: Labels, tolerance: Int = 0) {
         var rules: [String: Counts] = [:]
-        // Finding lines per file and rule, and which of them answered an expect label.
-        var lines: [String: [Int]] = [:]
-        for finding in report.findings { lines["\(finding.file) \(finding.rule.id)", default: []].append(finding.line) }
-        lines = lines.mapValues { Array(Set($0)).sorted() }
+        // Finding spots per file and rule: the line a finding is on, with the lines it names as related (the
+        // SecItemAdd its class reaches); findings on one line are one spot. Which spots answered an expect label.
+        var spots: [String: [Int: Set<Int>]] = [:]
+        for finding in report.findings {
+            spots["\(finding.file) \(finding.rule.id)", default: [:]][finding.line, default: []].formUnion(
+                [finding.line] + finding.related)
+        }
         var used = Set<String>()
+        /// How far a spot is from `line`: 0 on one of its lines.
+        func distance(_ lines: Set<Int>, _ line: Int) -> Int { lines.map { abs($0 - line) }.min() ?? .max }
         // A finding an expect label took answers no other label: not a second expect, and not a twin beside it
-        // (a twin on the finding's own line is flagged all the same).
+        // (a twin on the finding's own lines is flagged all the same).
         func answer(_ label: Labels.Label, consume: Bool) -> Bool {
             let group = "\(label.file) \(label.rule)"
-            let candidates = (lines[group] ?? []).filter {
-                $0 == label.line || (abs($0 - label.line) <= tolerance && !used.contains("\(group) \($0)"))
+            let candidates = (spots[group] ?? [:]).filter {
+                $0.value.contains(label.line)
+                    || (distance($0.value, label.line) <= tolerance && !used.contains("\(group) \($0.key)"))
             }
-            guard let nearest = candidates.min(by: { abs($0 - label.line) < abs($1 - label.line) }) else {
-                return false
-            }
-            if consume { used.insert("\(group) \(nearest)") }
+            guard
+                let nearest = candidates.min(by: {
+                    (distance($0.value, label.line), $0.key) < (distance($1.value, label.line), $1.key)
+                })
+            else { return false }
+            if consume { used.insert("\(group) \(nearest.key)") }
             return true
         }
         var missed: [String] = []
@@ -186,8 +194,9 @@ package struct LabelScore: Sendable {
         var found = Set<Int>()
         for (position, label) in expects.enumerated() {
             let group = "\(label.file) \(label.rule)"
-            if lines[group]?.contains(label.line) == true, !used.contains("\(group) \(label.line)") {
-                used.insert("\(group) \(label.line)")
+            let exact = (spots[group] ?? [:]).filter { $0.value.contains(label.line) }.keys.sorted()
+            if let spot = exact.first(where: { !used.contains("\(group) \($0)") }) {
+                used.insert("\(group) \(spot)")
                 found.insert(position)
             }
         }
@@ -207,10 +216,10 @@ package struct LabelScore: Sendable {
             if answer(label, consume: false) { rules[label.rule, default: Counts()].twinsFlagged += 1 }
         }
         var unexpected: [String] = []
-        for (group, groupLines) in lines.sorted(by: { $0.key < $1.key }) {
+        for (group, groupSpots) in spots.sorted(by: { $0.key < $1.key }) {
             let space = group.lastIndex(of: " ")!
             let (file, rule) = (group[..<space], String(group[group.index(after: space)...]))
-            for line in groupLines where !used.contains("\(group) \(line)") {
+            for line in groupSpots.keys.sorted() where !used.contains("\(group) \(line)") {
                 rules[rule, default: Counts()].falsePositives += 1
                 unexpected.append("\(file):\(line) \(rule)")
             }

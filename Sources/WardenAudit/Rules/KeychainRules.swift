@@ -64,9 +64,11 @@ struct KeychainRules: Rule {
                     FastText.contains(receiver, $0, caseInsensitive: false)
                 })
         if Self.alwaysClasses.contains(name) {
-            if qualified { scan.report(Self.accessibleAlways, at: index) }
+            if qualified { scan.report(Self.accessibleAlways, at: index, related: Self.itemWrites(scan, index)) }
         } else if Self.migratingClasses.contains(name) {
-            if qualified, !Self.storesCertificatesOnly(scan, index) { scan.report(Self.notThisDeviceOnly, at: index) }
+            if qualified, !Self.storesCertificatesOnly(scan, index) {
+                scan.report(Self.notThisDeviceOnly, at: index, related: Self.itemWrites(scan, index))
+            }
         } else if Self.weakFlags.contains(name) {
             if qualified { scan.report(Self.weakAccessControl, at: index) }
         } else if Self.wrapperAlways.contains(name) {
@@ -335,6 +337,70 @@ struct KeychainRules: Rule {
             }
         }
         return names
+    }
+
+    /// The `SecItemAdd` / `SecItemUpdate` calls later in the function that store the accessibility class at `index`:
+    /// the call whose inline literal holds it, or the calls passed the query it is put in
+    /// (`query[kSecAttrAccessible] = c`, `var query: [CFString: Any] = [..., kSecAttrAccessible: c]`,
+    /// `[query setObject:c forKey:kSecAttrAccessible]`, `NSDictionary *query = @{...}`). A finding names them as
+    /// related lines: the class is chosen on one line and takes effect where the item is written (WireGuard's
+    /// configuration, ten lines apart).
+    static func itemWrites(_ scan: FileScan, _ index: Int) -> [Int] {
+        let writers: Set<String> = ["SecItemAdd", "SecItemUpdate"]
+        // The value, past a bridging cast: `(__bridge id)kSecAttrAccessibleAfterFirstUnlock`.
+        var start = index
+        if scan.isSymbol(index - 1, ")"), scan.file.partner[index - 1] >= 0 {
+            start = Int(scan.file.partner[index - 1])
+        }
+        var query: String?
+        if scan.isSymbol(start - 1, "="), scan.isSymbol(start - 2, "]"),
+            case let open = Int(scan.file.partner[start - 2]),
+            open >= 1, scan.tokens[open - 1].kind == .identifier
+        {
+            query = scan.tokens[open - 1].text  // query[kSecAttrAccessible] = c
+        } else if scan.isSymbol(start - 1, ":"), scan.text(start - 2) == "setObject",
+            let message = scan.message(at: start - 2),
+            let receiver = message.receiver.last(where: { scan.tokens[$0].kind == .identifier })
+        {
+            query = scan.tokens[receiver].text  // [query setObject:c forKey:kSecAttrAccessible]
+        } else if let open = [
+            scan.enclosingOpener(of: index, "[", limit: 256), scan.enclosingOpener(of: index, "{", limit: 256),
+        ]
+        .compactMap({ $0 }).max() {
+            // An inline literal: SecItemAdd([...] as CFDictionary, nil) / SecItemAdd((__bridge CFDictionaryRef)@{...}).
+            var call = scan.enclosingOpener(of: open, "(", limit: 16)
+            while let paren = call, !writers.contains(scan.text(paren - 1)) {
+                call = scan.enclosingOpener(of: paren, "(", limit: 16)
+            }
+            if let call { return [call - 1] }
+            // let query = [...] / var items: [CFString: Any] = [...] / NSDictionary *query = @{...}
+            var equals = open - 1
+            if scan.text(equals) == "@" { equals -= 1 }
+            guard scan.isSymbol(equals, "=") else { return [] }
+            var position = equals - 1
+            while position >= max(0, equals - 12) {
+                if scan.tokens[position].kind == .identifier,
+                    ["let", "var"].contains(scan.text(position - 1))
+                        || scan.isSymbol(position - 1, "*") || position == equals - 1
+                {
+                    query = scan.tokens[position].text
+                    if position != equals - 1 || !scan.isSymbol(position - 1, ":") { break }
+                }
+                position -= 1
+            }
+        }
+        guard let query else { return [] }
+        let scope = scan.scopeRange(of: index)
+        var writes: [Int] = []
+        for writer in writers {
+            for position in scan.positions(of: writer, in: (index + 1)..<scope.upperBound) {
+                guard let call = scan.file.call(at: position) else { continue }
+                if scan.positions(of: query, in: (call.open + 1)..<call.close).contains(where: { _ in true }) {
+                    writes.append(position)
+                }
+            }
+        }
+        return writes.sorted()
     }
 
     /// Whether the function around `index` handles certificates and nothing secret: it names `SecCertificate`

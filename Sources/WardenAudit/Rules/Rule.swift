@@ -63,6 +63,9 @@ public struct Finding: Sendable, Hashable {
     /// Whether the file is test code (a test target, `*Tests/`, an XCTest or Swift Testing file); such findings
     /// are reported apart and only listed with ``AuditOptions/includeTests``.
     public internal(set) var inTestCode: Bool = false
+    /// Other lines of ``file`` the finding is about, ascending: where the mistake takes effect when that is not
+    /// where it is made (the `SecItemAdd` that stores an item with the accessibility class on ``line``).
+    public internal(set) var related: [Int] = []
 
     public var severity: Severity { rule.severity }
 }
