@@ -75,7 +75,8 @@ struct LabelsTests {
     }
 
     /// A finding answers a label on a line it names as related as on its own, exactly with no tolerance; it is
-    /// still one finding: it answers one expect label, and is one false positive when it answers none.
+    /// still one finding: it answers one expect label (with or without a tolerance), and is one false positive when
+    /// it answers none.
     @Test func aRelatedLineAnswersALabelOnce() throws {
         let code =
             "func save() {\n var q: [CFString: Any] = [:]\n q[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlock\n"
@@ -92,6 +93,9 @@ struct LabelsTests {
         )
         let once = LabelScore(report: report, labels: both)
         #expect(once.total.found == 1 && once.missed == ["A.swift:7 keychain-not-this-device-only"])
+        // With a tolerance too: the finding the line-3 label took cannot answer line 7 through its related line.
+        let near = LabelScore(report: report, labels: both, tolerance: 1)
+        #expect(near.total.found == 1 && near.missed == ["A.swift:7 keychain-not-this-device-only"])
         let twin = try Labels(tsv: "A.swift\t7\ttwin\tkeychain-not-this-device-only\n")
         #expect(LabelScore(report: report, labels: twin).total.twinsFlagged == 1)
         let none = LabelScore(report: report, labels: try Labels(tsv: "A.swift\t1\texpect\tsecret-in-log\n"))

@@ -86,7 +86,8 @@ struct ReporterTests {
     /// An accessibility class chosen on one line and stored by a `SecItemAdd` or `SecItemUpdate` later in the function
     /// names that call as a related line (WireGuard's query, ten lines apart): for a subscript, a literal bound to a
     /// variable, an inline literal, a bridged Objective-C `setObject:forKey:` and literal; a query no call is passed
-    /// to, or another query passed to the call, names none. Text, JSON and SARIF carry the lines.
+    /// to, a query that is only SecItemUpdate's search, a member of the same name, another query passed to the call,
+    /// or a file whose braces do not balance, names none. Text, JSON and SARIF carry the lines.
     @Test func aKeychainClassNamesTheWriteItReaches() throws {
         let swiftCode = """
             func save(_ data: Data) {
@@ -108,6 +109,18 @@ struct ReporterTests {
                 SecItemAdd(
                     [kSecClass: kSecClassGenericPassword,
                      kSecAttrAccessible: kSecAttrAccessibleAlways, kSecValueData: data] as CFDictionary, nil)
+            }
+            func search(_ query: [CFString: Any]) {
+                var found: [CFString: Any] = [kSecClass: kSecClassGenericPassword]
+                found[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlock
+                SecItemUpdate(found as CFDictionary, [kSecAttrLabel: "x"] as CFDictionary)
+                SecItemAdd(request.found as CFDictionary, nil)
+            }
+            func unbalanced() {
+                run( { )
+                }
+                var q: [CFString: Any] = [:]
+                q[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlock
             }
             func unused() {
                 var search: [CFString: Any] = [:]
@@ -137,7 +150,7 @@ struct ReporterTests {
         #expect(
             related == [
                 "App/Store.m:3 [5]", "App/Store.m:9 [11]", "App/Store.swift:3 [7]", "App/Store.swift:11 [14]",
-                "App/Store.swift:19 [17]", "App/Store.swift:23 []",
+                "App/Store.swift:19 [17]", "App/Store.swift:23 []", "App/Store.swift:31 []", "App/Store.swift:35 []",
             ])
         let text = Reporter.text(report, colour: false)
         #expect(
@@ -147,7 +160,7 @@ struct ReporterTests {
             try JSONSerialization.jsonObject(with: Data(Reporter.json(report, version: "1").utf8)) as! [String: Any]
         let items = (json["findings"] as! [[String: Any]]).filter { $0["file"] as? String == "App/Store.swift" }
         #expect(items.first { $0["line"] as? Int == 3 }?["related"] as? [Int] == [7])
-        #expect(items.first { $0["line"] as? Int == 23 }?.keys.contains("related") == false)
+        #expect(items.first { $0["line"] as? Int == 35 }?.keys.contains("related") == false)
         let sarif =
             try JSONSerialization.jsonObject(with: Data(Reporter.sarif(report, version: "1").utf8)) as! [String: Any]
         let results = ((sarif["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]])

@@ -169,11 +169,15 @@ let baseFixtures: [RuleFixture] = [
                     NSString *ua = [[WKWebView new] valueForKey:@"userAgent"];
                     return [ua stringByAppendingFormat:@" Safari/%@", @"605.1.15"];
                 }
+                - (void)webView:(WKWebView *)webView didFinishNavigation:(WKNavigation *)navigation {
+                    [webView evaluateJavaScript:@"document.cookie" completionHandler:nil];
+                }
                 """
             ],
-            swift(
-                "func show(_ request: URLRequest) {\n let web = WKWebView()\n web.customUserAgent = \"Mozilla/5.0 (iPhone) Version/17.0 Mobile/15E148 Safari/604.1\"\n web.load(request)\n}\nfunc webView(_ w: WKWebView, didFinish n: WKNavigation!) { w.evaluateJavaScript(\"document.cookie\") { _, _ in } }"
-            ),
+            [
+                "App/Login/SignInWebController.swift":
+                    "func show(_ request: URLRequest) {\n let web = WKWebView()\n web.customUserAgent = \"Mozilla/5.0 (iPhone) Version/17.0 Mobile/15E148 Safari/604.1\"\n web.load(request)\n}\nfunc webView(_ w: WKWebView, didFinish n: WKNavigation!) { w.configuration.websiteDataStore.httpCookieStore.getAllCookies { _ in } }"
+            ],
         ],
         negatives: [
             swift("webView.load(URLRequest(url: helpURL))"),
@@ -182,18 +186,29 @@ let baseFixtures: [RuleFixture] = [
                 "App/Reader/ArticleViewController.swift":
                     "func show(_ request: URLRequest) {\n webView.customUserAgent = \"Mozilla/5.0 Version/17.0 Safari/604.1\"\n webView.load(request)\n}"
             ],
+            // A content browser with a Safari user agent that clears cookies, in a path that only contains "sso".
+            [
+                "App/Processors/ArticleBrowser.swift":
+                    "func show(_ request: URLRequest) {\n webView.configuration.applicationNameForUserAgent = \"Version/17.0 Mobile/15E148 Safari/604.1\"\n webView.load(request)\n}\nfunc clear() { webView.configuration.websiteDataStore.httpCookieStore.getAllCookies { _ in } }"
+            ],
+            // A sign-in view that strips Safari from its user agent, reading cookies.
+            [
+                "App/Login/LoginWebViewController.swift":
+                    "func show(_ request: URLRequest) {\n webView.customUserAgent = ua.replacingOccurrences(of: \" Safari/604.1\", with: \"\")\n webView.load(request)\n}\nfunc read() { webView.evaluateJavaScript(\"document.cookie\") { _, _ in } }"
+            ],
             // A sign-in view whose user agent names the app, and one that only tests for Safari.
             [
                 "App/Login/LoginWebViewController.m": """
                 - (void)show:(NSURLRequest *)request {
                     self.webView.customUserAgent = [ua stringByAppendingString:@" Seafile iOS/3.0"];
                     [self.webView loadRequest:request];
+                    [self.webView evaluateJavaScript:@"document.cookie" completionHandler:nil];
                 }
                 """
             ],
             [
                 "App/Login/LoginWebViewController.swift":
-                    "func show(_ request: URLRequest) {\n if ua.contains(\"Safari/\") { webView.customUserAgent = ua + \" MyApp/1\" }\n webView.load(request)\n}"
+                    "func show(_ request: URLRequest) {\n if ua.contains(\"Safari/\") { webView.customUserAgent = ua + \" MyApp/1\" }\n webView.load(request)\n webView.evaluateJavaScript(\"document.cookie\") { _, _ in }\n}"
             ],
             swift(
                 "let session = ASWebAuthenticationSession(url: authorizationURL, callback: .customScheme(\"app\")) { _, _ in }"

@@ -176,8 +176,10 @@ package struct LabelScore: Sendable {
         // (a twin on the finding's own lines is flagged all the same).
         func answer(_ label: Labels.Label, consume: Bool) -> Bool {
             let group = "\(label.file) \(label.rule)"
+            // A finding on the label's own line answers it even when taken (a twin there is flagged all the same);
+            // any other spot, at a related line or near, only while no label took it.
             let candidates = (spots[group] ?? [:]).filter {
-                $0.value.contains(label.line)
+                $0.key == label.line
                     || (distance($0.value, label.line) <= tolerance && !used.contains("\(group) \($0.key)"))
             }
             guard
@@ -194,7 +196,9 @@ package struct LabelScore: Sendable {
         var found = Set<Int>()
         for (position, label) in expects.enumerated() {
             let group = "\(label.file) \(label.rule)"
-            let exact = (spots[group] ?? [:]).filter { $0.value.contains(label.line) }.keys.sorted()
+            // A finding on the label's line before one that names it as related.
+            let exact = (spots[group] ?? [:]).filter { $0.value.contains(label.line) }.keys
+                .sorted { ($0 == label.line ? 0 : 1, $0) < ($1 == label.line ? 0 : 1, $1) }
             if let spot = exact.first(where: { !used.contains("\(group) \($0)") }) {
                 used.insert("\(group) \(spot)")
                 found.insert(position)

@@ -378,7 +378,8 @@ struct KeychainRules: Rule {
             if scan.text(equals) == "@" { equals -= 1 }
             guard scan.isSymbol(equals, "=") else { return [] }
             var position = equals - 1
-            while position >= max(0, equals - 12) {
+            // The statement's own line: a name on an earlier line is another statement's.
+            while position >= max(0, equals - 12), scan.tokens[position].line == scan.tokens[equals].line {
                 if scan.tokens[position].kind == .identifier,
                     ["let", "var"].contains(scan.text(position - 1))
                         || scan.isSymbol(position - 1, "*") || position == equals - 1
@@ -393,9 +394,15 @@ struct KeychainRules: Rule {
         let scope = scan.scopeRange(of: index)
         var writes: [Int] = []
         for writer in writers {
-            for position in scan.positions(of: writer, in: (index + 1)..<scope.upperBound) {
+            // An unbalanced file can give a scope that closes before `index`: then there is nothing after it.
+            for position in scan.positions(of: writer, in: (index + 1)..<max(index + 1, scope.upperBound)) {
                 guard let call = scan.file.call(at: position) else { continue }
-                if scan.positions(of: query, in: (call.open + 1)..<call.close).contains(where: { _ in true }) {
+                // SecItemUpdate's first argument is the search, its second what the item becomes.
+                let stored =
+                    writer == "SecItemUpdate" ? call.arguments.dropFirst().map(\.range) : call.arguments.map(\.range)
+                if stored.contains(where: { range in
+                    scan.positions(of: query, in: range).contains { !scan.isSymbol($0 - 1, ".") }
+                }) {
                     writes.append(position)
                 }
             }

@@ -21,31 +21,52 @@ struct WebViewRules: Rule {
 
     /// Identity providers refuse embedded browsers by their user agent (Google's `disallowed_useragent`, Microsoft
     /// and Shibboleth IdPs likewise); a web view whose `customUserAgent` (or `applicationNameForUserAgent`) is built
-    /// with a literal `Safari/` claims to be Safari to get past them. With sign-in evidence in the same file (its
-    /// path names a sign-in — login, sign-in, SSO, OAuth, SAML, Shibboleth, IdP — or it reads the page's cookies:
-    /// `document.cookie`, the web view's cookie store), every page that web view loads is a sign-in page in an
-    /// embedded browser. Nil when the file is not so, else the line the user agent is set on.
+    /// with a literal `Safari/` claims to be Safari to get past them. When the same file also reads the page's
+    /// cookies back (`document.cookie`, the web view's cookie store) and its path names a sign-in (the words login,
+    /// sign in, SSO, OAuth, SAML, Shibboleth, IdP), every page that web view loads is a sign-in page in an embedded
+    /// browser. Nil when the file is not so, else the position the user agent is set at.
     static func disguise(_ scan: FileScan) -> Int? {
         let found = scan.memoRange("webview-safari-disguise") {
+            // The path's words, not substrings (`Processors/`, `BlogIndex` name no sign-in).
+            let words = scan.file.path.split(whereSeparator: { "/._- ".contains($0) }).flatMap {
+                SecretNames.words(String($0))
+            }
+            let signIn: Set<String> = [
+                "login", "logon", "signin", "sso", "oauth", "oauth2", "saml", "shibboleth", "idp",
+            ]
+            let named =
+                words.contains { signIn.contains($0) }
+                || zip(words, words.dropFirst()).contains { ["sign", "log"].contains($0.0) && $0.1 == "in" }
+            guard named else { return nil }
             let names = ["customUserAgent", "applicationNameForUserAgent", "setCustomUserAgent"]
-            // The user agent is assigned (`webView.customUserAgent = ...`, `[webView setCustomUserAgent:...]`).
+            // A property of something set to a value (`web.customUserAgent = ua`, not `let customUserAgent = ...` or
+            // `= nil`), or a message (`[web setCustomUserAgent:ua]`, not the declaration `- (void)setCustomUserAgent:`).
             var assignment: Int?
             for name in names where assignment == nil {
                 assignment = scan.positions(of: name, in: scan.tokens.indices).first { position in
-                    scan.isSymbol(position + 1, "=")
-                        || (name == "setCustomUserAgent" && scan.isSymbol(position + 1, ":"))
+                    name == "setCustomUserAgent"
+                        ? scan.isSymbol(position + 1, ":") && scan.message(at: position) != nil
+                        : scan.isSymbol(position - 1, ".") && scan.isSymbol(position + 1, "=")
+                            && scan.text(position + 2) != "nil"
                 }
             }
             guard let assignment else { return nil }
             var safari = false
             var cookies = false
-            // A literal searched for (`[ua containsString:@"Safari/"]`, `ua.contains("Safari/")`) is a test, not a claim.
-            let tests: Set<String> = ["containsString", "rangeOfString", "hasSuffix", "hasPrefix", "contains", "range"]
+            // A literal searched for, removed or split on (`[ua containsString:@"Safari/"]`, `ua.contains("Safari/")`,
+            // `replacingOccurrences(of: " Safari/604.1", with: "")`) is not a claim.
+            let tests: Set<String> = [
+                "containsString", "rangeOfString", "hasSuffix", "hasPrefix", "contains", "range", "firstRange",
+                "localizedCaseInsensitiveContains", "replacingOccurrences", "stringByReplacingOccurrencesOfString",
+                "components", "componentsSeparatedByString",
+            ]
             for (position, token) in scan.tokens.enumerated() where token.kind == .string {
                 if FastText.contains(token.text, "Safari/", caseInsensitive: false) {
                     var before = position - 1
                     if scan.text(before) == "@" { before -= 1 }
-                    if scan.isSymbol(before, ":"), scan.text(before - 1) == "of" { before -= 2 }
+                    if scan.isSymbol(before, ":"), ["of", "separatedBy"].contains(scan.text(before - 1)) {
+                        before -= 2
+                    }
                     if !(scan.isSymbol(before, ":") || scan.isSymbol(before, "("))
                         || !tests.contains(scan.text(before - 1))
                     {
@@ -60,12 +81,7 @@ struct WebViewRules: Rule {
             cookies =
                 cookies
                 || cookieStores.contains { scan.positions(of: $0, in: scan.tokens.indices).contains { _ in true } }
-            let path = scan.file.path.lowercased()
-            let signIn = [
-                "login", "signin", "sign-in", "sign_in", "logon", "sso", "oauth", "saml", "shibboleth", "idp",
-            ]
-            .contains { path.contains($0) }
-            guard cookies || signIn else { return nil }
+            guard cookies else { return nil }
             return assignment..<(assignment + 1)
         }
         return found?.lowerBound
