@@ -46,8 +46,9 @@ struct DataflowLimitTests {
         #expect(selves.rules == ["non-constant-time-compare"])
         for (name, shape) in [("chain", chained), ("loop", loop), ("selves", selves)] {
             #expect(shape.steps > 0, "\(name): nothing was counted")
-            // Measured: chain 0.4, loop 3.6, selves 1.0 visits per token; a rescan per use would be thousands.
-            #expect(shape.steps <= 5 * shape.tokens, "\(name): \(shape.steps) steps for \(shape.tokens) tokens")
+            // Measured: chain 2.4, loop 5.6, selves 1.0 visits per token (chain and loop include one visit per
+            // token to index the identifiers, for the parameters passed on); a rescan per use would be thousands.
+            #expect(shape.steps <= 6 * shape.tokens, "\(name): \(shape.steps) steps for \(shape.tokens) tokens")
         }
     }
 }

@@ -1209,4 +1209,199 @@ let realCodeFixtures: [RuleFixture] = [
                 "@implementation Connection\n- (void)setToken:(NSString *)token\n{\n    [_info setObject:token forKey:@\"token\"];\n}\n- (void)migrate:(NSString *)url\n{\n    NSDictionary *ainfo = [[NSUserDefaults standardUserDefaults] objectForKey:url];\n    if (ainfo) {\n        _settings = [ainfo mutableCopy];\n        [[NSUserDefaults standardUserDefaults] setObject:ainfo forKey:@\"account\"];\n    }\n}\n@end"
             )
         ]),
+    RuleFixture(
+        rule: "keychain-not-this-device-only",
+        positives: [
+            // A secret two calls away in another file (Ice Cubes' DeepL key: apiKey → writeNewValue → write(value:)).
+            [
+                "App/Env/DeepLHandler.swift":
+                    "import KeychainSwift\nenum DeepLHandler {\n private static let key = \"DeepL\"\n private static var keychain: KeychainSwift { KeychainSwift() }\n static func write(value: String) {\n  keychain.set(value, forKey: key)\n }\n}",
+                "App/Settings/TranslationView.swift":
+                    "struct TranslationView: View {\n @State var apiKey = \"\"\n @State var languageCode = \"\"\n func save() { writeNewValue(value: apiKey) }\n private func writeNewValue(value: String) { DeepLHandler.write(value: value) }\n}",
+            ],
+            // A Keychain extension stores under a caller's secret-named key (ProtonVPN's widget private key).
+            [
+                "App/Widget/DeepLinkGenerator.swift":
+                    "import KeychainAccess\nclass DeepLinkGenerator {\n private func store(_ key: Data) throws { try Env.widgetKeychain.setKey(key, Env.privateDataKey) }\n}\nenum Env {\n static let privateDataKey = \"app.widget.private_key\"\n static let publicDataKey = \"app.widget.public_key\"\n static let widgetKeychain = Keychain(service: \"app.widget\")\n}\nfileprivate extension Keychain {\n func setKey(_ secKey: Data, _ key: String) throws { try set(secKey, key: key) }\n}"
+            ],
+            // A Codable record holding a token, written through a protocol's set(_:key:) (Home Assistant).
+            [
+                "App/Persistence.swift":
+                    "import KeychainAccess\npublic protocol ServerKeychain { func set(_ value: Data, key: String) throws }\nextension Keychain: ServerKeychain {\n public func set(_ value: Data, key: String) throws {\n  try set(value, key: key, ignoringAttributeSynchronizable: true)\n }\n}\npublic extension ServerKeychain {\n func set(serverInfo: ServerInfo, key: String, encoder: JSONEncoder) {\n  try? set(encoder.encode(serverInfo), key: key)\n }\n}",
+                "App/ServerInfo.swift": "public struct ServerInfo: Codable { var accessToken: String }",
+                "App/ServerManager.swift":
+                    "import KeychainAccess\nfinal class ServerManager {\n let keychain = Keychain(service: \"io.app.servers\")\n}",
+            ],
+        ],
+        negatives: [
+            // The caller passes no secret, or a public key's name.
+            [
+                "App/Env/DeepLHandler.swift":
+                    "import KeychainSwift\nenum DeepLHandler {\n private static let key = \"DeepL\"\n private static var keychain: KeychainSwift { KeychainSwift() }\n static func write(value: String) {\n  keychain.set(value, forKey: key)\n }\n}",
+                "App/Settings/TranslationView.swift":
+                    "struct TranslationView: View {\n @State var apiKey = \"\"\n @State var languageCode = \"\"\n func save() { writeNewValue(value: languageCode) }\n private func writeNewValue(value: String) { DeepLHandler.write(value: value) }\n}",
+            ],
+            [
+                "App/Widget/DeepLinkGenerator.swift":
+                    "import KeychainAccess\nclass DeepLinkGenerator {\n private func store(_ key: Data) throws { try Env.widgetKeychain.setKey(key, Env.publicDataKey) }\n}\nenum Env {\n static let privateDataKey = \"app.widget.private_key\"\n static let publicDataKey = \"app.widget.public_key\"\n static let widgetKeychain = Keychain(service: \"app.widget\")\n}\nfileprivate extension Keychain {\n func setKey(_ secKey: Data, _ key: String) throws { try set(secKey, key: key) }\n}"
+            ],
+            // A secret given to a write(value:) of another type (a store, not the handler) is not given to this one.
+            [
+                "App/Env/ThemeStore.swift":
+                    "import KeychainSwift\nenum ThemeStore {\n static var keychain: KeychainSwift { KeychainSwift() }\n static func write(value: String) { keychain.set(value, forKey: \"theme\") }\n}",
+                "App/Settings/View.swift":
+                    "struct View {\n var apiKey = \"\"\n func save() { DeepLHandler.write(value: apiKey) }\n}",
+            ],
+            // A Bool parameter is no secret, whatever key a caller names.
+            [
+                "App/Flags.swift":
+                    "import KeychainSwift\nenum FlagHandler {\n static var keychain: KeychainSwift { KeychainSwift() }\n static func write(enabled: Bool, key: String) { keychain.set(enabled, forKey: key) }\n}",
+                "App/Caller.swift": "func f() { FlagHandler.write(enabled: true, key: \"access_token\") }",
+            ],
+            // The record holds no secret; or every store has an accessibility.
+            [
+                "App/Persistence.swift":
+                    "import KeychainAccess\npublic protocol ServerKeychain { func set(_ value: Data, key: String) throws }\nextension Keychain: ServerKeychain {\n public func set(_ value: Data, key: String) throws {\n  try set(value, key: key, ignoringAttributeSynchronizable: true)\n }\n}\npublic extension ServerKeychain {\n func set(serverInfo: ServerInfo, key: String, encoder: JSONEncoder) {\n  try? set(encoder.encode(serverInfo), key: key)\n }\n}",
+                "App/ServerInfo.swift": "public struct ServerInfo: Codable { var name: String }",
+                "App/ServerManager.swift":
+                    "import KeychainAccess\nfinal class ServerManager {\n let keychain = Keychain(service: \"io.app.servers\")\n}",
+            ],
+            [
+                "App/Persistence.swift":
+                    "import KeychainAccess\npublic protocol ServerKeychain { func set(_ value: Data, key: String) throws }\nextension Keychain: ServerKeychain {\n public func set(_ value: Data, key: String) throws {\n  try set(value, key: key, ignoringAttributeSynchronizable: true)\n }\n}\npublic extension ServerKeychain {\n func set(serverInfo: ServerInfo, key: String, encoder: JSONEncoder) {\n  try? set(encoder.encode(serverInfo), key: key)\n }\n}",
+                "App/ServerInfo.swift": "public struct ServerInfo: Codable { var accessToken: String }",
+                "App/ServerManager.swift":
+                    "import KeychainAccess\nfinal class ServerManager {\n let keychain = Keychain(service: \"io.app.servers\").accessibility(.whenUnlockedThisDeviceOnly)\n}",
+            ],
+        ]),
+    RuleFixture(
+        rule: "secret-in-log",
+        positives: [
+            // The URL the app is opened with, logged two calls from onOpenURL, in a project whose links carry a
+            // secret it checks (Home Assistant's widget token).
+            [
+                "App/App.swift":
+                    "struct MyApp: App {\n var body: some Scene { WindowGroup { ContentView().onOpenURL { handleIncoming(url: $0) } } }\n private func handleIncoming(url: URL) {\n  coordinator.done { IncomingURLHandler(coordinator: $0).handle(url: url) }\n }\n}",
+                "App/IncomingURLHandler.swift":
+                    "struct IncomingURLHandler {\n func handle(url: URL) -> Bool {\n  Current.Log.verbose(\"Received URL: \\(url)\")\n  return true\n }\n}",
+                "App/Environment.swift":
+                    "import XCGLogger\npublic class AppEnvironment {\n public var Log: XCGLogger = {\n  XCGLogger(identifier: \"app\")\n }()\n}",
+                "App/Links.swift":
+                    "extension URLComponents {\n mutating func popWidgetToken() -> Bool {\n  guard let index = queryItems?.firstIndex(where: { $0.name == \"auth\" && $0.value == Current.settings.widgetAuthenticityToken }) else { return false }\n  queryItems?.remove(at: index)\n  return true\n }\n}",
+            ],
+            [
+                "App/App.swift":
+                    "struct MyApp: App {\n var body: some Scene { WindowGroup { ContentView().onOpenURL { handleIncoming(url: $0) } } }\n private func handleIncoming(url: URL) {\n  coordinator.done { IncomingURLHandler(coordinator: $0).handle(url: url) }\n }\n}",
+                "App/IncomingURLHandler.swift":
+                    "struct IncomingURLHandler {\n func handle(url: URL) -> Bool {\n  print(\"Received URL: \\(url)\")\n  return true\n }\n}",
+                "App/Links.swift":
+                    "extension URLComponents {\n mutating func popWidgetToken() -> Bool {\n  guard let index = queryItems?.firstIndex(where: { $0.name == \"auth\" && $0.value == Current.settings.widgetAuthenticityToken }) else { return false }\n  queryItems?.remove(at: index)\n  return true\n }\n}",
+            ],
+            [
+                "App/AppDelegate.swift":
+                    "func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {\n print(\"opened \\(url.absoluteString)\")\n return true\n}",
+                "App/Links.swift":
+                    "extension URLComponents {\n mutating func popWidgetToken() -> Bool {\n  guard let index = queryItems?.firstIndex(where: { $0.name == \"auth\" && $0.value == Current.settings.widgetAuthenticityToken }) else { return false }\n  queryItems?.remove(at: index)\n  return true\n }\n}",
+            ],
+            [
+                "App/AppDelegate.m":
+                    "- (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options\n{\n    NSLog(@\"Opened %@\", url);\n    return YES;\n}",
+                "App/Links.m":
+                    "- (BOOL)popToken:(NSURLComponents *)components\n{\n    for (NSURLQueryItem *item in components.queryItems) {\n        if ([item.value isEqualToString:self.widgetToken]) { return YES; }\n    }\n    return NO;\n}",
+            ],
+            // XCGLogger's verbose and severe write the message as it is.
+            [
+                "App/Environment.swift":
+                    "import XCGLogger\npublic class AppEnvironment {\n public var Log: XCGLogger = {\n  XCGLogger(identifier: \"app\")\n }()\n}",
+                "App/Login.swift":
+                    "func signIn(password: String) {\n Current.Log.verbose(\"signing in with \\(password)\")\n}",
+            ],
+        ],
+        negatives: [
+            // Links that carry no secret; a URL's host; a handle(url:) of another type.
+            [
+                "App/App.swift":
+                    "struct MyApp: App {\n var body: some Scene { WindowGroup { ContentView().onOpenURL { handleIncoming(url: $0) } } }\n private func handleIncoming(url: URL) {\n  coordinator.done { IncomingURLHandler(coordinator: $0).handle(url: url) }\n }\n}",
+                "App/IncomingURLHandler.swift":
+                    "struct IncomingURLHandler {\n func handle(url: URL) -> Bool {\n  print(\"Received URL: \\(url)\")\n  return true\n }\n}",
+            ],
+            [
+                "App/App.swift":
+                    "struct MyApp: App {\n var body: some Scene { WindowGroup { ContentView().onOpenURL { handleIncoming(url: $0) } } }\n private func handleIncoming(url: URL) {\n  coordinator.done { IncomingURLHandler(coordinator: $0).handle(url: url) }\n }\n}",
+                "App/IncomingURLHandler.swift":
+                    "struct IncomingURLHandler {\n func handle(url: URL) -> Bool {\n  print(\"Received link for \\(url.host ?? \"\")\")\n  return true\n }\n}",
+                "App/Links.m":
+                    "- (BOOL)popToken:(NSURLComponents *)components\n{\n    for (NSURLQueryItem *item in components.queryItems) {\n        if ([item.value isEqualToString:self.widgetToken]) { return YES; }\n    }\n    return NO;\n}",
+            ],
+            [
+                "App/App.swift":
+                    "struct MyApp: App {\n var body: some Scene { WindowGroup { ContentView().onOpenURL { handleIncoming(url: $0) } } }\n private func handleIncoming(url: URL) {\n  coordinator.done { IncomingURLHandler(coordinator: $0).handle(url: url) }\n }\n}",
+                "App/Links.m":
+                    "- (BOOL)popToken:(NSURLComponents *)components\n{\n    for (NSURLQueryItem *item in components.queryItems) {\n        if ([item.value isEqualToString:self.widgetToken]) { return YES; }\n    }\n    return NO;\n}",
+                "App/Downloader.swift":
+                    "struct Downloader {\n func handle(url: URL) { print(\"downloading \\(url)\") }\n}",
+            ],
+            [
+                "App/AppDelegate.m":
+                    "- (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options\n{\n    NSLog(@\"Opened %@\", url);\n    return YES;\n}"
+            ],
+            [
+                "App/AppDelegate.m":
+                    "- (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options\n{\n    NSLog(@\"Opened %@\", url.host);\n    return YES;\n}",
+                "App/Links.m":
+                    "- (BOOL)popToken:(NSURLComponents *)components\n{\n    for (NSURLQueryItem *item in components.queryItems) {\n        if ([item.value isEqualToString:self.widgetToken]) { return YES; }\n    }\n    return NO;\n}",
+            ],
+            [
+                "App/Environment.swift":
+                    "import XCGLogger\npublic class AppEnvironment {\n public var Log: XCGLogger = {\n  XCGLogger(identifier: \"app\")\n }()\n}",
+                "App/Login.swift": "func signIn(user: String) {\n Current.Log.verbose(\"signing in \\(user)\")\n}",
+            ],
+        ]),
+    RuleFixture(
+        rule: "secret-in-user-defaults",
+        positives: [
+            // Every key of the standard defaults copied into the app group's, where the project writes a secret
+            // to the defaults (Seafile's migration).
+            [
+                "App/Global.m":
+                    "- (void)migrate\n{\n    NSUserDefaults *oldDef = [NSUserDefaults standardUserDefaults];\n    NSUserDefaults *newDef = [[NSUserDefaults alloc] initWithSuiteName:SUITE];\n    for (NSString *key in oldDef.dictionaryRepresentation) {\n        [newDef setObject:[oldDef objectForKey:key] forKey:key];\n    }\n}",
+                "App/Account.m":
+                    "- (void)save\n{\n    [[NSUserDefaults standardUserDefaults] setObject:self.password forKey:@\"pw\"];\n}",
+            ],
+            [
+                "App/Migration.swift":
+                    "func migrate(into suite: UserDefaults) {\n for (key, value) in UserDefaults.standard.dictionaryRepresentation() {\n  suite.set(value, forKey: key)\n }\n}",
+                "App/Session.swift": "func save(token: String) { UserDefaults.standard.set(token, forKey: \"t\") }",
+            ],
+            // A caller's secret, written by a helper (value is the helper's parameter).
+            [
+                "App/Store.swift":
+                    "enum SessionStore {\n static func save(token value: String) { UserDefaults.standard.set(value, forKey: \"v\") }\n}",
+                "App/Login.swift": "func finish(session: Session) { SessionStore.save(token: session.accessToken) }",
+            ],
+        ],
+        negatives: [
+            // The same copies in projects that write no secret to the defaults; a copy of a plain dictionary.
+            [
+                "App/Global.m":
+                    "- (void)migrate\n{\n    NSUserDefaults *oldDef = [NSUserDefaults standardUserDefaults];\n    NSUserDefaults *newDef = [[NSUserDefaults alloc] initWithSuiteName:SUITE];\n    for (NSString *key in oldDef.dictionaryRepresentation) {\n        [newDef setObject:[oldDef objectForKey:key] forKey:key];\n    }\n}"
+            ],
+            [
+                "App/Migration.swift":
+                    "func migrate(into suite: UserDefaults) {\n for (key, value) in UserDefaults.standard.dictionaryRepresentation() {\n  suite.set(value, forKey: key)\n }\n}"
+            ],
+            // (The project's own secret write is suppressed here, so that the negative has no finding; it still
+            // counts as a secret in the defaults.)
+            [
+                "App/Migration.swift":
+                    "func migrate(_ settings: [String: Any], into suite: UserDefaults) {\n for (key, value) in settings {\n  suite.set(value, forKey: key)\n }\n}",
+                "App/Session.swift":
+                    "func save(token: String) {\n // warden:ignore secret-in-user-defaults a legacy store, migrated in 2.0\n UserDefaults.standard.set(token, forKey: \"t\")\n}",
+            ],
+            [
+                "App/Store.swift":
+                    "enum SessionStore {\n static func save(token value: String) { UserDefaults.standard.set(value, forKey: \"v\") }\n}",
+                "App/Login.swift": "func finish(session: Session) { SessionStore.save(token: session.userName) }",
+            ],
+        ]),
 ]

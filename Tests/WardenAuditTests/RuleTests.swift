@@ -23,6 +23,28 @@ struct RuleTests {
         #expect(Self.findings(["B.swift": configured]).isEmpty)
     }
 
+    /// The project's flags grow to a fixpoint: an implication chain across files raises its end, a confirmed pending
+    /// finding raises its rule's flag for another pending finding, and nothing is raised without a source.
+    @Test func flagsFollowImplicationsAndConfirmedFindingsToAFixpoint() {
+        let rule = PreferencesRules.userDefaults
+        func pending(_ flag: String, line: Int) -> PendingFinding {
+            PendingFinding(flag: flag, finding: RawFinding(rule: rule, line: line, column: 1, message: "m"))
+        }
+        var first = FileFacts()
+        first.flags = ["a"]
+        first.implications = [("b", "a")]
+        var second = FileFacts()
+        second.implications = [("c", "b")]
+        second.pending = [
+            pending("c", line: 1), pending(FileScan.findingFlag(rule.id), line: 2), pending("z", line: 3),
+        ]
+        let lines = ProjectFacts(files: [first, second]).confirmedPending().map(\.finding.line)
+        #expect(lines.sorted() == [1, 2])
+        // Without the source flag, neither the chain nor the finding that waits on it holds.
+        first.flags = []
+        #expect(ProjectFacts(files: [first, second]).confirmedPending().isEmpty)
+    }
+
     /// The Core Data walk follows the object until its name is bound to another one, not past a property of the same
     /// name or an unwrap of the same object; a re-declaration ends it.
     @Test func aCoreDataObjectIsFollowedPastSameNamedPropertiesAndUnwraps() {

@@ -12,6 +12,9 @@ struct FileFacts: Sendable {
     /// Findings that hold only if some file of the project raises their flag: a write to a Core Data attribute
     /// declared in another file, a call of a logging macro defined in a header.
     var pending: [PendingFinding] = []
+    /// Flags raised when another flag is: (`to`, `from`). A caller that passes its own parameter on raises the
+    /// callee's argument flag when its own is raised (``FileScan/argumentFlag(_:_:)``).
+    var implications: [(to: String, from: String)] = []
 
     mutating func mark(_ name: String, _ position: Position) { marks[name, default: []].append(position) }
 }
@@ -35,14 +38,46 @@ struct ProjectFacts: Sendable {
     func any(_ flag: String) -> Bool { files.contains { $0.flags.contains(flag) } }
 
     /// Each file's pending findings whose flag some file raised: (file index, finding).
+    ///
+    /// The raised flags grow to a fixpoint: an implication raises its flag when its source is raised, and a
+    /// confirmed finding raises `finding:<rule id>` (``FileScan/findingFlag(_:)``), as a finding reported outright
+    /// does, so that a finding can wait on another one of a rule (a copy of the whole of the defaults waits on a
+    /// secret written to them).
     func confirmedPending() -> [(file: Int, finding: RawFinding)] {
         guard files.contains(where: { !$0.pending.isEmpty }) else { return [] }
-        let raised = files.reduce(into: Set<String>()) { $0.formUnion($1.flags) }
-        return files.indices.flatMap { index in
-            files[index].pending.filter { pending in
-                raised.contains(pending.flag) && (pending.also.map(raised.contains) ?? true)
-                    && !(pending.unless.map(raised.contains) ?? false)
-            }.map { (index, $0.finding) }
+        var raised = files.reduce(into: Set<String>()) { $0.formUnion($1.flags) }
+        var implied: [String: [String]] = [:]
+        for file in files { for (to, from) in file.implications { implied[from, default: []].append(to) } }
+        func raise(_ flag: String) {
+            var work = [flag]
+            while let next = work.popLast() {
+                guard raised.insert(next).inserted || next == flag else { continue }
+                work.append(contentsOf: implied[next] ?? [])
+            }
+        }
+        if !implied.isEmpty { for flag in raised { if implied[flag] != nil { raise(flag) } } }
+        func holds(_ pending: PendingFinding) -> Bool {
+            raised.contains(pending.flag) && (pending.also.map(raised.contains) ?? true)
+                && !(pending.unless.map(raised.contains) ?? false)
+        }
+        var confirmed = files.map { [Bool](repeating: false, count: $0.pending.count) }
+        var changed = true
+        while changed {
+            changed = false
+            for file in files.indices {
+                for (position, pending) in files[file].pending.enumerated() where !confirmed[file][position] {
+                    guard holds(pending) else { continue }
+                    confirmed[file][position] = true
+                    let flag = FileScan.findingFlag(pending.finding.rule.id)
+                    if !raised.contains(flag) {
+                        raise(flag)
+                        changed = true
+                    }
+                }
+            }
+        }
+        return files.indices.flatMap { file in
+            files[file].pending.indices.filter { confirmed[file][$0] }.map { (file, files[file].pending[$0].finding) }
         }
     }
 

@@ -152,6 +152,7 @@ final class FileScan {
 
     func report(_ rule: RuleInfo, at index: Int, _ message: String? = nil, related: [Int] = []) {
         let token = tokens[index]
+        facts.flags.insert(Self.findingFlag(rule.id))
         findings.append(
             RawFinding(
                 rule: rule, line: Int(token.line), column: Int(token.column), message: message ?? rule.message,
@@ -171,6 +172,9 @@ final class FileScan {
                 finding: RawFinding(rule: rule, line: Int(token.line), column: Int(token.column), message: message)))
     }
 
+    /// The flag a finding of rule `id` raises, reported outright or confirmed (``ProjectFacts/confirmedPending()``).
+    static func findingFlag(_ id: String) -> String { "finding:" + id }
+
     /// Records a fact for the project-wide rules at the token `index`.
     func mark(_ name: String, at index: Int) {
         facts.mark(name, Position(line: Int(tokens[index].line), column: Int(tokens[index].column)))
@@ -179,6 +183,31 @@ final class FileScan {
     /// What values carry in this file (secrets, weak randomness, decoded JWT claims, authorization URLs), computed
     /// on first use.
     private(set) lazy var flow = Dataflow(scan: self)
+
+    /// ``typeQualifiers(of:)`` by the `{` of the type body.
+    var typeQualifierMemo: [Int32: [String]] = [:]
+
+    /// The Swift functions of the file by the position of their body's `{`, parsed on first use.
+    private(set) lazy var functionDeclarations: [Int32: FunctionDeclaration] = Self.parseFunctions(self)
+
+    /// The names the file binds to a secret-named string literal (`static let privateDataKey = "app.private_key"`),
+    /// by spelling number, computed once.
+    private(set) lazy var secretLiteralNames: Set<Int32> = {
+        var result = Set<Int32>()
+        for index in tokens.indices.dropLast(3) where tokens[index].kind == .keyword {
+            guard tokens[index].text == "let" || tokens[index].text == "var", tokens[index + 1].kind == .identifier,
+                tokens[index + 2].isSymbol("="), tokens[index + 3].kind == .string, !tokens[index + 3].isInterpolated,
+                isSecret(tokens[index + 3].text)
+            else { continue }
+            result.insert(tokens[index + 1].name)
+        }
+        return result
+    }()
+
+    /// Whether a Swift function of the file takes a URL (``FileScan/urlParameterTypes``).
+    private(set) lazy var hasURLParameters: Bool = functionDeclarations.values.contains { function in
+        function.parameters.contains { Self.urlParameterTypes.contains($0.type) }
+    }
 
     /// `let NAME = A.b.c` declarations: NAME → "A.b.c" (a light substitute for type information).
     private(set) lazy var aliases: [String: String] = {
@@ -443,6 +472,13 @@ final class FileScan {
         // let key = "widgetAuthenticityToken" ... set(value, forKey: key)
         if range.count == 1, tokens[range.lowerBound].kind == .identifier,
             let literal = localLiteral(tokens[range.lowerBound].text, before: range.lowerBound), isSecret(literal)
+        {
+            return true
+        }
+        // forKey: Keys.privateKeyTag, a constant of this file bound to "app.private_key".
+        if let last = range.last, tokens[last].kind == .identifier, !secretLiteralNames.isEmpty,
+            secretLiteralNames.contains(tokens[last].name),
+            range.allSatisfy({ tokens[$0].kind == .identifier || isSymbol($0, ".") })
         {
             return true
         }

@@ -5,7 +5,7 @@ enum RuleSet {
         KeychainRules(), PreferencesRules(), FileStorageRules(), DatabaseStorageRules(), FileProtectionRule(),
         HardcodedSecretRules(), WebViewRules(), AuthorizationRequestRules(), TokenInURLRule(), JWTRules(),
         TransportSecurityRules(), ServerTrustRule(), CleartextRule(), BiometricRules(), AppleSignInRules(),
-        PasswordFieldRule(), ComparisonRule(), RandomnessRule(), LoggingRule(), CodableSecrets(),
+        PasswordFieldRule(), ComparisonRule(), RandomnessRule(), LoggingRule(), CodableSecrets(), ArgumentFlow(),
     ]
 
     private static let identifiers: [String: [Int]] = table(\.identifiers)

@@ -160,10 +160,18 @@ struct KeychainRules: Rule {
     /// imports KeychainAccess, on a receiver named as a keychain, with a secret value or key; the store is judged as
     /// the subscript's is (``keychainAccessWrite(_:at:store:value:key:)``).
     func keychainAccessDefault(_ scan: FileScan, _ index: Int) {
-        guard scan.file.language == .swift, scan.isSymbol(index - 1, "."), scan.imports("KeychainAccess"),
+        guard scan.file.language == .swift, scan.imports("KeychainAccess"),
             let call = scan.file.call(at: index), let key = call.argument("key"), call.argument("forKey") == nil,
             let value = call.arguments.first(where: { $0.label == nil })?.range, !scan.isLiteral(value)
         else { return }
+        // extension Keychain { func setKey(_ k: Key, _ name: String) throws { try set(k.data, key: name) } }: a
+        // write to the store the method is called on, whichever it is.
+        if !scan.isSymbol(index - 1, ".") || (scan.text(index - 2) == "self" && !scan.isSymbol(index - 3, ".")) {
+            guard let type = scan.enclosingType(of: index), type.keyword == "extension", type.name == "Keychain"
+            else { return }
+            Self.keychainAccessWrite(scan, at: index, store: Self.anyStore, value: value, key: key)
+            return
+        }
         let receiver = scan.file.receiver(of: index)
         guard let store = receiver.last,
             receiver.contains(where: { SecretNames.words($0).contains("keychain") || $0 == "Keychain" }),
@@ -221,6 +229,9 @@ struct KeychainRules: Rule {
             keyMessage: "A value under a secret-named key " + predicate)
     }
 
+    /// The store name of a write inside `extension Keychain` (to `self`): any store made without an accessibility.
+    static let anyStore = "*"
+
     /// The flags a file raises for a KeychainAccess store it makes under `name`, with or without an accessibility.
     static func storeFlag(_ name: String, configured: Bool) -> String {
         (configured ? "keychainAccessConfigured:" : "keychainAccessDefaulted:") + name
@@ -257,10 +268,24 @@ struct KeychainRules: Rule {
         let direct = scan.keyedWriteMessage(
             notThisDeviceOnly, at: index, value: value, key: key, keychainAccessDefaulted,
             keyMessage: "A value under a secret-named key " + keychainAccessDefaulted)
-        // A value that carries no secret of its own may be a Codable record that holds one, declared elsewhere.
+        // A value that carries no secret of its own may be a Codable record that holds one, declared elsewhere,
+        // or a parameter a caller gives a secret.
         let record = direct == nil ? scan.encodedRecord(in: value) : nil
-        guard let message = direct ?? record.map({ scan.recordMessage($0, keychainAccessDefaulted) }) else { return }
+        let through =
+            direct == nil && record == nil ? scan.throughParameters(value: value, key: key, at: index) : nil
+        guard
+            let message = direct ?? record.map({ scan.recordMessage($0, keychainAccessDefaulted) })
+                ?? through.map({ scan.parameterMessage($0.use, keychainAccessDefaulted) })
+        else { return }
         recordStores(scan)
+        // The store a Keychain extension writes to is the one it is called on: any the project makes with the
+        // default, unless every store has an accessibility.
+        if name == anyStore {
+            scan.report(
+                notThisDeviceOnly, at: index, message, if: storeFlag(anyStore, configured: false),
+                and: through?.flag ?? record.map { CodableSecrets.flag($0.type) })
+            return
+        }
         let flags = scan.facts.flags
         let madeHere = { (store: String) in
             flags.contains(storeFlag(store, configured: false)) || flags.contains(storeFlag(store, configured: true))
@@ -268,7 +293,7 @@ struct KeychainRules: Rule {
         let store =
             madeHere(name) ? name : scan.aliases[name].map { String($0.split(separator: ".").last ?? "") } ?? name
         if flags.contains(storeFlag(store, configured: true)) { return }
-        let held = record.map { CodableSecrets.flag($0.type) }
+        let held = record.map { CodableSecrets.flag($0.type) } ?? through?.flag
         if madeHere(store) {
             if let held {
                 scan.report(notThisDeviceOnly, at: index, message, if: held)
@@ -294,6 +319,7 @@ struct KeychainRules: Rule {
             for name in storeNames(scan, index) {
                 scan.facts.flags.insert(storeFlag(name, configured: configured))
             }
+            if !configured { scan.facts.flags.insert(storeFlag(anyStore, configured: false)) }
         }
     }
 

@@ -16,7 +16,7 @@ struct LoggingRule: Rule {
     ]
     static let lumberjack: Set<String> = ["DDLogInfo", "DDLogDebug", "DDLogError", "DDLogWarn", "DDLogVerbose"]
     static let loggerMethods: Set<String> = [
-        "debug", "info", "notice", "error", "warning", "fault", "critical", "trace", "log",
+        "debug", "info", "notice", "error", "warning", "fault", "critical", "trace", "log", "verbose", "severe",
     ]
 
     /// Logging libraries whose messages are written as given, interpolations included (unlike `os.Logger`).
@@ -72,6 +72,14 @@ struct LoggingRule: Rule {
                 scan.report(
                     Self.secretInLog, at: index, scan.message(origin, at: index, "is written to the logs by \(name)"),
                     if: Self.plainLoggerFlag(logger))
+            } else if !scan.isDebugOnly(index),
+                let through = scan.throughParameters(value: arguments, key: nil, at: index, .openedURL)
+            {
+                // func handle(url: URL) { Current.Log.verbose("Received URL: \(url)") }: a caller names the secret.
+                scan.report(
+                    Self.secretInLog, at: index,
+                    scan.parameterMessage(through.use, "is written to the logs by \(name)"),
+                    if: through.flag, and: Self.plainLoggerFlag(logger))
             }
             // logger.info("\(token, privacy: .public)"): Logger interpolations are private unless marked .public.
             guard arguments.contains(where: { scan.text($0) == "public" && scan.isSymbol($0 - 1, ".") }) else {
@@ -103,7 +111,16 @@ struct LoggingRule: Rule {
                 return
             }
         }
-        guard !scan.isDebugOnly(index), let origin = scan.secret(in: arguments) else { return }
+        guard !scan.isDebugOnly(index) else { return }
+        guard let origin = scan.secret(in: arguments) else {
+            if let through = scan.throughParameters(value: arguments, key: nil, at: index, .openedURL) {
+                scan.report(
+                    Self.secretInLog, at: index,
+                    scan.parameterMessage(through.use, "is written to the logs by \(name)"),
+                    if: through.flag)
+            }
+            return
+        }
         scan.report(Self.secretInLog, at: index, scan.message(origin, at: index, "is written to the logs by \(name)"))
     }
 

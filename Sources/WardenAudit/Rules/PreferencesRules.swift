@@ -148,7 +148,49 @@ struct PreferencesRules: Rule {
 
     private func report(_ scan: FileScan, _ index: Int, _ rule: RuleInfo, value: Range<Int>, key: Range<Int>) {
         let store = rule.id == Self.userDefaults.id ? "UserDefaults" : "iCloud key-value storage"
+        if let source = Self.copiedDefaults(scan, value: value, key: key) {
+            // Every key of one defaults copied into another: a secret if the project writes any to the defaults.
+            scan.report(
+                rule, at: index,
+                "Every value of '\(source)' is copied to \(store), the secrets the project writes to UserDefaults included",
+                if: FileScan.findingFlag(Self.userDefaults.id))
+            return
+        }
         scan.reportKeyedWrite(rule, at: index, value: value, key: key, "is written to \(store)")
+    }
+
+    /// The defaults a write copies whole: `for (NSString *key in old.dictionaryRepresentation) { [suite
+    /// setObject:[old objectForKey:key] forKey:key]; }`, `for (key, value) in old.dictionaryRepresentation() {
+    /// suite.set(value, forKey: key) }`. The source's name, or nil.
+    static func copiedDefaults(_ scan: FileScan, value: Range<Int>, key: Range<Int>) -> String? {
+        guard key.count == 1, scan.tokens[key.lowerBound].kind == .identifier else { return nil }
+        let name = scan.tokens[key.lowerBound].text
+        // The loop whose head names the key: `for ( ... key ... in <source>.dictionaryRepresentation ... ) {`.
+        var open = Int(scan.file.enclosingBrace[key.lowerBound])
+        while open >= 0 {
+            var position = open - 1
+            var head: [Int] = []
+            while position >= 0, open - position < 48, !scan.isSymbol(position, "{"), !scan.isSymbol(position, "}"),
+                !scan.isSymbol(position, ";")
+            {
+                head.append(position)
+                if scan.tokens[position].kind == .keyword, scan.tokens[position].text == "for" { break }
+                position -= 1
+            }
+            if position >= 0, scan.text(position) == "for",
+                let representation = head.first(where: { scan.text($0) == "dictionaryRepresentation" }),
+                head.contains(where: { scan.text($0) == name && $0 < representation })
+            {
+                let source =
+                    scan.text(representation - 1) == "." ? scan.text(representation - 2) : scan.text(representation - 1)
+                // The value is the loop's own value, or a read of the key from the source.
+                let read = value.contains { scan.text($0) == name } && value.contains { scan.text($0) == source }
+                let own = value.count == 1 && head.contains { scan.text($0) == scan.text(value.lowerBound) }
+                return read || own ? source : nil
+            }
+            open = Int(scan.file.enclosingBrace[open])
+        }
+        return nil
     }
 
     /// `@AppStorage("token") var token`, or an app's `@UserDefault("password", ...) static var password`: a secret

@@ -180,6 +180,9 @@ extension FileScan {
             report(rule, at: index, text)
         } else if let record = encodedRecord(in: value) {
             report(rule, at: index, recordMessage(record, predicate), if: CodableSecrets.flag(record.type))
+        } else if !isLiteral(value), let through = throughParameters(value: value, key: key, at: index) {
+            // write(value: String) { defaults.set(value, forKey: k) }: a caller names the secret.
+            report(rule, at: index, parameterMessage(through.use, predicate), if: through.flag)
         }
     }
 
