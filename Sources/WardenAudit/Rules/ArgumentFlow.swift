@@ -47,8 +47,10 @@ struct ArgumentFlow: Rule {
                 }
                 if hasParameters, Self.isBareArgument(scan, index) { passedOnParameter(scan, at: index) }
             } else if token.kind == .string, !token.isInterpolated, token.text.utf8.count <= 64,
-                !FastText.contains(token.text, " "), scan.isSecret(token.text)
+                scan.isSymbol(index - 1, "(") || scan.isSymbol(index - 1, ",") || scan.isSymbol(index - 1, ":"),
+                !FastText.contains(token.text, " "), SecretNames.isSecret(token.text)
             {
+                // A key literal in an argument (not cached by name: literals rarely repeat, names do).
                 secretArgument(scan, at: index, &seen)
             }
         }
