@@ -104,6 +104,14 @@ struct LinearScanTests {
             site:
                 "var a# = \"\"\nvar b# = \"\"\nfunc one#(token: String) { b# = token }\nfunc two#() { b# = a# }\nfunc three#() { a# = b# }\nfunc log#() { print(a#) }",
             rule: "secret-in-log", expected: { $0 }),
+        Family(
+            name: "a parameter passed on to many helpers that each write theirs (argument flow)",
+            header: "final class Relay {\nfunc relay(value: String) {",
+            site: " Store.write#(value: value)",
+            footer: "}\n}",
+            perSite:
+                "enum Store# { static func write#(value: String) { UserDefaults.standard.set(value, forKey: \"k#\") } }",
+            rule: "secret-in-user-defaults", expected: { $0 }),
     ]
 
     /// (steps, tokens, findings of the family's rule) for `count` call sites.

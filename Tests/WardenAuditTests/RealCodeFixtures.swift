@@ -1356,6 +1356,19 @@ let realCodeFixtures: [RuleFixture] = [
                     "import XCGLogger\npublic class AppEnvironment {\n public var Log: XCGLogger = {\n  XCGLogger(identifier: \"app\")\n }()\n}",
                 "App/Login.swift": "func signIn(user: String) {\n Current.Log.verbose(\"signing in \\(user)\")\n}",
             ],
+            // An outgoing URL opened by an app method of that name; a bookmark passed in a closure inside onOpenURL's.
+            [
+                "App/Help.m": "- (void)openURL:(NSURL *)url\n{\n    NSLog(@\"Opening help page %@\", url);\n}",
+                "App/Links.m":
+                    "- (BOOL)popToken:(NSURLComponents *)components\n{\n    for (NSURLQueryItem *item in components.queryItems) {\n        if ([item.value isEqualToString:self.widgetToken]) { return YES; }\n    }\n    return NO;\n}",
+            ],
+            [
+                "App/App.swift":
+                    "struct MyApp: App {\n var body: some Scene { WindowGroup { ContentView().onOpenURL { router.route($0); bookmarks.forEach { history.record(page: $0) } } } }\n}",
+                "App/History.swift": "struct History {\n func record(page: URL) { print(\"visited \\(page)\") }\n}",
+                "App/Links.m":
+                    "- (BOOL)popToken:(NSURLComponents *)components\n{\n    for (NSURLQueryItem *item in components.queryItems) {\n        if ([item.value isEqualToString:self.widgetToken]) { return YES; }\n    }\n    return NO;\n}",
+            ],
         ]),
     RuleFixture(
         rule: "secret-in-user-defaults",
@@ -1366,12 +1379,13 @@ let realCodeFixtures: [RuleFixture] = [
                 "App/Global.m":
                     "- (void)migrate\n{\n    NSUserDefaults *oldDef = [NSUserDefaults standardUserDefaults];\n    NSUserDefaults *newDef = [[NSUserDefaults alloc] initWithSuiteName:SUITE];\n    for (NSString *key in oldDef.dictionaryRepresentation) {\n        [newDef setObject:[oldDef objectForKey:key] forKey:key];\n    }\n}",
                 "App/Account.m":
-                    "- (void)save\n{\n    [[NSUserDefaults standardUserDefaults] setObject:self.password forKey:@\"pw\"];\n}",
+                    "- (void)save\n{\n    // warden:ignore secret-in-user-defaults legacy, migrated\n    [[NSUserDefaults standardUserDefaults] setObject:self.password forKey:@\"pw\"];\n}",
             ],
             [
                 "App/Migration.swift":
                     "func migrate(into suite: UserDefaults) {\n for (key, value) in UserDefaults.standard.dictionaryRepresentation() {\n  suite.set(value, forKey: key)\n }\n}",
-                "App/Session.swift": "func save(token: String) { UserDefaults.standard.set(token, forKey: \"t\") }",
+                "App/Session.swift":
+                    "func save(token: String) {\n // warden:ignore secret-in-user-defaults legacy, migrated\n UserDefaults.standard.set(token, forKey: \"t\")\n}",
             ],
             // A caller's secret, written by a helper (value is the helper's parameter).
             [
@@ -1402,6 +1416,35 @@ let realCodeFixtures: [RuleFixture] = [
                 "App/Store.swift":
                     "enum SessionStore {\n static func save(token value: String) { UserDefaults.standard.set(value, forKey: \"v\") }\n}",
                 "App/Login.swift": "func finish(session: Session) { SessionStore.save(token: session.userName) }",
+            ],
+            // Only the theme keys copied; a secret only a test passes; a parameter rebound before the write; a
+            // caller's unlabelled secret that fills another slot than the written one; another manager's save.
+            [
+                "App/Migration.swift":
+                    "func migrate(into suite: UserDefaults) {\n for (key, value) in UserDefaults.standard.dictionaryRepresentation() where key.hasPrefix(\"theme.\") {\n  suite.set(value, forKey: key)\n }\n}",
+                "App/Session.swift":
+                    "func save(token: String) {\n // warden:ignore secret-in-user-defaults legacy, migrated\n UserDefaults.standard.set(token, forKey: \"t\")\n}",
+            ],
+            [
+                "App/Store.swift":
+                    "enum SessionStore {\n static func save(token value: String) { UserDefaults.standard.set(value, forKey: \"v\") }\n}",
+                "AppTests/StoreTests.swift":
+                    "import XCTest\nfinal class StoreTests: XCTestCase {\n func testSave() { SessionStore.save(token: session.accessToken) }\n}",
+            ],
+            [
+                "App/Store.swift":
+                    "enum StateStore {\n static func save(value: String) {\n  let value = value.isEmpty ? \"signedOut\" : \"signedIn\"\n  UserDefaults.standard.set(value, forKey: \"state\")\n }\n}",
+                "App/Login.swift": "func finish(session: Session) { StateStore.save(value: session.accessToken) }",
+            ],
+            [
+                "App/Store.swift":
+                    "enum PairStore {\n static func put(in suite: String = \"app\", _ name: String, _ secret: String) {\n  UserDefaults.standard.set(name, forKey: \"name\")\n }\n}",
+                "App/Login.swift": "func finish(user: User) { PairStore.put(user.name, user.password) }",
+            ],
+            [
+                "App/SettingsManager.swift":
+                    "final class SettingsManager {\n func save(value: String) { UserDefaults.standard.set(value, forKey: \"v\") }\n}",
+                "App/Login.swift": "func finish(session: Session) { keychainManager.save(value: session.password) }",
             ],
         ]),
 ]

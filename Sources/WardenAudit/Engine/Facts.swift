@@ -13,7 +13,7 @@ struct FileFacts: Sendable {
     /// declared in another file, a call of a logging macro defined in a header.
     var pending: [PendingFinding] = []
     /// Flags raised when another flag is: (`to`, `from`). A caller that passes its own parameter on raises the
-    /// callee's argument flag when its own is raised (``FileScan/argumentFlag(_:_:)``).
+    /// callee's argument flag when its own is raised (``FileScan/argumentFlag(_:_:_:_:)``).
     var implications: [(to: String, from: String)] = []
 
     mutating func mark(_ name: String, _ position: Position) { marks[name, default: []].append(position) }
@@ -48,14 +48,17 @@ struct ProjectFacts: Sendable {
         var raised = files.reduce(into: Set<String>()) { $0.formUnion($1.flags) }
         var implied: [String: [String]] = [:]
         for file in files { for (to, from) in file.implications { implied[from, default: []].append(to) } }
-        func raise(_ flag: String) {
-            var work = [flag]
+        // Expands what `flags` imply; each flag is expanded once, whatever cycles the implications make.
+        var expanded = Set<String>()
+        func raise(_ flags: [String]) {
+            var work = flags
             while let next = work.popLast() {
-                guard raised.insert(next).inserted || next == flag else { continue }
+                raised.insert(next)
+                guard expanded.insert(next).inserted else { continue }
                 work.append(contentsOf: implied[next] ?? [])
             }
         }
-        if !implied.isEmpty { for flag in raised { if implied[flag] != nil { raise(flag) } } }
+        if !implied.isEmpty { raise(Array(raised)) }
         func holds(_ pending: PendingFinding) -> Bool {
             raised.contains(pending.flag) && (pending.also.map(raised.contains) ?? true)
                 && !(pending.unless.map(raised.contains) ?? false)
@@ -70,7 +73,7 @@ struct ProjectFacts: Sendable {
                     confirmed[file][position] = true
                     let flag = FileScan.findingFlag(pending.finding.rule.id)
                     if !raised.contains(flag) {
-                        raise(flag)
+                        raise([flag])
                         changed = true
                     }
                 }

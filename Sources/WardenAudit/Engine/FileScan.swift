@@ -184,8 +184,10 @@ final class FileScan {
     /// on first use.
     private(set) lazy var flow = Dataflow(scan: self)
 
-    /// ``typeQualifiers(of:)`` by the `{` of the type body.
+    /// ``typeQualifiers(of:)`` by each `{` between a token and its type's body.
     var typeQualifierMemo: [Int32: [String]] = [:]
+    /// ``innermostFunction(of:)`` by each `{` between a token and its function's body (-1: none).
+    var innermostFunctionMemo: [Int32: Int32] = [:]
 
     /// The Swift functions of the file by the position of their body's `{`, parsed on first use.
     private(set) lazy var functionDeclarations: [Int32: FunctionDeclaration] = Self.parseFunctions(self)

@@ -9,8 +9,17 @@ struct FunctionDeclaration: Sendable {
     /// The words its type is known by (``FileScan/typeQualifiers(of:)``).
     let qualifiers: [String]
 
-    /// The argument slot a parameter fills: its label, or `#position` for an unlabelled one.
-    static func slot(_ label: String?, _ position: Int) -> String { label ?? "#\(position)" }
+    /// The argument slot a parameter fills: its label, or `#n` for the n-th unlabelled one (counted among the
+    /// unlabelled only, so a defaulted labelled parameter a caller leaves out shifts nothing).
+    static func slot(_ label: String?, _ unlabelled: Int) -> String { label ?? "#\(unlabelled)" }
+
+    /// The slot of the parameter or argument at `index` of `labels`.
+    static func slot(of index: Int, in labels: [String?]) -> String {
+        slot(labels[index], labels[..<index].filter { $0 == nil }.count)
+    }
+
+    /// The slot of parameter `index`.
+    func slot(_ index: Int) -> String { Self.slot(of: index, in: parameters.map(\.label)) }
 }
 
 /// A use of a function parameter in an expression: the flags a caller with a secret argument raises for it (one
@@ -49,20 +58,31 @@ extension FileScan {
     /// and those it conforms to (`extension Keychain: ServerManagerKeychain` → `keychain`); `[""]` outside a type.
     func typeQualifiers(of index: Int) -> [String] {
         var open = index >= 0 && index < tokens.count ? Int(file.enclosingBrace[index]) : -1
+        var visited: [Int32] = []
+        var result = [""]
         while open >= 0 {
-            if let known = typeQualifierMemo[Int32(open)] { return known }
+            spend(1)
+            if let known = typeQualifierMemo[Int32(open)] {
+                result = known
+                break
+            }
+            visited.append(Int32(open))
             if isTypeBody(open), let names = typeHeaderNames(open) {
-                let words = names.compactMap { SecretNames.words($0).last }
                 var unique: [String] = []
-                for word in words where !unique.contains(word) { unique.append(word) }
-                let result = unique.isEmpty ? [""] : unique
-                typeQualifierMemo[Int32(open)] = result
-                return result
+                for name in names.map(Self.qualifier) where !name.isEmpty && !unique.contains(name) {
+                    unique.append(name)
+                }
+                if !unique.isEmpty { result = unique }
+                break
             }
             open = Int(file.enclosingBrace[open])
         }
-        return [""]
+        for brace in visited { typeQualifierMemo[brace] = result }
+        return result
     }
+
+    /// A type name as a qualifier: its words, lowercased and joined (`KeychainManager` → `keychainmanager`).
+    static func qualifier(_ name: String) -> String { SecretNames.words(name).joined() }
 
     /// The type name and conformances of the type declaration whose body opens at `open`.
     private func typeHeaderNames(_ open: Int) -> [String]? {
@@ -91,14 +111,18 @@ extension FileScan {
         return nil
     }
 
-    /// The qualifier a call at `callee` reaches (``argumentFlag(_:_:_:_:)``): the last word of the receiver's last
-    /// name (`Env.widgetKeychain.setKey` → `keychain`, over `shared`/`default`/`current`), or the caller's own type.
-    func callQualifier(_ callee: Int) -> String {
-        guard isSymbol(callee - 1, ".") else { return typeQualifiers(of: callee)[0] }
+    /// The qualifiers a call at `callee` may reach (``argumentFlag(_:_:_:_:)``): a type named as the receiver
+    /// (`DeepLUserAPIHandler.write` → `deepluserapihandler`), each word-suffix of an instance's name
+    /// (`Env.widgetKeychain.setKey` → `widgetkeychain`, `keychain`, over `shared`/`default`/`current`), or the
+    /// caller's own type and what it conforms to, for a call without a receiver.
+    func callQualifiers(_ callee: Int) -> [String] {
+        guard isSymbol(callee - 1, ".") else { return typeQualifiers(of: callee) }
         let skipped: Set<String> = ["shared", "default", "standard", "current", "instance", "sharedInstance", "main"]
         let chain = file.receiver(of: callee).filter { !skipped.contains($0) }
-        guard let last = chain.last, last != "self", last != "Self" else { return typeQualifiers(of: callee)[0] }
-        return SecretNames.words(last).last ?? ""
+        guard let last = chain.last, last != "self", last != "Self" else { return typeQualifiers(of: callee) }
+        if last.first?.isUppercase == true { return [Self.qualifier(last)] }
+        let words = SecretNames.words(last)
+        return words.indices.map { words[$0...].joined() }
     }
 
     /// The Swift functions of the file, by the position of their body's `{` (``functionDeclarations``).
@@ -120,6 +144,7 @@ extension FileScan {
             var parameters: [(label: String?, local: String, type: String)] = []
             var start = open + 1
             var position = open + 1
+            var angles = 0
             func finish(_ end: Int) {
                 var head: [String] = []
                 var cursor = start
@@ -144,7 +169,12 @@ extension FileScan {
                     position = Int(partner[position]) + 1
                     continue
                 }
-                if tokens[position].isSymbol(",") {
+                // `Dictionary<String, Int>`: a comma inside a generic argument list splits no parameter.
+                if tokens[position].kind == .operator || tokens[position].kind == .punctuation {
+                    let text = tokens[position].text
+                    if text == "<" { angles += 1 } else if text == ">" { angles = max(0, angles - 1) }
+                }
+                if angles == 0, tokens[position].isSymbol(",") {
                     finish(position)
                     start = position + 1
                 }
@@ -182,14 +212,41 @@ extension FileScan {
     }
 
     /// The innermost Swift function whose body holds `index` (closures inside it included).
+    /// Each brace visited on the way up remembers the answer, so deeply nested closures cost a walk once.
     func innermostFunction(of index: Int) -> FunctionDeclaration? {
         guard !functionDeclarations.isEmpty, index >= 0, index < tokens.count else { return nil }
         var open = Int(file.enclosingBrace[index])
+        var visited: [Int32] = []
+        var found: Int32 = -1
         while open >= 0 {
-            if let function = functionDeclarations[Int32(open)] { return function }
+            spend(1)
+            if let known = innermostFunctionMemo[Int32(open)] {
+                found = known
+                break
+            }
+            if functionDeclarations[Int32(open)] != nil {
+                found = Int32(open)
+                break
+            }
+            visited.append(Int32(open))
             open = Int(file.enclosingBrace[open])
         }
-        return nil
+        for brace in visited { innermostFunctionMemo[brace] = found }
+        return found >= 0 ? functionDeclarations[found] : nil
+    }
+
+    /// Whether `name` is bound anew in `function` before `index` (`let value = ...`, `if let value`, a closure's
+    /// `value in`): the use is not the parameter any more.
+    func rebound(_ name: String, in function: FunctionDeclaration, before index: Int) -> Bool {
+        for position in positions(of: name, in: function.body.lowerBound..<index) {
+            let before = text(position - 1)
+            if before == "let" || before == "var" || text(position + 1) == "in"
+                || (isSymbol(position - 1, "(") && isSymbol(position + 1, ")") && text(position + 2) == "in")
+            {
+                return true
+            }
+        }
+        return false
     }
 
     /// Declared parameter types whose values are never secrets.
@@ -211,7 +268,7 @@ extension FileScan {
         else { return [] }
         var uses: [ParameterUse] = []
         let tests: Set<String> = ["isEmpty", "count", "hashValue", "hash", "description", "debugDescription"]
-        let comparisons = ["==", "!=", "===", "!==", "<", ">", "??"]
+        let comparisons = ["==", "!=", "===", "!==", "<", ">"]
         for position in range where tokens[position].kind == .identifier && !isSymbol(position - 1, ".") {
             guard
                 let slot = function.parameters.indices.first(where: {
@@ -224,6 +281,7 @@ extension FileScan {
                 || comparisons.contains(where: { isSymbol(position + 1, $0) || isSymbol(position - 1, $0) })
                 || (isSymbol(position + 1, ".") && tests.contains(text(position + 2)))
                 || (kind == .openedURL && isSymbol(position + 1, ".") && !Self.wholeURL.contains(text(position + 2)))
+                || rebound(tokens[position].text, in: function, before: position)
             {
                 continue
             }
@@ -236,7 +294,7 @@ extension FileScan {
                 guard kind == .openedURL else { continue }
                 flags = [Self.incomingURLFlag]
             } else {
-                let name = FunctionDeclaration.slot(parameter.label, slot)
+                let name = function.slot(slot)
                 flags = function.qualifiers.map { Self.argumentFlag(kind, $0, function.name, name) }
             }
             uses.append(ParameterUse(function: function, local: parameter.local, flags: flags, kind: kind))
@@ -269,7 +327,11 @@ extension FileScan {
             if isSymbol(position, "-") || isSymbol(position, "+") { break }
             position -= 1
         }
-        guard let name, isSymbol(position, "-") else { return [] }
+        // - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url ...: the app delegate's, not any openURL:.
+        guard let name, isSymbol(position, "-"),
+            (position..<open).contains(where: { text($0) == "application" && isSymbol($0 + 1, ":") }),
+            (position..<open).contains(where: { text($0) == "UIApplication" })
+        else { return [] }
         let used = range.contains { index in
             tokens[index].kind == .identifier && tokens[index].text == name && !isSymbol(index - 1, "[")
                 && (!isSymbol(index + 1, ".") || Self.wholeURL.contains(text(index + 2)))

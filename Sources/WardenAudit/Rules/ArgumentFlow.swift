@@ -1,18 +1,20 @@
 /// Where a Swift file passes a secret to a function, for the writes, logs and stores inside the functions that
-/// receive it, in this file or another (``FileScan/parameterUses(in:)``): a write of a parameter waits on the flag
-/// of that parameter (``FileScan/argumentFlag(_:_:)``), and this family raises it.
+/// receive it, in this file or another (``FileScan/parameterUses(in:_:)``): a write of a parameter waits on the flag
+/// of that parameter (``FileScan/argumentFlag(_:_:_:_:)``), and this family raises it.
 ///
 /// A call raises a function's argument flag when the argument is a secret (a secret-named value, a constant bound
 /// to a secret-named literal, an encoded record whose type holds a secret, once the project says so), and implies
 /// it from its own parameter's flag when it passes that parameter on as it is, so that a secret named two calls
 /// away still reaches the write. An app's URL handler passes on a URL it was opened with
 /// (``FileScan/incomingURLFlag``): the project raises that flag when it checks a secret in such a URL's query.
-/// Functions are matched by name and argument label, not by type: a secret passed to one `write(value:)` is taken
-/// as given to every function so named.
+/// Functions are matched by name, slot and the type a call reaches (``FileScan/callQualifiers(_:)``), not by
+/// the types of their parameters: overloads of one name in one type share their flags.
 struct ArgumentFlow: Rule {
     var reports: [RuleInfo] { [] }
 
     func finish(_ scan: FileScan) {
+        // What a test passes proves nothing about the app: test code raises no flag.
+        guard !TestCode.isTestPath(scan.file.path), !TestCode.importsTestFramework(scan) else { return }
         let tokens = scan.tokens
         guard scan.file.language == .swift else {
             // Objective-C: only the check of a secret in an opened URL's query.
@@ -74,7 +76,7 @@ struct ArgumentFlow: Rule {
             passedOn(scan, at: position, kinds: [.openedURL], from: { _ in FileScan.incomingURLFlag })
             return
         }
-        let name = FunctionDeclaration.slot(parameter.label, slot)
+        let name = function.slot(slot)
         for qualifier in function.qualifiers {
             passedOn(scan, at: position, kinds: Self.kinds(of: parameter.type)) { kind in
                 FileScan.argumentFlag(kind, qualifier, function.name, name)
@@ -107,7 +109,7 @@ struct ArgumentFlow: Rule {
 
     /// The call argument the token at `position` is in: the callee's name, the slot and the argument's tokens.
     static func argument(_ scan: FileScan, at position: Int) -> (
-        name: String, qualifier: String, slot: String, range: Range<Int>
+        name: String, qualifiers: [String], slot: String, range: Range<Int>
     )? {
         guard let open = opener(scan, of: position), open > 0 else { return nil }
         let callee = open - 1
@@ -119,7 +121,8 @@ struct ArgumentFlow: Rule {
             let slot = call.arguments.firstIndex(where: { $0.range.contains(position) })
         else { return nil }
         let argument = call.arguments[slot]
-        return (call.name, scan.callQualifier(callee), FunctionDeclaration.slot(argument.label, slot), argument.range)
+        let slotName = FunctionDeclaration.slot(of: slot, in: call.arguments.map(\.label))
+        return (call.name, scan.callQualifiers(callee), slotName, argument.range)
     }
 
     /// The `(` of the call whose argument list holds `position`: back over balanced brackets, at most 48 tokens,
@@ -157,14 +160,18 @@ struct ArgumentFlow: Rule {
             !Self.sinksJudgedInPlace.contains(argument.name)
         else { return }
         if scan.secret(in: range) != nil, !scan.hashed(range) {
-            scan.facts.flags.insert(FileScan.argumentFlag(.secret, argument.qualifier, argument.name, argument.slot))
+            for qualifier in argument.qualifiers {
+                scan.facts.flags.insert(FileScan.argumentFlag(.secret, qualifier, argument.name, argument.slot))
+            }
         }
         // A key is secret by what it spells: a secret-named literal, or a constant bound to one.
         let spelled =
             range.contains { scan.tokens[$0].kind == .string && scan.isSecret(scan.tokens[$0].text) }
             || range.last.map { scan.secretLiteralNames.contains(scan.tokens[$0].name) } ?? false
         if spelled, scan.secretKey(in: range) {
-            scan.facts.flags.insert(FileScan.argumentFlag(.key, argument.qualifier, argument.name, argument.slot))
+            for qualifier in argument.qualifiers {
+                scan.facts.flags.insert(FileScan.argumentFlag(.key, qualifier, argument.name, argument.slot))
+            }
         }
     }
 
@@ -178,11 +185,13 @@ struct ArgumentFlow: Rule {
     func encodedArgument(_ scan: FileScan, at position: Int) {
         guard let argument = Self.argument(scan, at: position), let record = scan.encodedRecord(in: argument.range)
         else { return }
-        scan.facts.implications.append(
-            (
-                FileScan.argumentFlag(.secret, argument.qualifier, argument.name, argument.slot),
-                CodableSecrets.flag(record.type)
-            ))
+        for qualifier in argument.qualifiers {
+            scan.facts.implications.append(
+                (
+                    FileScan.argumentFlag(.secret, qualifier, argument.name, argument.slot),
+                    CodableSecrets.flag(record.type)
+                ))
+        }
     }
 
     /// A parameter passed on as it is (`write(value: value)`, `handle(url: url!)`): the callee's flag follows its own.
@@ -196,9 +205,11 @@ struct ArgumentFlow: Rule {
         if scan.isSymbol(end, "!") || scan.isSymbol(end, "?") { end += 1 }
         guard argument.range == position..<end else { return }
         for kind in kinds {
-            let to = FileScan.argumentFlag(kind, argument.qualifier, argument.name, argument.slot)
             let from = flag(kind)
-            if to != from { scan.facts.implications.append((to, from)) }
+            for qualifier in argument.qualifiers {
+                let to = FileScan.argumentFlag(kind, qualifier, argument.name, argument.slot)
+                if to != from { scan.facts.implications.append((to, from)) }
+            }
         }
     }
 
@@ -217,8 +228,11 @@ struct ArgumentFlow: Rule {
         } else if scan.isSymbol(open + 1, "("), scan.isSymbol(open + 3, ")"), scan.text(open + 4) == "in" {
             name = scan.text(open + 2)
         }
+        // `$0` of this closure, not of one nested in it (`urls.forEach { history.record(page: $0) }`).
         for position in (open + 1)..<close
-        where scan.tokens[position].kind == .identifier && scan.text(position) == name {
+        where scan.tokens[position].kind == .identifier && scan.text(position) == name
+            && (name != "$0" || Int(scan.file.enclosingBrace[position]) == open)
+        {
             passedOn(scan, at: position, kinds: [.openedURL], from: { _ in FileScan.incomingURLFlag })
         }
     }

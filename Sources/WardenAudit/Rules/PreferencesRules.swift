@@ -177,7 +177,8 @@ struct PreferencesRules: Rule {
                 if scan.tokens[position].kind == .keyword, scan.tokens[position].text == "for" { break }
                 position -= 1
             }
-            if position >= 0, scan.text(position) == "for",
+            // `for (key, value) in d.dictionaryRepresentation() where key.hasPrefix("theme.")` copies only some.
+            if position >= 0, scan.text(position) == "for", !head.contains(where: { scan.text($0) == "where" }),
                 let representation = head.first(where: { scan.text($0) == "dictionaryRepresentation" }),
                 head.contains(where: { scan.text($0) == name && $0 < representation })
             {
