@@ -1432,6 +1432,12 @@ let realCodeFixtures: [RuleFixture] = [
                     "import XCTest\nfinal class StoreTests: XCTestCase {\n func testSave() { SessionStore.save(token: session.accessToken) }\n}",
             ],
             [
+                "App/Migration.swift":
+                    "func migrate(into suite: UserDefaults) {\n for (key, value) in UserDefaults.standard.dictionaryRepresentation() {\n  suite.set(value, forKey: key)\n }\n}",
+                "AppTests/SessionTests.swift":
+                    "import XCTest\nfinal class SessionTests: XCTestCase {\n func testLegacy() { UserDefaults.standard.set(token, forKey: \"t\") }\n}",
+            ],
+            [
                 "App/Store.swift":
                     "enum StateStore {\n static func save(value: String) {\n  let value = value.isEmpty ? \"signedOut\" : \"signedIn\"\n  UserDefaults.standard.set(value, forKey: \"state\")\n }\n}",
                 "App/Login.swift": "func finish(session: Session) { StateStore.save(value: session.accessToken) }",

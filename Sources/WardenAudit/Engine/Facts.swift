@@ -15,6 +15,8 @@ struct FileFacts: Sendable {
     /// Flags raised when another flag is: (`to`, `from`). A caller that passes its own parameter on raises the
     /// callee's argument flag when its own is raised (``FileScan/argumentFlag(_:_:_:_:)``).
     var implications: [(to: String, from: String)] = []
+    /// Whether the file's findings stand for the app (``FileScan/findingFlag(_:)``): not in test code.
+    var findingsCount = true
 
     mutating func mark(_ name: String, _ position: Position) { marks[name, default: []].append(position) }
 }
@@ -72,7 +74,7 @@ struct ProjectFacts: Sendable {
                     guard holds(pending) else { continue }
                     confirmed[file][position] = true
                     let flag = FileScan.findingFlag(pending.finding.rule.id)
-                    if !raised.contains(flag) {
+                    if files[file].findingsCount, !raised.contains(flag) {
                         raise([flag])
                         changed = true
                     }

@@ -175,6 +175,9 @@ final class FileScan {
     /// The flag a finding of rule `id` raises, reported outright or confirmed (``ProjectFacts/confirmedPending()``).
     static func findingFlag(_ id: String) -> String { "finding:" + id }
 
+    /// `flags` without the ``findingFlag(_:)`` flags (for test code, whose findings do not stand for the app).
+    static func withoutFindingFlags(_ flags: Set<String>) -> Set<String> { flags.filter { !$0.hasPrefix("finding:") } }
+
     /// Records a fact for the project-wide rules at the token `index`.
     func mark(_ name: String, at index: Int) {
         facts.mark(name, Position(line: Int(tokens[index].line), column: Int(tokens[index].column)))
