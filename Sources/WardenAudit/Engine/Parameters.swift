@@ -6,7 +6,7 @@ struct FunctionDeclaration: Sendable {
     let body: ClosedRange<Int>
     /// Each parameter's external label (nil for `_`), local name and declared type's first name, in order.
     let parameters: [(label: String?, local: String, type: String)]
-    /// The words its type is known by (``FileScan/typeQualifiers(of:)``).
+    /// The names its type is known by, as qualifiers (``FileScan/typeQualifiers(of:)``).
     let qualifiers: [String]
 
     /// The argument slot a parameter fills: its label, or `#n` for the n-th unlabelled one (counted among the
@@ -43,9 +43,10 @@ extension FileScan {
     /// (``FunctionDeclaration/slot``), or passes on a parameter of its own whose flag is raised. A write, log or store
     /// inside `name` of that parameter waits on it: the secret is named by a caller, in this file or another.
     ///
-    /// Functions are told apart by name, slot and `qualifier`, the last word of the type a call reaches
-    /// (`DeepLUserAPIHandler.write(value:)` and `handler.write(value:)` → `handler`; a call without a receiver, the
-    /// caller's own type): a secret given to `requests.append(_:)` is not given to a `Pending.append(_:)`.
+    /// Functions are told apart by name, slot and `qualifier`, the type a call reaches (``callQualifiers(_:)``:
+    /// `DeepLUserAPIHandler.write(value:)` → `deepluserapihandler`, `widgetKeychain.setKey` → `keychain` among its
+    /// word-suffixes; a call without a receiver, the caller's own type): a secret given to
+    /// `keychainManager.save(value:)` is not given to a `SettingsManager.save(value:)`.
     static func argumentFlag(_ kind: ArgumentKind, _ qualifier: String, _ name: String, _ slot: String) -> String {
         kind.rawValue + ":" + qualifier + "." + name + ":" + slot
     }
@@ -54,8 +55,9 @@ extension FileScan {
     /// with a secret (`$0.name == "auth" && $0.value == settings.widgetToken`).
     static let incomingURLFlag = "incomingURLCarriesSecret"
 
-    /// The last word of each name the type around `index` is known by: its own (`IncomingURLHandler` → `handler`)
-    /// and those it conforms to (`extension Keychain: ServerManagerKeychain` → `keychain`); `[""]` outside a type.
+    /// Each name the type around `index` is known by, as a qualifier (``qualifier(_:)``): its own
+    /// (`IncomingURLHandler` → `incomingurlhandler`) and those it conforms to (`extension Keychain:
+    /// ServerManagerKeychain` → `keychain`, `servermanagerkeychain`); `[""]` outside a type.
     func typeQualifiers(of index: Int) -> [String] {
         var open = index >= 0 && index < tokens.count ? Int(file.enclosingBrace[index]) : -1
         var visited: [Int32] = []
@@ -250,9 +252,9 @@ extension FileScan {
     }
 
     /// Declared parameter types whose values are never secrets.
-    static let plainParameterTypes: Set<String> = [
-        "Bool", "Int", "Int64", "Int32", "UInt", "UInt64", "Double", "Float", "Date", "TimeInterval", "CGFloat",
-    ]
+    static let plainParameterTypes: Set<String> = PreferencesRules.plainTypes.union([
+        "Int64", "Int32", "UInt", "UInt64",
+    ])
 
     /// The parameters of the enclosing function that `range` stores or prints as they are (`value`,
     /// `secKey.data`, `"\(url)"`), each with the flags of `kind` its callers raise: none when no parameter is used

@@ -179,7 +179,7 @@ struct ArgumentFlow: Rule {
     /// function of the app receives them.
     static let sinksJudgedInPlace: Set<String> = LoggingRule.functions.union(LoggingRule.lumberjack).union(
         LoggingRule.loggerMethods
-    ).union(["setObject", "setValue", "setString", "setData", "append", "insert", "contains", "String"])
+    ).union(["setObject", "setValue", "setString", "setData", "append", "insert", "contains"])
 
     /// `set(encoder.encode(info), key: k)`: the callee's flag once the project says the record's type holds a secret.
     func encodedArgument(_ scan: FileScan, at position: Int) {
