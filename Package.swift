@@ -38,14 +38,11 @@ let storageDefines: [SwiftSetting] = [.define("WARDEN_SECRET_SERVICE", .when(pla
 /// RFC 8252 loopback sign-in (sockets, `Process` to open a browser) exists on desktops only: never on iOS,
 /// Mac Catalyst, visionOS, tvOS or watchOS, where ASWebAuthenticationSession is the browser.
 let loopbackDefines: [SwiftSetting] = [.define("WARDEN_LOOPBACK", .when(platforms: [.macOS, .linux]))]
-/// Where the CLI and the README examples link WardenRedis (the hiredis-backed stores): Linux, where Debian's
-/// libhiredis-dev is on the default paths. A define, not `canImport`, which can see a module that is not linked.
-let redisDefines: [SwiftSetting] = [.define("WARDEN_REDIS", .when(platforms: linux))]
-#if os(macOS)
-    let hiredisPkgConfig: String? = "hiredis"
-#else
-    let hiredisPkgConfig: String? = nil
-#endif
+/// Where WardenRedis loads hiredis (`CHiredis`, dlopen at run time): the server platforms.
+let hiredisPlatforms: [Platform] = [.linux, .macOS]
+/// Where the CLI and the README examples link WardenRedis (the Redis-backed stores; hiredis is loaded at run time).
+/// A define, not `canImport`, which can see a module that is not linked.
+let redisDefines: [SwiftSetting] = [.define("WARDEN_REDIS", .when(platforms: hiredisPlatforms))]
 
 let package = Package(
     name: "Warden",
@@ -122,15 +119,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // hiredis from the system; only WardenRedis links it. On Linux, Debian's libhiredis-dev puts <hiredis/hiredis.h>
-        // on the default paths, and its hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM warns about on every
-        // build: no pkgConfig there. Homebrew's hiredis lives under its own prefix, which only pkg-config knows.
-        .systemLibrary(
-            name: "CHiredis", pkgConfig: hiredisPkgConfig, providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]),
+        // hiredis is dlopen'ed at run time, as libsecret is: no headers, pkg-config or Homebrew at build time, so the CLI
+        // builds with the toolchain (and libssl-dev) alone. Servers only: never on iOS, Catalyst or visionOS.
+        .target(
+            name: "CHiredis", linkerSettings: [.linkedLibrary("dl", .when(platforms: linux))]),
         .target(
             name: "WardenRedis",
-            dependencies: ["CHiredis", "WardenCore", "WardenCrypto", "WardenOAuth", "WardenPasskeys"],
-            swiftSettings: strict),
+            dependencies: [
+                .target(name: "CHiredis", condition: .when(platforms: hiredisPlatforms)), "WardenCore", "WardenCrypto",
+                "WardenOAuth", "WardenPasskeys",
+            ],
+            swiftSettings: strict + [.define("WARDEN_HIREDIS", .when(platforms: hiredisPlatforms))]),
         // Fakes for the tests, the demo and the benchmarks (as swift-nio's NIOTestUtils): transports, clocks, hex, the
         // scripted browser, the log collector, the secret canary and a software passkey authenticator. Not a product:
         // nothing here is for production.
@@ -143,7 +142,7 @@ let package = Package(
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
                 "WardenLocalProvider", "WardenPasskeys", "WardenAudit", "WardenTestSupport",
-                .target(name: "WardenRedis", condition: .when(platforms: linux)),
+                .target(name: "WardenRedis", condition: .when(platforms: hiredisPlatforms)),
             ],
             swiftSettings: strict + backendDefines + storageDefines + loopbackDefines + redisDefines
         ),
@@ -212,7 +211,7 @@ let package = Package(
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
                 "WardenPasskeys", .target(name: "WardenApple", condition: .when(platforms: apple)),
-                .target(name: "WardenRedis", condition: .when(platforms: linux)),
+                .target(name: "WardenRedis", condition: .when(platforms: hiredisPlatforms)),
             ],
             // The examples bind values to show them; unused-value warnings are expected here and nowhere else.
             swiftSettings: strict + backendDefines + loopbackDefines + redisDefines + [

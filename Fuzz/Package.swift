@@ -35,6 +35,7 @@ let harnesses: [(name: String, products: [String])] = [
     ("FuzzPEM", ["WardenCrypto"]),
     ("FuzzProviderParameters", ["WardenOAuth", "WardenCore"]),
     ("FuzzRedactor", ["WardenCore"]),
+    ("FuzzRedisReply", ["WardenRedis"]),
 ]
 
 let package = Package(

@@ -2,7 +2,7 @@ import Foundation
 import WardenCore
 import WardenCrypto
 
-/// A small pool of Redis connections (``RedisConfiguration/connections``), each running its blocking hiredis calls
+/// A small pool of Redis connections (``RedisConfiguration/connections``), each running its bounded blocking calls
 /// on its own queue; commands go round-robin. Shared by the stores built on one server.
 public final class RedisClient: Sendable {
     public let configuration: RedisConfiguration
@@ -13,7 +13,8 @@ public final class RedisClient: Sendable {
 
     /// A client; connections open on first use, so this never blocks or fails.
     ///
-    /// - Throws: ``RedisErrorDomain/Code/invalidConfiguration`` for an empty host, a port, database or pool size out of
+    /// - Throws: ``RedisErrorDomain/Code/libraryMissing`` when hiredis is not installed (the error names the package);
+    ///   ``RedisErrorDomain/Code/invalidConfiguration`` for an empty host, a port, database or pool size out of
     ///   range, or a key prefix with control characters.
     public init(_ configuration: RedisConfiguration) throws(RedisError) {
         guard !configuration.host.isEmpty, (1...65_535).contains(configuration.port) else {
@@ -29,7 +30,7 @@ public final class RedisClient: Sendable {
         guard configuration.connectTimeout >= .milliseconds(1), configuration.commandTimeout >= .milliseconds(1) else {
             throw RedisError(.invalidConfiguration, "timeouts must be at least 1 ms")
         }
-        Self.ignoringSIGPIPE
+        try Hiredis.load()
         self.configuration = configuration
         pool = (0..<configuration.connections).map { RedisConnection(configuration, number: $0) }
     }
@@ -42,11 +43,6 @@ public final class RedisClient: Sendable {
         }
         return try await pool[index].run(arguments)
     }
-
-    /// hiredis 0.14 writes with `write(2)`, not `send(..., MSG_NOSIGNAL)`: a write to a connection the server reset
-    /// would raise SIGPIPE and end the process. Ignored process-wide, once, when the first client is made (what
-    /// servers do anyway; write errors then come back as `EPIPE`, a lost connection).
-    private static let ignoringSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     /// `PING`: whether the server answers (and accepts our credentials).
     public func ping() async throws(RedisError) {

@@ -8,7 +8,8 @@ import WardenCore
 ///                                    password: Redacted(environment["REDIS_PASSWORD"]!))
 /// ```
 ///
-/// TLS: Debian's hiredis (0.14) has no TLS, so `rediss://` is refused with ``RedisErrorDomain/Code/invalidConfiguration``;
+/// TLS: WardenRedis speaks plain RESP (its socket I/O is its own, hiredis only formats commands and reads replies),
+/// so `rediss://` is refused with ``RedisErrorDomain/Code/invalidConfiguration``;
 /// reach a remote server over a private network or a TLS tunnel (stunnel, spiped) on loopback.
 public struct RedisConfiguration: Sendable {
     /// A host name, an IPv4 address or an IPv6 address (without brackets).
@@ -49,7 +50,7 @@ public struct RedisConfiguration: Sendable {
     /// unless `password` is given; prefer passing it apart, so the URL can be logged.
     ///
     /// - Throws: ``RedisErrorDomain/Code/invalidConfiguration`` for another scheme (`rediss://` included: no TLS in this
-    ///   hiredis), a missing host, a port or database out of range.
+    ///   here), a missing host, a port or database out of range.
     public init(
         url text: String, password: Redacted<String>? = nil, keyPrefix: String = "warden:",
         connectTimeout: Duration = .seconds(2), commandTimeout: Duration = .seconds(1), connections: Int = 4
@@ -60,7 +61,7 @@ public struct RedisConfiguration: Sendable {
         if scheme == "rediss" {
             throw RedisError(
                 .invalidConfiguration,
-                "rediss:// needs TLS, which this hiredis (0.14) does not have: use a private network or a TLS tunnel")
+                "rediss:// needs TLS, which WardenRedis does not speak: use a private network or a TLS tunnel")
         }
         guard scheme == "redis" else { throw RedisError(.invalidConfiguration, "the scheme must be redis://") }
         guard var host = components.host, !host.isEmpty else {
@@ -89,10 +90,10 @@ public struct RedisConfiguration: Sendable {
             connections: connections)
     }
 
-    /// `redis://host:port/db` (with the user, never the password): safe to print.
+    /// `redis://host:port/db`: safe to print. Neither the password nor the user is shown: a password written in the
+    /// user position (`redis://s3cret@host`, a common slip for `redis://:s3cret@host`) is read as a user name.
     public var displayURL: String {
-        let user = username.map { "\($0)@" } ?? ""
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "redis://\(user)\(shownHost):\(port)/\(database)"
+        return "redis://\(shownHost):\(port)/\(database)"
     }
 }

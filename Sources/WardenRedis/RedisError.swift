@@ -8,7 +8,8 @@ public typealias RedisError = CodedFailure<RedisErrorDomain>
 public enum RedisErrorDomain: ErrorDomain {
     /// Authentication and configuration errors need an operator; everything else may pass with a retry.
     public static func failureKind(of code: Code) -> FailureKind {
-        code == .authenticationFailed || code == .invalidConfiguration ? .misconfiguration : .transient
+        code == .authenticationFailed || code == .invalidConfiguration || code == .libraryMissing
+            ? .misconfiguration : .transient
     }
 
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -20,6 +21,8 @@ public enum RedisErrorDomain: ErrorDomain {
             case errorReply = "redis_error_reply"
             case unexpectedReply = "redis_unexpected_reply"
             case invalidConfiguration = "redis_invalid_configuration"
+            case replyTooLarge = "redis_reply_too_large"
+            case libraryMissing = "redis_library_missing"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -35,8 +38,13 @@ public enum RedisErrorDomain: ErrorDomain {
         public static let authenticationFailed = Code(.authenticationFailed)
         /// The server answered a command with an error (`-ERR ...`, `-OOM ...`, `-READONLY ...`).
         public static let errorReply = Code(.errorReply)
-        /// A reply of a type the command never returns.
+        /// A reply of a type the command never returns, bytes that are not a Redis reply, or more than one reply.
         public static let unexpectedReply = Code(.unexpectedReply)
+        /// A reply larger than a store ever reads (``RedisReplyReader/maximumBytes``): the connection is dropped.
+        public static let replyTooLarge = Code(.replyTooLarge)
+        /// hiredis is not installed (Debian's `libhiredis0.14` or `libhiredis1.1.0`, Homebrew's `hiredis`), or this
+        /// platform does not load it.
+        public static let libraryMissing = Code(.libraryMissing)
         /// A URL or setting that cannot work (an unknown scheme, `rediss://`, a database out of range).
         public static let invalidConfiguration = Code(.invalidConfiguration)
     }

@@ -47,12 +47,20 @@ public struct RedisChallengeStore: ChallengeStore {
         return Array("v1\n\(challenge.ceremony.rawValue)\n\(expires)\n".utf8) + Array(challenge.binding.utf8)
     }
 
+    /// The string whose UTF-8 is exactly `bytes`, or nil when they are not UTF-8. Foundation's
+    /// `String(bytes:encoding:)` drops a leading U+FEFF, which would let a challenge issued for "\u{FEFF}alice" be
+    /// redeemed for "alice"; the binding must come back byte for byte, as the in-memory store keeps it.
+    static func exactString(_ bytes: ArraySlice<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
     static func decode(_ bytes: [UInt8], value: [UInt8]) -> PasskeyChallenge? {
         let parts = bytes.split(separator: 0x0A, maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0].elementsEqual("v1".utf8),
             let ceremony = PasskeyChallenge.Ceremony(rawValue: String(decoding: parts[1], as: UTF8.self)),
             let milliseconds = Int64(String(decoding: parts[2], as: UTF8.self)),
-            let binding = String(bytes: parts[3], encoding: .utf8)
+            let binding = Self.exactString(parts[3])
         else { return nil }
         return PasskeyChallenge(
             restoring: value, binding: binding, ceremony: ceremony,

@@ -5,7 +5,7 @@ import WardenJOSE
 import WardenOAuth
 import WardenPasskeys
 
-@testable import WardenRedis
+@_spi(Fuzzing) @testable import WardenRedis
 
 /// Separate `warden` processes — instances of one relying party — sharing one real Redis: a DPoP proof and a passkey
 /// sign-in are accepted exactly once between them, and a Redis that is down is a transient refusal (exit 75).

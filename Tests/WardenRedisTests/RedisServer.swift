@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 
-@testable import WardenRedis
+@_spi(Fuzzing) @testable import WardenRedis
 
 /// A real `redis-server` (Debian's, installed by scripts/install-deps) on a free loopback port, in its own
 /// temporary directory, for one test. Stopped by ``stop()`` or when the test ends (deinit).

@@ -5,7 +5,7 @@ import WardenCrypto
 import WardenOAuth
 import WardenPasskeys
 
-@testable import WardenRedis
+@_spi(Fuzzing) @testable import WardenRedis
 
 /// The Redis one-time stores against a real `redis-server` on loopback (one per test, random port): exactly-once
 /// under concurrency and across processes, expiry, restarts, a server that is down, frozen or refuses us.

@@ -31,7 +31,8 @@ enum SharedStores {
             return RedisDPoPReplayCache(client: try client(url, io: io))
         #else
             _ = url  // never echoed: a URL may carry the password
-            throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis on Linux)")
+            throw CLIError.usage(
+                "this build of warden has no Redis support (WardenRedis is for Linux and macOS servers)")
         #endif
     }
 
@@ -42,7 +43,8 @@ enum SharedStores {
             return RedisChallengeStore(client: try client(url, io: io))
         #else
             _ = url  // never echoed: a URL may carry the password
-            throw CLIError.usage("this build of warden has no Redis support (WardenRedis needs hiredis on Linux)")
+            throw CLIError.usage(
+                "this build of warden has no Redis support (WardenRedis is for Linux and macOS servers)")
         #endif
     }
 }

@@ -1,0 +1,55 @@
+import WardenCore
+
+/// A Redis reply, copied out of hiredis.
+@_spi(Fuzzing) public enum RedisReply: Sendable, Equatable {
+    case status(String)
+    case integer(Int64)
+    case bulk([UInt8])
+    case null
+    case array([RedisReply])
+}
+
+/// Reads exactly one reply to one command, within bounds: at most ``maximumBytes`` received (a server answering
+/// with a 300 MB string costs 16 KiB, not 950 MB), arrays at most ``maximumDepth`` deep, and nothing after the reply
+/// — a second, unsolicited reply would otherwise wait in the buffer and answer the next command.
+///
+/// Why 16 KiB: the stores' replies are under 1 KiB (a challenge record, `OK`, nil, an integer), and hiredis 1.x
+/// frees a reply recursively, so the byte cap also bounds the nesting a server can make it walk.
+///
+/// `@_spi(Fuzzing)`: public for the fuzz target only (Fuzz/Sources/FuzzRedisReply), not API.
+@_spi(Fuzzing) public final class RedisReplyReader {
+    /// What one reply was.
+    @_spi(Fuzzing) public enum Parsed: Equatable, Sendable {
+        case reply(RedisReply)
+        /// `-ERR ...`: a well-formed refusal, the connection stays in step.
+        case errorReply(String)
+        /// A reply Warden never asks for (too deep, a RESP3 type, an error inside an array).
+        case malformed(String)
+    }
+
+    @_spi(Fuzzing) public static let maximumBytes = 16 << 10
+    @_spi(Fuzzing) public static let maximumDepth = 8
+
+    private let reader: Hiredis.Reader
+    /// Bytes fed so far.
+    @_spi(Fuzzing) public private(set) var received = 0
+
+    @_spi(Fuzzing) public init() throws(RedisError) { reader = try Hiredis.Reader() }
+
+    /// Feeds what the socket gave; returns the reply once it is complete.
+    ///
+    /// - Throws: ``RedisErrorDomain/Code/replyTooLarge`` past ``maximumBytes``; ``RedisErrorDomain/Code/unexpectedReply``
+    ///   for bytes that are not RESP, or anything after the one reply. After a throw the connection must be dropped.
+    @_spi(Fuzzing) public func feed(_ bytes: UnsafeRawBufferPointer) throws(RedisError) -> Parsed? {
+        received += bytes.count
+        guard received <= Self.maximumBytes else {
+            throw RedisError(.replyTooLarge, "the reply is larger than \(Self.maximumBytes) bytes")
+        }
+        try reader.feed(bytes)
+        guard let parsed = try reader.next() else { return nil }
+        guard reader.unread == 0 else {
+            throw RedisError(.unexpectedReply, "the server sent more than one reply to one command")
+        }
+        return parsed
+    }
+}
