@@ -294,10 +294,13 @@ struct ReporterTests {
                 "App/A.swift", "App/Alias.swift", "App/Deep/er/still/B.m", "App/Info.plist", "App/Large.swift",
                 "App/config.json",
             ])
-        let largeBytes = DirectoryWalk.contents(of: root.appendingPathComponent("App/Large.swift").path)
-        #expect(largeBytes == Array(large.utf8))
-        #expect(DirectoryWalk.contents(of: root.appendingPathComponent("App").path) == nil)
-        #expect(DirectoryWalk.contents(of: root.appendingPathComponent("App/missing.swift").path) == nil)
+        let real = try #require(DirectoryWalk.realPath(root.path))
+        func read(_ path: String) -> DirectoryWalk.Read {
+            DirectoryWalk.contents(of: root.appendingPathComponent(path).path, root: real, maximumBytes: 8 << 20)
+        }
+        #expect(read("App/Large.swift") == .bytes(Array(large.utf8)))
+        #expect(read("App") == .skipped("not a regular file"))
+        #expect(read("App/missing.swift") == .skipped("unreadable"))
         let report = try auditor.audit(root: root.path)
         #expect(report.filesScanned == 6)
         #expect(report.findings.contains { $0.file == "App/Large.swift" && $0.line == 80_001 })

@@ -17,6 +17,10 @@ public struct AuditReport: Sendable {
     public let hiddenInTests: Int
     /// Files skipped, with the reason (binary, unreadable, too large...).
     public let skipped: [(path: String, reason: String)]
+    /// The work the audit did, counted, not timed: the token visits of every source file's scans
+    /// (``FileScan/steps``), the bytes and key look-ups of property lists, and the suppression look-ups. The
+    /// linear-scan tests hold it to a few steps per input byte or token.
+    package var steps = 0
 
     /// The number of findings at or above `severity`.
     public func count(atLeast severity: Severity) -> Int { findings.filter { $0.severity >= severity }.count }

@@ -34,11 +34,13 @@ public struct Auditor: Sendable {
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
             throw Failure.unreadablePath("'\(root)' does not exist")
         }
+        // A single file named on the command line is the tree: its real path decides where it is.
+        let file = isDirectory.boolValue ? nil : DirectoryWalk.realPath(root)
         let base =
             isDirectory.boolValue
             ? URL(fileURLWithPath: root).standardizedFileURL.path
-            : URL(fileURLWithPath: root).deletingLastPathComponent().standardizedFileURL.path
-        let paths = isDirectory.boolValue ? collect(base) : [URL(fileURLWithPath: root).lastPathComponent]
+            : URL(fileURLWithPath: file ?? root).deletingLastPathComponent().path
+        let paths = isDirectory.boolValue ? collect(base) : [URL(fileURLWithPath: file ?? root).lastPathComponent]
         return audit(base: base, relativePaths: paths)
     }
 
@@ -50,7 +52,9 @@ public struct Auditor: Sendable {
     /// Audits in-memory files given as bytes (`path` → contents): binary, non-UTF-8 and malformed inputs take the
     /// same paths as on disk. Used by tests and the fuzz target.
     public func audit(contents: [String: [UInt8]]) -> AuditReport {
-        let inputs: [(String, [UInt8]?)] = contents.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let inputs: [(String, DirectoryWalk.Read)] = contents.sorted { $0.key < $1.key }.map {
+            ($0.key, .bytes($0.value))
+        }
         return run(inputs.map { input in { input } }, count: inputs.count)
     }
 
@@ -85,10 +89,16 @@ public struct Auditor: Sendable {
         return String(decoding: bytes[(dot + 1)...], as: UTF8.self)
     }
 
+    /// Audits `relativePaths` under `base`. Nothing outside `base` is read: a file whose real path leaves it (a
+    /// committed link to `/etc/hosts`, `/dev/zero`) is skipped (``DirectoryWalk/contents(of:root:maximumBytes:)``).
     func audit(base: String, relativePaths: [String]) -> AuditReport {
-        let loaders: [@Sendable () -> (String, [UInt8]?)] = relativePaths.map { relative in
+        let root = DirectoryWalk.realPath(base) ?? base
+        let loaders: [@Sendable () -> (String, DirectoryWalk.Read)] = relativePaths.map { relative in
             {
-                (relative, DirectoryWalk.contents(of: base + "/" + relative))
+                (
+                    relative,
+                    DirectoryWalk.contents(of: base + "/" + relative, root: root, maximumBytes: Self.maximumFileBytes)
+                )
             }
         }
         return run(loaders, count: relativePaths.count)
@@ -103,6 +113,8 @@ public struct Auditor: Sendable {
         var suppressions: [Suppression] = []
         var lines = 0
         var skipped: String?
+        /// ``AuditReport/steps`` of this file.
+        var steps = 0
         /// What each finding line gives its fingerprint (source: ``SourceFile/fingerprintText(_:)``; plist: the line).
         var fingerprintTexts: [Int: String] = [:]
     }

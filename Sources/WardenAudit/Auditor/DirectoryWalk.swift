@@ -38,33 +38,60 @@ enum DirectoryWalk {
         return paths
     }
 
-    /// The bytes of the file at `path`, or nil when it cannot be opened or read (a directory, a dangling link, no
-    /// permission).
-    static func contents(of path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
+    /// What reading one file of the tree gave.
+    enum Read: Sendable, Equatable {
+        case bytes([UInt8])
+        /// Not read, and why (printed in the report's skipped list).
+        case skipped(String)
+    }
+
+    /// The real path of `path` (links resolved), or nil when it does not resolve.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The bytes of the regular file at `path`, read only when its real path lies inside `root` (a real path) and
+    /// at most `maximumBytes` of them.
+    ///
+    /// An audit runs on trees it does not trust (a pull request in CI): a committed link may lead to `/dev/zero`, a
+    /// FIFO, or a file elsewhere on the machine. So the link is resolved first and a target outside the tree is never
+    /// opened; the target is opened without following a link (`O_NOFOLLOW`) and without blocking (`O_NONBLOCK`:
+    /// opening a FIFO with no writer would wait for ever); anything but a regular file is skipped before a byte is
+    /// read; and reading stops one byte past the cap.
+    static func contents(of path: String, root: String, maximumBytes: Int) -> Read {
+        guard let real = realPath(path) else { return .skipped("unreadable") }
+        guard real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+            return .skipped("a link leading outside the audited tree")
+        }
+        let descriptor = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return .skipped("unreadable") }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_mode) & Int(S_IFMT) != Int(S_IFDIR) else { return nil }
-        var bytes: [UInt8] = []
-        // The size stat gives is a hint (a file may grow or shrink while it is read): read until end of file.
-        var capacity = max(Int(status.st_size), 0) + 1
+        guard fstat(descriptor, &status) == 0 else { return .skipped("unreadable") }
+        guard Int(status.st_mode) & Int(S_IFMT) == Int(S_IFREG) else { return .skipped("not a regular file") }
+        // The size stat gives is a hint (a file may grow while it is read): read until end of file or the cap.
+        let limit = maximumBytes + 1
+        var bytes = [UInt8](repeating: 0, count: min(max(Int(status.st_size), 0) + 1, limit))
         var count = 0
-        while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: capacity)) }
+        while count < limit {
+            if count == bytes.count {
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit - count)))
+            }
             let got = bytes.withUnsafeMutableBytes { buffer in
                 read(descriptor, buffer.baseAddress! + count, buffer.count - count)
             }
             if got < 0 {
                 if errno == EINTR { continue }
-                return nil
+                return .skipped("unreadable")
             }
             if got == 0 { break }
             count += got
-            capacity = bytes.count
         }
+        guard count <= maximumBytes else { return .skipped("larger than \(maximumBytes >> 20) MiB") }
         bytes.removeSubrange(count...)
-        return bytes
+        return .bytes(bytes)
     }
 
     private static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
