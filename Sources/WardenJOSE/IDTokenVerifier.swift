@@ -66,7 +66,8 @@ public struct IDTokenVerifier: Sendable {
         maxAge: TimeInterval? = nil, acrValues: [String]? = nil
     ) throws(JOSEError) -> JWTClaims {
         let policy = AllOf {
-            basePolicy(audiences: trustedAudiences)
+            identityPolicy(audiences: trustedAudiences)
+            timePolicy
             if let nonce { NoncePolicy(nonce) }
             if let maxAge { AuthTimePolicy(maximumAge: maxAge, leeway: leeway) }
             if let acrValues { AuthenticationContextPolicy(acrValues) }
@@ -79,24 +80,52 @@ public struct IDTokenVerifier: Sendable {
     /// (its `aud` may name exactly the original's audiences), plus `sub` equal to the original's, the same `aud`
     /// set and the same `azp` (absent if it was), `auth_time` never earlier than the original's, and a `nonce`,
     /// when present, equal to the original's.
+    ///
+    /// Identity decides before time: continuity and every other check come first, the time claims last, so a token
+    /// that names another `sub` and is also expired fails as `subject_mismatch`, never as `expired` (which a
+    /// session may treat as "could not check now").
     public func verifyRefreshed(_ idToken: String, original: JWTClaims, accessToken: String? = nil)
+        throws(JOSEError) -> JWTClaims
+    {
+        try verifyRefreshed(idToken, original: original, accessToken: accessToken, checkingTime: true)
+    }
+
+    /// ``verifyRefreshed(_:original:accessToken:)`` with `exp`, `iat` and `nbf` left out and everything else kept
+    /// (signature, continuity, audience, `at_hash`): whether a refreshed token whose times failed is otherwise the
+    /// session's own.
+    package func verifyRefreshedIgnoringTime(_ idToken: String, original: JWTClaims, accessToken: String? = nil)
+        throws(JOSEError) -> JWTClaims
+    {
+        try verifyRefreshed(idToken, original: original, accessToken: accessToken, checkingTime: false)
+    }
+
+    private func verifyRefreshed(_ idToken: String, original: JWTClaims, accessToken: String?, checkingTime: Bool)
         throws(JOSEError) -> JWTClaims
     {
         let originalAudiences = try original.audience
         let policy = AllOf {
-            basePolicy(audiences: Set(originalAudiences))
+            identityPolicy(audiences: Set(originalAudiences))
             RefreshContinuityPolicy(original: original)
+            if checkingTime { timePolicy }
         }
         return try verify(idToken, policy: policy, accessToken: accessToken, authorizationCode: nil)
     }
 
-    private func basePolicy(audiences trusted: Set<String>) -> AllOf {
+    /// Who the token is about and for: checked before ``timePolicy``, so an identity failure is never reported as
+    /// a time failure.
+    private func identityPolicy(audiences trusted: Set<String>) -> AllOf {
         let clientID = self.clientID
         return AllOf {
             if let issuerTemplate { TenantIssuerPolicy(issuerTemplate) } else { IssuerPolicy(issuer) }
             SubjectPolicy()
             AuthorizedPartyPolicy(clientID: clientID)
             ClientAudiencePolicy(clientID: clientID, trusted: trusted)
+        }
+    }
+
+    /// When: `exp` with leeway, `iat` required and never in the future, `nbf` with leeway.
+    private var timePolicy: AllOf {
+        AllOf {
             ExpirationPolicy(leeway: leeway)
             IssuedAtPolicy(required: true)
             NotBeforePolicy(leeway: leeway)

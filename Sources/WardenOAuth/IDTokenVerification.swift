@@ -81,17 +81,30 @@ public struct IDTokenVerification: Sendable {
     /// (Core §12.2: same `iss`, `sub`, `aud` and `azp`, `auth_time` never earlier). Returns nil when the response
     /// carries no ID token.
     public func verifyRefreshed(_ tokens: TokenResponse, original: String) async throws(OAuthError) -> JWTClaims? {
+        try await verifyRefreshed(tokens, original: original, checkingTime: true)
+    }
+
+    private func verifyRefreshed(_ tokens: TokenResponse, original: String, checkingTime: Bool)
+        async throws(OAuthError) -> JWTClaims?
+    {
         guard let idToken = tokens.idToken?.unredacted() else { return nil }
-        // The original was validated at sign-in and comes from the secure store; its key may have rotated away since.
-        guard let object = try? JWSCompact.decodeUnverified(original).payload?.objectValue else {
-            throw OAuthError(.invalidIDToken, "the session's ID token cannot be read")
-        }
-        let first = JWTClaims(object: object)
+        let first = try Self.claims(ofStored: original)
         let validator = validator(for: tokens)
         let access = tokens.accessToken.unredacted()
         return try await run(idToken) { keys throws(JOSEError) in
-            try validator(keys).verifyRefreshed(idToken, original: first, accessToken: access)
+            checkingTime
+                ? try validator(keys).verifyRefreshed(idToken, original: first, accessToken: access)
+                : try validator(keys).verifyRefreshedIgnoringTime(idToken, original: first, accessToken: access)
         }
+    }
+
+    /// The claims of the session's stored ID token: it was validated at sign-in and comes from the secure store;
+    /// its key may have rotated away since, so its signature is not checked again.
+    private static func claims(ofStored original: String) throws(OAuthError) -> JWTClaims {
+        guard let object = try? JWSCompact.decodeUnverified(original).payload?.objectValue else {
+            throw OAuthError(.invalidIDToken, "the session's ID token cannot be read")
+        }
+        return JWTClaims(object: object)
     }
 
     /// The §12.2 check of a refresh response as a ``RefreshedIDToken``.
@@ -103,16 +116,53 @@ public struct IDTokenVerification: Sendable {
     ///   about who the user is — the key set unreachable right now, or only the token's times failing (a device
     ///   clock off by more than ``maximumClockOffset`` must not sign the user out at every refresh) — and a
     ///   session without an ID token to compare with.
+    ///
+    /// **Identity decides before time** (Core §12.2): a token whose times fail is "unchecked" only when everything
+    /// else holds — signature, continuity, audience, `at_hash` — checked again without the time claims; and with the
+    /// key set unreachable, a token whose (unverified) `iss`, `sub`, `aud` or `azp` differ from the session's is
+    /// refused, not waved through. An identity change is never "unchecked".
     public func check(_ response: TokenResponse, current: String?) async -> RefreshedIDToken {
-        guard response.idToken != nil else { return .absent }
+        guard let idToken = response.idToken?.unredacted() else { return .absent }
         guard let current else { return .unchecked("the session has no ID token to compare the refreshed one with") }
         do throws(OAuthError) {
             _ = try await verifyRefreshed(response, original: current)
             return .valid
         } catch {
-            if error.code == .keySetUnavailable { return .unchecked(error.reason) }
-            if let claimCode = error.claimCode, Self.timeOnly.contains(claimCode) { return .unchecked(error.reason) }
+            if error.code == .keySetUnavailable {
+                if let changed = Self.identityChange(idToken, original: current) { return .rejected(changed) }
+                return .unchecked(error.reason)
+            }
+            if let claimCode = error.claimCode, Self.timeOnly.contains(claimCode) {
+                do throws(OAuthError) {
+                    _ = try await verifyRefreshed(response, original: current, checkingTime: false)
+                } catch {
+                    return .rejected(error)
+                }
+                return .unchecked(error.reason)
+            }
             return .rejected(error)
+        }
+    }
+
+    /// Why the refreshed token's unverified claims name another identity than the session's (§12.2 continuity on
+    /// the payloads alone), or nil when they name the same one. A payload that cannot be read is a change.
+    static func identityChange(_ idToken: String, original: String) -> OAuthError? {
+        do throws(JOSEError) {
+            let refreshed = try JWSCompact.decodeUnverified(idToken)
+            guard let object = refreshed.payload?.objectValue,
+                let first = try JWSCompact.decodeUnverified(original).payload?.objectValue
+            else { throw JOSEError(.malformed, "the refreshed ID token's payload is not a JSON object") }
+            // `now` is never read by the continuity policy: it compares the two tokens, not a time.
+            let context = ClaimContext(
+                header: try JOSEHeader(object: refreshed.header), claims: JWTClaims(object: object),
+                now: Date(timeIntervalSince1970: 0))
+            try RefreshContinuityPolicy(original: JWTClaims(object: first)).check(context)
+            return nil
+        } catch {
+            var failure = OAuthError(
+                .invalidIDToken, "the refreshed ID token names another identity: \(error.codeName): \(error.reason)")
+            failure.claimCode = error.codeName
+            return failure
         }
     }
 

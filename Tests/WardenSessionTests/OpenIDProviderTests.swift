@@ -234,6 +234,23 @@ struct OpenIDProviderTests {
         #expect(try await Self.stored(store)?.accessToken.unredacted() == token)
     }
 
+    /// The same device clock, but the refresh names another user: identity decides before time, so the session
+    /// ends instead of keeping another user's access token as "time only" (OIDC Core §12.2).
+    @Test func aRefreshNamingAnotherUserEndsTheSessionEvenWhenItsTimesFailToo() async throws {
+        let clock = ManualDate()
+        clock.date.withLock { $0 = Date() }
+        let provider = try Self.provider(now: { Date() })
+        defer { provider.stop() }
+        let store = InMemoryStore()
+        let client = AuthClient(try Self.configuration(provider, store: store, now: clock.now))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        clock.advance(3600)
+        provider.idTokenQuirks.refreshSubject = "mallory"
+        await #expect(throws: SessionError(.idTokenRejected, "")) { _ = try await signIn.session.validAccessToken() }
+        #expect(await signIn.session.state != .signedIn)
+        #expect(try await Self.stored(store) == nil, "nothing of the refused refresh was kept")
+    }
+
     /// `TokenClient` used directly as a session's refresher validates refreshed ID tokens too (with a key set
     /// fetched for the check).
     @Test func aTokenClientRefresherRefusesAnotherUsersIDToken() async throws {
