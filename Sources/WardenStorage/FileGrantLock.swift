@@ -62,16 +62,18 @@ public struct FileGrantLock: GrantLock {
     public func acquire(service: String, account: String) async throws(StorageError) -> GrantLease {
         try CredentialStoreLimits.check(service: service, account: account)
         let path = file(service: service, account: account).path
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StorageError(.serviceUnavailable, "cannot create the grant lock directory")
-        }
+        try LockDirectory.prepare(directory)
         let owner = UUID().uuidString + "/" + String(ProcessInfo.processInfo.processIdentifier)
         var waited = Duration.zero
+        // The lease as last seen and since when (in this waiter's own time): a lease that stays exactly the same
+        // for a whole lease duration has a holder that stopped renewing, whatever expiry it wrote (a wall clock
+        // moved back after a crash, `1e300`), and is taken over — never waited on for ever.
+        var seen: (lease: LeaseFile.Lease, since: Duration)?
         while true {
-            switch LeaseFile.claim(path: path, owner: owner, now: now(), until: expiry()) {
+            let current = LeaseFile.lease(path: path)
+            if current != seen?.lease { seen = current.map { ($0, waited) } }
+            let stale = seen.flatMap { waited - $0.since >= leaseDuration ? $0.lease : nil }
+            switch LeaseFile.claim(path: path, owner: owner, now: now(), until: expiry(), stale: stale) {
             case .claimed:
                 return lease(path: path, owner: owner)
             case .heldByAnother, .busy:

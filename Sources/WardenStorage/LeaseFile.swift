@@ -11,8 +11,18 @@ import Foundation
 /// The only place that calls `open`/`flock`/`read`/`write` for ``FileGrantLock``: read and rewrite one lease file
 /// under a non-blocking `flock` that is never held across a suspension point.
 ///
-/// The lease is one line, `<owner> <expiry in Unix milliseconds>`; an empty, unreadable or expired lease is free.
+/// The lease is one line, `<owner> <expiry in Unix milliseconds>`; an empty, unreadable, non-finite or expired lease
+/// is free.
+///
+/// The file is opened without following a link (`O_NOFOLLOW`) and used only when it is a regular file of this user
+/// with one name (a planted link or hard link to another file would otherwise be truncated and written).
 enum LeaseFile {
+    /// A lease as read: who holds it and until when (Unix milliseconds).
+    struct Lease: Equatable {
+        let owner: String
+        let expiry: Double
+    }
+
     enum Outcome: Equatable {
         case claimed
         case heldByAnother
@@ -21,16 +31,26 @@ enum LeaseFile {
         case failed(String)
     }
 
-    /// Takes (or renews) the lease for `owner` until `until` when it is free, expired or already `owner`'s.
-    /// With `renewOnly`, only `owner`'s own lease is extended.
-    static func claim(path: String, owner: String, now: Date, until: Date, renewOnly: Bool = false) -> Outcome {
+    /// Takes (or renews) the lease for `owner` until `until` when it is free, expired or already `owner`'s — or
+    /// when it is still exactly `stale`, a lease its waiter saw unchanged for a whole lease duration (its holder
+    /// stopped renewing, whatever expiry it wrote: a wall clock moved back, `inf`). With `renewOnly`, only `owner`'s
+    /// own lease is extended. A renewal always moves the expiry forward, so a live holder's lease always changes.
+    static func claim(
+        path: String, owner: String, now: Date, until: Date, renewOnly: Bool = false, stale: Lease? = nil
+    ) -> Outcome {
         withLockedFile(path) { fd in
             let current = readLease(fd)
-            if let current, current.owner != owner, current.expiry > now.timeIntervalSince1970 * 1000 {
+            if let current, current.owner != owner, current.expiry > now.timeIntervalSince1970 * 1000,
+                current != stale
+            {
                 return .heldByAnother
             }
             if renewOnly, current?.owner != owner { return .heldByAnother }
-            let line = "\(owner) \(Int64((until.timeIntervalSince1970 * 1000).rounded()))\n"
+            var milliseconds = (until.timeIntervalSince1970 * 1000).rounded()
+            if let current, current.owner == owner, milliseconds <= current.expiry {
+                milliseconds = current.expiry + 1
+            }
+            let line = "\(owner) \(Int64(milliseconds))\n"
             return writeLease(fd, line) ? .claimed : .failed("cannot write the lease")
         }
     }
@@ -49,25 +69,49 @@ enum LeaseFile {
         }
     }
 
-    /// The parsed lease of the file at `path`, for diagnostics and tests.
+    /// The parsed lease of the file at `path` (read without following a link), or nil.
     static func current(path: String) -> (owner: String, expiry: Date)? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let lease = parse(text) else {
-            return nil
-        }
+        guard let lease = lease(path: path) else { return nil }
         return (lease.owner, Date(timeIntervalSince1970: lease.expiry / 1000))
     }
 
-    private static func withLockedFile(_ path: String, _ body: (Int32) -> Outcome) -> Outcome {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return .failed("open failed (errno \(errno))") }
+    /// The lease of the file at `path` as written, or nil when there is none (or the file is not one to trust).
+    static func lease(path: String) -> Lease? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
+        guard trusted(fd) == nil else { return nil }
+        return readLease(fd)
+    }
+
+    /// Why the open file `fd` must not be used as a lease, or nil: it must be a regular file, this user's, with no
+    /// other name (`st_nlink` 1) and no access for others.
+    static func trusted(_ fd: Int32) -> String? {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return "cannot stat the lease file" }
+        guard Int(status.st_mode) & Int(S_IFMT) == Int(S_IFREG) else { return "the lease path is not a regular file" }
+        guard status.st_uid == geteuid() else { return "the lease file belongs to another user" }
+        guard status.st_nlink == 1 else { return "the lease file has another name (a hard link)" }
+        guard Int(status.st_mode) & 0o077 == 0 else { return "the lease file is open to other users" }
+        return nil
+    }
+
+    private static func withLockedFile(_ path: String, _ body: (Int32) -> Outcome) -> Outcome {
+        // O_NOFOLLOW: a link planted at the lease's path fails the open (ELOOP) instead of having its target
+        // truncated and written.
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard fd >= 0 else {
+            return .failed(errno == ELOOP ? "the lease path is a symbolic link" : "open failed (errno \(errno))")
+        }
+        defer { close(fd) }
+        if let distrust = trusted(fd) { return .failed(distrust) }
         // Non-blocking: a holder stopped inside this section (SIGSTOP) must not block anyone else's thread.
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return .busy }
         defer { flock(fd, LOCK_UN) }
         return body(fd)
     }
 
-    private static func readLease(_ fd: Int32) -> (owner: String, expiry: Double)? {
+    private static func readLease(_ fd: Int32) -> Lease? {
         var buffer = [UInt8](repeating: 0, count: 256)
         guard lseek(fd, 0, SEEK_SET) == 0 else { return nil }
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -75,10 +119,11 @@ enum LeaseFile {
         return parse(String(decoding: buffer[0..<count], as: UTF8.self))
     }
 
-    private static func parse(_ text: String) -> (owner: String, expiry: Double)? {
+    /// A lease line; an expiry that is not a finite number (`inf`, `nan`) is no lease.
+    private static func parse(_ text: String) -> Lease? {
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard parts.count == 2, let expiry = Double(parts[1]) else { return nil }
-        return (String(parts[0]), expiry)
+        guard parts.count == 2, let expiry = Double(parts[1]), expiry.isFinite else { return nil }
+        return Lease(owner: String(parts[0]), expiry: expiry)
     }
 
     private static func writeLease(_ fd: Int32, _ line: String) -> Bool {
