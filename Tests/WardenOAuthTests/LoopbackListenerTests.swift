@@ -93,6 +93,66 @@ struct LoopbackListenerTests {
         #expect(try Self.raw(server.port, "GET /x HTTP/1.1\r\n\r\n").hasPrefix("HTTP/1.1 200"))
     }
 
+    /// Idle local connections cost a descriptor each, never a worker: the browser's callback is answered at once
+    /// behind 300 of them (before, 8 delayed it by 6 s and 300 hung the process past its own timeout).
+    @Test func aRequestIsAnsweredAtOnceBehindThreeHundredIdleConnections() throws {
+        let server = try LoopbackHTTPServer(maximumConnections: 512) { _ in .text(200, "ok") }
+        defer { server.stop() }
+        let idle = (0..<300).map { _ in Sockets.connectIdle(port: server.port) }
+        defer { for fd in idle { Sockets.close(fd) } }
+        #expect(idle.allSatisfy { $0 >= 0 })
+        // A 2 s receive timeout: less than the 5 s each idle peer may take, so a server that gave each a worker
+        // and waited on it would answer nothing in time.
+        let answer = String(
+            decoding: Sockets.exchange(
+                port: server.port, Array("GET /callback HTTP/1.1\r\n\r\n".utf8), timeoutSeconds: 2),
+            as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+    }
+
+    /// A peer that trickles its request a byte at a time is dropped at the whole-request deadline: each byte
+    /// arriving in time does not extend it.
+    @Test func aTricklingPeerIsDroppedAtTheRequestDeadline() throws {
+        let server = try LoopbackHTTPServer(requestDeadline: .milliseconds(300)) { _ in .text(200, "ok") }
+        defer { server.stop() }
+        let fd = Sockets.connectIdle(port: server.port)
+        defer { Sockets.close(fd) }
+        let start = ContinuousClock.now
+        var closed = false
+        for byte in Array("GET /callback HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8)
+        {
+            Sockets.write(fd, [byte])
+            Thread.sleep(forTimeInterval: 0.05)
+            if Sockets.readAvailable(fd, maximum: 16) == .closed {
+                closed = true
+                break
+            }
+        }
+        #expect(closed, "the server never dropped the trickling peer")
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    /// At most `maximumConnections` incomplete requests wait; a new connection evicts the oldest, so a flood of
+    /// idle peers cannot keep the browser out.
+    @Test func aFullServerEvictsTheOldestIncompleteConnection() throws {
+        let server = try LoopbackHTTPServer(maximumConnections: 4) { _ in .text(200, "ok") }
+        defer { server.stop() }
+        let idle = (0..<4).map { _ in Sockets.connectIdle(port: server.port) }
+        defer { for fd in idle { Sockets.close(fd) } }
+        Thread.sleep(forTimeInterval: 0.2)  // let the event loop accept all four first
+        let answer = String(
+            decoding: Sockets.exchange(port: server.port, Array("GET /x HTTP/1.1\r\n\r\n".utf8), timeoutSeconds: 2),
+            as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200"))
+        Sockets.setNonBlocking(idle[0])
+        var evicted = false
+        for _ in 0..<40 where !evicted {
+            evicted = Sockets.readAvailable(idle[0], maximum: 16) == .closed
+            if !evicted { Thread.sleep(forTimeInterval: 0.025) }
+        }
+        #expect(evicted, "the oldest idle connection was not the one dropped")
+    }
+
     static func raw(_ port: UInt16, _ text: String) throws -> String {
         String(decoding: Sockets.exchange(port: port, Array(text.utf8)), as: UTF8.self)
     }

@@ -4,7 +4,6 @@
     import Foundation
     import WardenCore
 
-    /// One HTTP request as received by ``LoopbackHTTPServer``.
     /// Responses ``LoopbackHTTPServer`` handlers commonly send.
     extension HTTPResponse {
         /// A `text/plain` UTF-8 response.
@@ -22,12 +21,6 @@
         }
     }
 
-    /// A minimal HTTP/1.1 server bound to 127.0.0.1 only, for the RFC 8252 §7.3 redirect listener and the local
-    /// demo provider. One request per connection (`Connection: close`); request lines over 8 KiB, headers over 16 KiB
-    /// and bodies over 64 KiB are refused with 4xx; malformed requests get 400. Never for production traffic.
-    ///
-    /// Thread-safety: the accept loop runs on its own dispatch queue; handlers run concurrently on a concurrent
-    /// queue and must be thread-safe.
     /// A loopback port kept while nothing serves it: connections are refused, and no other socket of the machine is
     /// given the port in between (the local provider's simulated outage closes its server, then opens it again on
     /// the same port). Released when the reservation is dropped.
@@ -43,34 +36,52 @@
         deinit { Sockets.close(descriptor) }
     }
 
+    /// A minimal HTTP/1.1 server bound to 127.0.0.1 only, for the RFC 8252 §7.3 redirect listener and the local
+    /// demo provider. One request per connection (`Connection: close`); request lines over 8 KiB, headers over 16 KiB
+    /// and bodies over 64 KiB are refused with 4xx; malformed requests get 400. Never for production traffic.
+    ///
+    /// Any local process can connect to a loopback port, so no peer can hold the server: one event-loop thread reads
+    /// every connection without blocking, a request must arrive whole within ``requestDeadline`` (a peer trickling a
+    /// byte at a time is dropped there, not kept alive by each byte), at most ``maximumConnections`` wait at once (a
+    /// new one evicts the oldest still-incomplete one), and only complete requests reach the handler's workers. Idle
+    /// connections cost a descriptor each, never a worker: the browser's callback is answered at once behind 300 of
+    /// them.
+    ///
+    /// Thread-safety: the event loop runs on its own thread; handlers run concurrently on a concurrent queue and
+    /// must be thread-safe.
     package final class LoopbackHTTPServer: Sendable {
         package typealias Handler = @Sendable (LoopbackRequest) -> HTTPResponse
 
         /// The bound port.
         package let port: UInt16
+        /// How long a connection may take to deliver its whole request.
+        package let requestDeadline: Duration
+        /// Incomplete requests kept at once.
+        package let maximumConnections: Int
         private let descriptor: Int32
         private let handler: Handler
         private let stopped = Locked(false)
         private let finished = DispatchSemaphore(value: 0)
+        private let workers = DispatchQueue(label: "warden.loopback.workers", attributes: .concurrent)
 
         /// Binds 127.0.0.1 (port 0 = ephemeral) and starts serving.
-        package init(port: UInt16 = 0, handler: @escaping Handler) throws {
+        package init(
+            port: UInt16 = 0, requestDeadline: Duration = .seconds(5), maximumConnections: Int = 64,
+            handler: @escaping Handler
+        ) throws {
             let (descriptor, bound) = try Sockets.listenLoopback(port: port)
+            Sockets.setNonBlocking(descriptor)
             self.descriptor = descriptor
             self.port = bound
+            self.requestDeadline = requestDeadline
+            self.maximumConnections = max(1, maximumConnections)
             self.handler = handler
-            let workers = DispatchQueue(label: "warden.loopback.workers", attributes: .concurrent)
-            DispatchQueue(label: "warden.loopback.accept").async { [self] in
-                while !stopped.current {
-                    guard let client = Sockets.accept(descriptor, timeoutMilliseconds: 100) else { continue }
-                    workers.async { [self] in serve(client) }
-                }
-                Sockets.close(descriptor)
-                finished.signal()
-            }
+            let loop = Thread { [self] in serveConnections() }
+            loop.name = "warden.loopback.events"
+            loop.start()
         }
 
-        /// Stops accepting and closes the socket (waits for the accept loop to end).
+        /// Stops accepting and closes the socket and every waiting connection (waits for the event loop to end).
         package func stop() {
             let wasStopped = stopped.withLock { stopped -> Bool in
                 defer { stopped = true }
@@ -81,29 +92,75 @@
 
         deinit { stop() }
 
-        private func serve(_ client: Int32) {
-            defer { Sockets.close(client) }
-            let response: HTTPResponse
-            switch Self.readRequest(client) {
-            case .success(let request): response = handler(request)
-            case .failure(let failure):
-                response = .text(
-                    failure.status, failure.status == 431 ? "Request header fields too large" : "Bad request")
-            }
-            Sockets.write(client, Self.encode(response))
+        /// A connection whose request has not arrived whole yet.
+        private struct Waiting {
+            var parser = LoopbackRequestParser()
+            let accepted: ContinuousClock.Instant
+            let deadline: ContinuousClock.Instant
         }
 
-        /// Reads one request from the socket through ``LoopbackRequestParser`` (which holds every rule and cap).
-        static func readRequest(_ client: Int32) -> Result<LoopbackRequest, LoopbackRequestParser.Failure> {
-            var parser = LoopbackRequestParser()
-            while true {
-                let chunk = Sockets.read(client, maximum: parser.wanted)
-                switch parser.feed(chunk) {
-                case .needMore: continue
-                case .complete(let request): return .success(request)
-                case .failed(let failure): return .failure(failure)
+        /// The event loop: accept, read what each connection has, hand complete requests to the workers, drop what
+        /// is past its deadline.
+        private func serveConnections() {
+            var waiting: [Int32: Waiting] = [:]
+            while !stopped.current {
+                let now = ContinuousClock.now
+                for (fd, connection) in waiting where connection.deadline <= now {
+                    Sockets.close(fd)
+                    waiting[fd] = nil
+                }
+                var wait = Duration.milliseconds(100)
+                if let nearest = waiting.values.map(\.deadline).min() { wait = min(wait, nearest - now) }
+                let milliseconds = Int32(
+                    clamping: max(
+                        0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000) + 1)
+                let ready = Sockets.readable([descriptor] + Array(waiting.keys), timeoutMilliseconds: milliseconds)
+                if ready.contains(descriptor) {
+                    while let client = Sockets.acceptPending(descriptor) {
+                        if waiting.count >= maximumConnections,
+                            let oldest = waiting.min(by: { $0.value.accepted < $1.value.accepted })?.key
+                        {
+                            Sockets.close(oldest)
+                            waiting[oldest] = nil
+                        }
+                        let accepted = ContinuousClock.now
+                        waiting[client] = Waiting(accepted: accepted, deadline: accepted + requestDeadline)
+                    }
+                }
+                for fd in ready where fd != descriptor {
+                    guard var connection = waiting[fd] else { continue }
+                    let state: LoopbackRequestParser.State
+                    switch Sockets.readAvailable(fd, maximum: connection.parser.wanted) {
+                    case .nothing: continue
+                    case .closed: state = connection.parser.feed([])
+                    case .bytes(let bytes): state = connection.parser.feed(bytes)
+                    }
+                    switch state {
+                    case .needMore:
+                        waiting[fd] = connection
+                    case .complete(let request):
+                        waiting[fd] = nil
+                        let handler = self.handler
+                        let deadline = ContinuousClock.now + requestDeadline
+                        workers.async { Self.respond(fd, handler(request), until: deadline) }
+                    case .failed(let failure):
+                        waiting[fd] = nil
+                        let deadline = ContinuousClock.now + requestDeadline
+                        let response = HTTPResponse.text(
+                            failure.status, failure.status == 431 ? "Request header fields too large" : "Bad request")
+                        workers.async { Self.respond(fd, response, until: deadline) }
+                    }
                 }
             }
+            for fd in waiting.keys { Sockets.close(fd) }
+            Sockets.close(descriptor)
+            finished.signal()
+        }
+
+        private static func respond(_ client: Int32, _ response: HTTPResponse, until deadline: ContinuousClock.Instant)
+        {
+            Sockets.write(client, encode(response), until: deadline)
+            Sockets.close(client)
         }
 
         static func encode(_ response: HTTPResponse) -> [UInt8] {

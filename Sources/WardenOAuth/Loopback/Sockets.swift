@@ -75,25 +75,84 @@
             return (fd, UInt16(bigEndian: actual.sin_port))
         }
 
-        /// Waits up to `timeoutMilliseconds` for a connection; nil on timeout.
-        static func accept(_ fd: Int32, timeoutMilliseconds: Int32) -> Int32? {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return nil }
-            #if canImport(Glibc)
-                let client = Glibc.accept(fd, nil, nil)
-            #else
-                let client = Darwin.accept(fd, nil, nil)
-            #endif
-            guard client >= 0 else { return nil }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            #if canImport(Darwin)
-                var noSigPipe: Int32 = 1
-                setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-            if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
-            return client
+        /// Makes `fd` non-blocking (the server's event loop never waits on one peer).
+        static func setNonBlocking(_ fd: Int32) {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+
+        /// A connection waiting on the non-blocking listener `fd`, non-blocking itself; nil when none is waiting.
+        static func acceptPending(_ fd: Int32) -> Int32? {
+            while true {
+                #if canImport(Glibc)
+                    let client = Glibc.accept(fd, nil, nil)
+                #else
+                    let client = Darwin.accept(fd, nil, nil)
+                #endif
+                if client < 0 {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    return nil
+                }
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                setNonBlocking(client)
+                #if canImport(Darwin)
+                    var noSigPipe: Int32 = 1
+                    setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
+                #endif
+                return client
+            }
+        }
+
+        enum Available: Equatable {
+            case bytes([UInt8])
+            /// Nothing to read yet.
+            case nothing
+            /// The peer closed its side (or the connection broke).
+            case closed
+        }
+
+        /// What a non-blocking `fd` has to read now, at most `maximum` bytes.
+        static func readAvailable(_ fd: Int32, maximum: Int) -> Available {
+            var buffer = [UInt8](repeating: 0, count: maximum)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, maximum, 0) }
+                if count > 0 { return .bytes(Array(buffer.prefix(count))) }
+                if count == 0 { return .closed }
+                if errno == EINTR { continue }
+                return errno == EAGAIN || errno == EWOULDBLOCK ? .nothing : .closed
+            }
+        }
+
+        /// Which of `fds` are readable (or closed, or in error) within `timeoutMilliseconds`.
+        static func readable(_ fds: [Int32], timeoutMilliseconds: Int32) -> Set<Int32> {
+            var descriptors = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = descriptors.withUnsafeMutableBufferPointer { buffer in
+                poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds)
+            }
+            guard ready > 0 else { return [] }
+            return Set(descriptors.filter { $0.revents != 0 }.map(\.fd))
+        }
+
+        /// Writes everything to a non-blocking `fd` before `deadline` (best effort: a peer that does not read is
+        /// dropped at the deadline).
+        static func write(_ fd: Int32, _ bytes: [UInt8], until deadline: ContinuousClock.Instant) {
+            var offset = 0
+            while offset < bytes.count {
+                #if canImport(Glibc)
+                    let flags = Int32(MSG_NOSIGNAL)
+                #else
+                    let flags: Int32 = 0
+                #endif
+                let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, flags) }
+                if written > 0 {
+                    offset += written
+                    continue
+                }
+                guard written < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return }
+                let left = deadline - ContinuousClock.now
+                guard left > .zero else { return }
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptor, 1, Int32(clamping: left.components.seconds * 1000 + 1))
+            }
         }
 
         /// Reads up to `maximum` bytes; empty at end of stream or on error/timeout.
@@ -126,13 +185,25 @@
             #endif
         }
 
-        /// Connects to 127.0.0.1:`port`, sends `bytes`, and returns what comes back until the peer closes (tests).
-        static func exchange(port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
+        /// A connection to 127.0.0.1:`port` that sends nothing (tests of idle peers), or -1; the caller closes it.
+        static func connectIdle(port: UInt16) -> Int32 {
+            let fd = tcpSocket()
+            guard fd >= 0 else { return -1 }
+            guard connectLoopback(fd, port: port) else {
+                close(fd)
+                return -1
+            }
+            return fd
+        }
+
+        /// Connects to 127.0.0.1:`port`, sends `bytes`, and returns what comes back until the peer closes, or until
+        /// `timeoutSeconds` pass without a byte (tests).
+        static func exchange(port: UInt16, _ bytes: [UInt8], timeoutSeconds: Int = 5) -> [UInt8] {
             let fd = tcpSocket()
             guard fd >= 0 else { return [] }
             defer { close(fd) }
             guard connectLoopback(fd, port: port) else { return [] }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            var timeout = timeval(tv_sec: .init(timeoutSeconds), tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             write(fd, bytes)
             var response: [UInt8] = []
