@@ -69,4 +69,36 @@ struct CodePointIdentifierTests {
             ).verify(token)
         }
     }
+
+    /// A token's `kid` selects a key code point for code point: a canonically equivalent `kid` is another key ID,
+    /// with one key in the set (the fast path) and with several.
+    @Test func aCanonicallyEquivalentKidSelectsNoKey() throws {
+        let precomposed = "k\u{E9}"
+        let decomposed = "ke\u{301}"
+        #expect(precomposed == decomposed, "the premise")
+        let one = try JWKSet(keys: [Keys.jwk(Keys.ec.publicKey, kid: precomposed)])
+        let two = try JWKSet(keys: [
+            Keys.jwk(Keys.ec.publicKey, kid: precomposed), Keys.jwk(Keys.ec384.publicKey, kid: "other"),
+        ])
+        for set in [one, two] {
+            #expect(throws: Never.self) { _ = try set.key(for: .es256, keyID: precomposed) }
+            #expect(throws: JOSEError(.unknownKid)) { _ = try set.key(for: .es256, keyID: decomposed) }
+            #expect(throws: JOSEError(.unknownKid)) { _ = try set.key(for: .es256, keyID: "\u{212A}") }
+        }
+    }
+
+    /// The documented decision: `aud` naming the client twice is several audiences, refused without `azp`.
+    @Test func anAudienceArrayNamingTheClientTwiceNeedsAzp() {
+        let validator = IDTokenVerifier(
+            issuer: "https://id.example.com", clientID: "app", keys: Keys.ecSet, now: { .fixed })
+        func token(_ extra: String) -> String {
+            Mint.token(
+                header: #"{"alg":"ES256","kid":"ec1"}"#,
+                payload:
+                    #"{"iss":"https://id.example.com","aud":["app","app"],"sub":"u1","exp":\#(Self.t + 300),"iat":\#(Self.t)\#(extra)}"#,
+                signer: .ec(Keys.ec))
+        }
+        #expect(throws: JOSEError(.azpMismatch)) { try validator.verify(token(""), nonce: nil) }
+        #expect(throws: Never.self) { try validator.verify(token(#","azp":"app""#), nonce: nil) }
+    }
 }

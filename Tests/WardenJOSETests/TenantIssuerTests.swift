@@ -67,6 +67,17 @@ struct TenantIssuerTests {
         }
     }
 
+    /// A template is a plain issuer URL once filled: user information, a query or a fragment (or a placeholder
+    /// outside the path) is refused when the template is configured, not matched against tokens later.
+    @Test(arguments: [
+        "https://login.example.com@evil.example/{tenantid}/v2.0", "https://user:pw@login.example.com/{tenantid}/v2.0",
+        "https://login.example.com/{tenantid}/v2.0?x=1", "https://login.example.com/{tenantid}/v2.0#frag",
+        "https://login.example.com/v2.0?tenant={tenantid}", "https://login.example.com/#/{tenantid}",
+    ])
+    func aTemplateWithUserQueryOrFragmentIsRefused(_ template: String) {
+        #expect(throws: JOSEError(.invalidConfiguration)) { try TenantIssuerTemplate(template) }
+    }
+
     /// U+212A KELVIN SIGN is canonically equivalent to "K", so Swift's `==` calls the two issuers equal; RFC 7519
     /// §7.3 compares code points.
     @Test func aCanonicallyEquivalentIssuerIsRefused() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import WardenCore
 
 /// A multi-tenant provider's issuer template: Microsoft Entra's `common`, `organizations` and `consumers` discovery
@@ -39,6 +40,19 @@ public struct TenantIssuerTemplate: Sendable, Hashable, CustomStringConvertible 
         else {
             throw JOSEError(
                 .invalidConfiguration, "an issuer template has one \(Self.placeholder) in the path of an https URL")
+        }
+        // Filled with a tenant, it must be a plain issuer URL: no user information (`https://x@evil.example/`), no
+        // query and no fragment — forms an issuer never has (OIDC Discovery §3), which would let a filled template
+        // name another host or hide the tenant from the path.
+        let filled = parts[0] + "00000000-0000-0000-0000-000000000000" + parts[1]
+        guard let url = URLComponents(string: String(filled)), url.user == nil, url.password == nil,
+            url.query == nil, url.fragment == nil, url.host?.isEmpty == false,
+            url.path.contains("00000000-0000-0000-0000-000000000000")
+        else {
+            throw JOSEError(
+                .invalidConfiguration,
+                "an issuer template is an https URL with its \(Self.placeholder) in the path, and no user, query or fragment"
+            )
         }
         var normalised: Set<String>?
         if let allowedTenants {

@@ -75,7 +75,11 @@ public struct JWKSet: Sendable, JSONDocument {
     /// - without: the only key compatible with `algorithm` (several is ``JOSEErrorDomain/Code/ambiguousKey``).
     func key(for algorithm: JWSAlgorithm, keyID: String?) throws(JOSEError) -> JWK {
         // Fast path: one key, the common case for a pinned verifier.
-        if keys.count == 1, duplicateKeyIDs.isEmpty, keyID == nil || keys[0].keyID == keyID {
+        // `kid`s match code point for code point, never by Unicode canonical equivalence (Swift's `==`): "é" and
+        // "e\u{301}" are two key IDs.
+        if keys.count == 1, duplicateKeyIDs.isEmpty,
+            keyID == nil || keys[0].keyID.map({ CodePoints.equal($0, keyID!) }) == true
+        {
             if let reason = keys[0].incompatibility(with: algorithm) { throw reason }
             return keys[0]
         }
@@ -84,7 +88,7 @@ public struct JWKSet: Sendable, JSONDocument {
             guard !duplicateKeyIDs.contains(keyID) else {
                 throw JOSEError(.ambiguousKey, "several entries of the key set share the token's kid")
             }
-            candidates = keys.filter { $0.keyID == keyID }
+            candidates = keys.filter { $0.keyID.map { CodePoints.equal($0, keyID) } == true }
             guard !candidates.isEmpty else { throw JOSEError(.unknownKid, "no key has the token's kid") }
         } else {
             candidates = keys
