@@ -21,6 +21,7 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 /// Every fuzz target and the Warden products it exercises.
 let harnesses: [(name: String, products: [String])] = [
     ("FuzzAudit", ["WardenAudit"]),
+    ("FuzzAuditTree", ["WardenAudit"]),
     ("FuzzAuthenticatorData", ["WardenPasskeys"]),
     ("FuzzCBOR", ["WardenPasskeys"]),
     ("FuzzCallback", ["WardenOAuth", "WardenCore", "WardenApple"]),
