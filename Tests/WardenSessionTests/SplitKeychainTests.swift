@@ -15,8 +15,11 @@ struct SplitKeychainTests {
         let keychain: KeychainModel
         let store: SplitTokenStore
 
-        init(accessGroup: String? = nil, onProtectedRead: (@Sendable (KeychainModel.PrimaryKey) -> Int32)? = nil) {
-            keychain = KeychainModel(onProtectedRead: onProtectedRead)
+        init(
+            accessGroup: String? = nil,
+            user: @escaping @Sendable (KeychainModel.Prompt) -> Int32 = { _ in KeychainStatus.success }
+        ) {
+            keychain = KeychainModel(user: user)
             var background = KeychainQuery.Configuration()
             background.accessibility = .afterFirstUnlockThisDeviceOnly
             background.accessGroup = accessGroup
@@ -76,7 +79,7 @@ struct SplitKeychainTests {
     /// Reading the token set — every launch, every extension — never reads the access-controlled item.
     @Test func restoringNeverReadsTheProtectedItem() async throws {
         let prompts = Locked(0)
-        let setup = Setup(onProtectedRead: { _ in
+        let setup = Setup(user: { _ in
             prompts.withLock { $0 += 1 }
             return KeychainStatus.success
         })
@@ -175,7 +178,7 @@ struct SplitKeychainTests {
         let promptUp = Locked(false)
         let answer = DispatchSemaphore(value: 0)
         let answeredInTime = Locked(false)
-        let setup = Setup(onProtectedRead: { _ in
+        let setup = Setup(user: { _ in
             promptUp.withLock { $0 = true }
             // The user answers only after the other calls ran; if they were queued behind the prompt the wait
             // times out (generously: the test machine may be busy) instead of hanging the test.

@@ -11,11 +11,29 @@ import Foundation
 ///   `kSecMatchLimitOne` returns one.
 /// - The protection (`kSecAttrAccessible` or `kSecAttrAccessControl`) belongs to the item, not its key: an update may
 ///   replace it.
+/// - **Access control asks the user** (a ``Prompt``, answered by the `user` closure):
+///   - reading an access-controlled item prompts (`kSecAttrAccessControl`, Apple's "Restricting keychain item
+///     accessibility"); a query that matches nothing returns `errSecItemNotFound` without a prompt;
+///   - **updating one prompts too**, as its data is re-encrypted under the item's key (device reports:
+///     github.com/kishikawakatsumi/KeychainAccess/issues/321 "SecItemAdd not prompting for Touch ID, but prompting for
+///     SecItemUpdate"; github.com/russhwolf/multiplatform-settings/pull/193 "update the item, causing a FaceID
+///     prompt");
+///   - adding and deleting never prompt (Apple's Security sources, `SecAccessControl.m`: the biometric constraint is
+///     set on decrypt and `kAKSKeyOpDelete` is allowed unconditionally; its test
+///     `testAddDeleteItemWithBiometryCurrentSet` deletes such an item with no authentication).
 ///
 /// Only tests construct it; ``KeychainStore`` talks to the Security framework.
 final class KeychainModel: KeychainAPI, @unchecked Sendable {  // NSLock-guarded
+    /// One request for the user's authentication, as the system sheet would show it.
+    struct Prompt: Equatable, Sendable, CustomStringConvertible {
+        enum Operation: String, Sendable { case read, update }
+        let operation: Operation
+        let key: PrimaryKey
+        var description: String { "\(operation.rawValue) \(key)" }
+    }
+
     /// The primary key of a generic-password item.
-    struct PrimaryKey: Hashable, CustomStringConvertible {
+    struct PrimaryKey: Hashable, Sendable, CustomStringConvertible {
         var service: String
         var account: String
         var accessGroup: String
@@ -33,20 +51,30 @@ final class KeychainModel: KeychainAPI, @unchecked Sendable {  // NSLock-guarded
     private var order: [PrimaryKey] = []
     private var log: [String] = []
     private var forced: Int32?
-    /// Called (outside the lock) before a read of an access-controlled item, as the system's prompt would be.
-    private let onProtectedRead: (@Sendable (PrimaryKey) -> Int32)?
+    /// Answers each prompt (outside the lock), as the user would.
+    private let user: @Sendable (Prompt) -> Int32
+    private var promptLog: [Prompt] = []
     let defaultAccessGroup: String
 
     /// - Parameters:
     ///   - defaultAccessGroup: the group items without `kSecAttrAccessGroup` go to.
-    ///   - onProtectedRead: answers for the user when an access-controlled item is read (0 releases it, `-128`
-    ///     cancels); it may block, as `SecItemCopyMatching` does while the prompt is up.
+    ///   - user: answers each prompt (0 authenticates, `-128` cancels, `-25293` fails); it may block, as
+    ///     `SecItemCopyMatching` does while the sheet is up. By default the user always authenticates.
     init(
         defaultAccessGroup: String = "TEAMID.dev.warden.app",
-        onProtectedRead: (@Sendable (PrimaryKey) -> Int32)? = nil
+        user: @escaping @Sendable (Prompt) -> Int32 = { _ in KeychainStatus.success }
     ) {
         self.defaultAccessGroup = defaultAccessGroup
-        self.onProtectedRead = onProtectedRead
+        self.user = user
+    }
+
+    /// Every prompt shown so far, in order.
+    var prompts: [Prompt] { lock.withLock { promptLog } }
+
+    /// Shows `prompt` and returns the user's answer. Caller does not hold the lock.
+    private func ask(_ prompt: Prompt) -> Int32 {
+        lock.withLock { promptLog.append(prompt) }
+        return user(prompt)
     }
 
     /// A status every call answers instead of acting (a locked device, a missing entitlement); nil to act.
@@ -68,6 +96,12 @@ final class KeychainModel: KeychainAPI, @unchecked Sendable {  // NSLock-guarded
 
     /// Every stored item's primary key, in the order they were added.
     var keys: [PrimaryKey] { lock.withLock { order } }
+
+    /// The item's data, read as the system would without a prompt (for tests' assertions only).
+    func peek(_ service: String, _ account: String, accessGroup: String? = nil) throws -> Data? {
+        let key = PrimaryKey(service: service, account: account, accessGroup: accessGroup ?? defaultAccessGroup)
+        return lock.withLock { items[key]?.data }
+    }
 
     /// The attributes the item was last written with, or nil when there is no item with that key.
     func stored(_ service: String, _ account: String, accessGroup: String? = nil) -> KeychainQuery? {
@@ -114,8 +148,19 @@ final class KeychainModel: KeychainAPI, @unchecked Sendable {  // NSLock-guarded
     }
 
     func update(_ query: KeychainQuery, _ changes: KeychainQuery) -> Int32 {
-        lock.withLock {
-            if let status = begin("update") { return status }
+        let (early, protected): (Int32?, [PrimaryKey]) = lock.withLock {
+            if let status = begin("update") { return (status, []) }
+            let keys = matches(query)
+            guard !keys.isEmpty else { return (KeychainStatus.itemNotFound, []) }
+            return (nil, keys.filter { items[$0]?.attributes.attributes[.accessControl] != nil })
+        }
+        if let early { return early }
+        // Updating an access-controlled item asks the user first (see the type's rules).
+        for key in protected {
+            let status = ask(Prompt(operation: .update, key: key))
+            guard status == KeychainStatus.success else { return status }
+        }
+        return lock.withLock {
             let keys = matches(query)
             guard !keys.isEmpty else { return KeychainStatus.itemNotFound }
             for key in keys {
@@ -140,8 +185,8 @@ final class KeychainModel: KeychainAPI, @unchecked Sendable {  // NSLock-guarded
         }
         if let status { return (status, nil) }
         guard let (key, item) = found else { return (KeychainStatus.itemNotFound, nil) }
-        if item.attributes.attributes[.accessControl] != nil, let onProtectedRead {
-            let status = onProtectedRead(key)
+        if item.attributes.attributes[.accessControl] != nil {
+            let status = ask(Prompt(operation: .read, key: key))
             guard status == KeychainStatus.success else { return (status, nil) }
         }
         return (KeychainStatus.success, item.data)

@@ -160,13 +160,38 @@ extension KeychainAPI {
 }
 
 /// The Keychain logic (add-or-update, status mapping, validation) over any ``KeychainAPI``.
+///
+/// **Replacing an access-controlled item never prompts and never loses it.** `SecItemUpdate` on a
+/// `.biometryCurrentSet` item asks for Face ID (``KeychainModel``'s rules), so a rotated refresh token written in place
+/// cost a second prompt per refresh, and a cancelled prompt (or the app sent to the background) failed the write of a
+/// token the provider had already rotated. Adding and deleting never prompt, but the Keychain has no atomic replace, so
+/// a protected item is replaced in four steps, each leaving the newest value findable if the process dies after it:
+/// 1. add the new value under the item's *rotation* service (`<service>.rotating`), replacing a leftover there;
+/// 2. delete the item; 3. add the new value as the item; 4. delete the rotation item.
+/// A read looks at the rotation item first (present only between steps 1 and 4, when it is the newest), then the item:
+/// one prompt. A service too long to take the suffix falls back to an update in place.
 struct KeychainLogic: Sendable {
     let api: any KeychainAPI
     let configuration: KeychainQuery.Configuration
 
+    /// What is appended to a service to key its rotation items.
+    static let rotationSuffix = ".rotating"
+
+    /// The service a protected item of `service` is staged under while it is replaced, or nil when the name leaves no
+    /// room for the suffix.
+    static func rotationService(_ service: String) -> String? {
+        service.utf8.count + rotationSuffix.utf8.count <= CredentialStoreLimits.maximumNameBytes
+            ? service + rotationSuffix : nil
+    }
+
+    private var isProtected: Bool { configuration.accessControl != .none }
+
     func save(_ data: Data, service: String, account: String) throws(StorageError) {
         try CredentialStoreLimits.check(service: service, account: account)
         try CredentialStoreLimits.check(item: data)
+        if isProtected, let rotation = Self.rotationService(service) {
+            return try replaceWithoutPrompt(data, service: service, rotation: rotation, account: account)
+        }
         var status = api.add(.add(configuration, service: service, account: account, data: data))
         if status == KeychainStatus.duplicateItem {
             status = api.update(
@@ -178,10 +203,46 @@ struct KeychainLogic: Sendable {
         }
     }
 
+    /// The four steps of the type's doc; only adds and deletes, which never prompt.
+    private func replaceWithoutPrompt(_ data: Data, service: String, rotation: String, account: String)
+        throws(StorageError)
+    {
+        try addReplacing(data, service: rotation, account: account)
+        try check(api.delete(.base(configuration, service: service, account: account)))
+        try addReplacing(data, service: service, account: account)
+        try check(api.delete(.base(configuration, service: rotation, account: account)))
+    }
+
+    /// Adds the item; a leftover with the same key is deleted (no prompt) and the add repeated.
+    private func addReplacing(_ data: Data, service: String, account: String) throws(StorageError) {
+        var status = api.add(.add(configuration, service: service, account: account, data: data))
+        if status == KeychainStatus.duplicateItem {
+            try check(api.delete(.base(configuration, service: service, account: account)))
+            status = api.add(.add(configuration, service: service, account: account, data: data))
+        }
+        try check(status)
+    }
+
+    private func check(_ status: Int32) throws(StorageError) {
+        if let error = KeychainStatus.error(status) { throw error }
+    }
+
     func load(service: String, account: String) throws(StorageError) -> Data? {
         try CredentialStoreLimits.check(service: service, account: account)
+        // A replacement interrupted between its first and last step left the newest value under the rotation
+        // service: it wins. No such item: no prompt, and the item itself is read.
+        if isProtected, let rotation = Self.rotationService(service),
+            let staged = try read(service: rotation, account: account, staged: true)
+        {
+            return staged
+        }
+        return try read(service: service, account: account, staged: false)
+    }
+
+    /// One read; a protected one reports how it ended (a staged read that found nothing showed no prompt).
+    private func read(service: String, account: String, staged: Bool) throws(StorageError) -> Data? {
         let (status, data) = api.copyData(.load(configuration, service: service, account: account))
-        if configuration.accessControl != .none { api.protectedReadEnded(status) }
+        if isProtected, !staged || status != KeychainStatus.itemNotFound { api.protectedReadEnded(status) }
         if let error = KeychainStatus.error(status) { throw error }
         return status == KeychainStatus.itemNotFound ? nil : data
     }
@@ -189,6 +250,9 @@ struct KeychainLogic: Sendable {
     func delete(service: String, account: String?) throws(StorageError) {
         try CredentialStoreLimits.check(service: service, account: account)
         let status = api.delete(.base(configuration, service: service, account: account))
+        if isProtected, let rotation = Self.rotationService(service) {
+            try check(api.delete(.base(configuration, service: rotation, account: account)))
+        }
         api.itemsDeleted()
         if let error = KeychainStatus.error(status) { throw error }
     }
