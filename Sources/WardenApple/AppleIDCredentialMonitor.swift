@@ -1,6 +1,7 @@
 #if WARDEN_APPLE
     import AuthenticationServices
     import Foundation
+    import WardenCore
     import WardenJOSE
     import WardenOAuth
     import WardenSession
@@ -8,13 +9,15 @@
     /// Sign in with Apple on the device: the request with a hashed nonce, and a monitor that reacts to the Apple ID
     /// credential's state at launch (`credentialState(forUserID:)`) and while running
     /// (`credentialRevokedNotification`), as ``AppleIDCredentialReaction`` decides:
-    /// - `.revoked` / `.notFound`: the session is signed out and its tokens purged;
+    /// - `.revoked`, or `.notFound` without an error: the session is signed out and its tokens purged;
     /// - `.transferred` (the app moved to another developer team): the session is kept and `onTransferred` is
     ///   called; the app must migrate the user with the transfer identifier, then sign in again;
-    /// - a check that could not reach Apple (offline, timed out) keeps the session: it is not evidence of a revocation.
+    /// - a check that failed — `ASAuthorizationError` 1000 wrapping an AuthKit error (an Apple outage, a device in a
+    ///   bad AuthKit state), offline, timed out — and a state this SDK version does not know keep the session and are
+    ///   logged: they are not evidence of a revocation.
     ///
-    /// The check uses the completion form, `getCredentialState(forUserID:completion:)`: Apple reports `.notFound`
-    /// together with an error, so the async form throws for it and a removed user would never be signed out.
+    /// The check uses the completion form, `getCredentialState(forUserID:completion:)`, which hands over the state and
+    /// the error together (the async form only throws), so the decision sees both.
     ///
     /// ```swift
     /// let monitor = AppleIDCredentialMonitor(session: session, userID: storedAppleUserID) { showMigration() }
@@ -83,7 +86,7 @@
                     case .revoked: .revoked
                     case .transferred: .transferred
                     case .notFound: .notFound
-                    @unknown default: .notFound
+                    @unknown default: .unknown
                     }
                 continuation.resume(returning: (mapped, error.map(AppleIDCredentialReaction.CheckError.init)))
             }
@@ -97,7 +100,12 @@
                 ASAuthorizationAppleIDProvider().getCredentialState(
                     forUserID: userID, completion: Self.completion(continuation))
             }
-            guard let reaction = AppleIDCredentialReaction.reaction(to: state, error: error) else { return nil }
+            guard let reaction = AppleIDCredentialReaction.reaction(to: state, error: error) else {
+                WardenLogger(category: "apple").notice(
+                    "the Apple ID credential check was inconclusive (\(state), \(error?.description ?? "no error")); the session is kept"
+                )
+                return nil
+            }
             switch reaction {
             case .signOut: await session.signOut()
             case .reauthenticate: onTransferred()

@@ -78,16 +78,24 @@ struct ApplePlatformPolicyTests {
         #expect(AppleIDCredentialReaction.reaction(to: .transferred) == .reauthenticate)
     }
 
-    /// Apple reports `.notFound` with an error. The reaction must still sign out; only an error about reaching Apple
-    /// (also when wrapped in another domain's error) keeps the session.
-    @Test func notFoundWithAnErrorSignsOutAndOnlyTransportFailuresKeepTheSession() {
-        let notFoundError = NSError(domain: "com.apple.AuthenticationServices.AuthorizationError", code: 1000)
+    /// Only a definite answer signs out: `.revoked`, or `.notFound` with no error. A failed check — Apple's
+    /// `ASAuthorizationError` 1000 wrapping an AuthKit error (github.com/tomgilder/flutter_apple_sign_in/issues/7:
+    /// AKAuthenticationError -7073; lupidan/apple-signin-unity/issues/171: -7091), offline — keeps the session.
+    @Test func onlyADefiniteAnswerSignsOut() {
+        let authKit = NSError(
+            domain: "com.apple.AuthenticationServices.AuthorizationError", code: 1000,
+            userInfo: [NSUnderlyingErrorKey: NSError(domain: "AKAuthenticationError", code: -7073)])
+        #expect(AppleIDCredentialReaction.reaction(to: .notFound, error: nil) == .signOut)
+        #expect(AppleIDCredentialReaction.reaction(to: .revoked, error: nil) == .signOut)
         #expect(
-            AppleIDCredentialReaction.reaction(to: .notFound, error: .init(notFoundError)) == .signOut,
-            "an error alongside .notFound is Apple's normal report")
-        #expect(AppleIDCredentialReaction.reaction(to: .revoked, error: .init(notFoundError)) == .signOut)
+            AppleIDCredentialReaction.reaction(to: .notFound, error: .init(authKit)) == nil,
+            "an Apple outage at launch must not purge a valid user")
+        #expect(AppleIDCredentialReaction.reaction(to: .revoked, error: .init(authKit)) == .signOut)
         #expect(AppleIDCredentialReaction.reaction(to: .authorized, error: nil) == .keepSession)
+        #expect(AppleIDCredentialReaction.reaction(to: .authorized, error: .init(authKit)) == .keepSession)
         #expect(AppleIDCredentialReaction.reaction(to: .transferred, error: nil) == .reauthenticate)
+        #expect(AppleIDCredentialReaction.reaction(to: .unknown, error: nil) == nil, "@unknown states keep the session")
+        #expect(AppleIDCredentialReaction.reaction(to: .unknown) == nil)
 
         let offline = NSError(domain: NSURLErrorDomain, code: NSURLErrorNotConnectedToInternet)
         #expect(AppleIDCredentialReaction.reaction(to: .notFound, error: .init(offline)) == nil)

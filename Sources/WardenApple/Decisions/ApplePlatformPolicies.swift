@@ -10,28 +10,37 @@ public enum AppleIDCredentialReaction: Sendable, Equatable {
     /// Transferred to another team: sign in again to migrate.
     case reauthenticate
 
-    /// The states as Apple names them.
-    public enum State: Sendable { case authorized, revoked, notFound, transferred }
+    /// The states as Apple names them, and ``unknown`` for a state a newer SDK adds (`@unknown default`).
+    public enum State: Sendable { case authorized, revoked, notFound, transferred, unknown }
 
-    /// The reaction to a state alone.
-    public static func reaction(to state: State) -> AppleIDCredentialReaction {
+    /// The reaction to a state alone: only a definite answer signs out; a state this version does not know keeps the
+    /// session (nil).
+    public static func reaction(to state: State) -> AppleIDCredentialReaction? {
         switch state {
         case .authorized: .keepSession
         case .revoked, .notFound: .signOut
         case .transferred: .reauthenticate
+        case .unknown: nil
         }
     }
 
     /// The reaction to what `getCredentialState(forUserID:completion:)` reports: a state **and** an optional error.
     ///
-    /// Apple passes an error together with `.notFound` (the async `credentialState(forUserID:)` therefore throws for
-    /// it, and an app that ignores thrown errors never signs a removed user out). So an error alone says nothing:
-    /// - no error, or an error that is not about reaching Apple: the state decides (``reaction(to:)``);
-    /// - an error about reaching Apple (``CheckError/isTransport``: offline, timed out, the connection lost): the
-    ///   check learned nothing, nil — keep the session and check again later.
+    /// Only a definite answer signs the user out: `.revoked`, or `.notFound` **without** an error. When the check
+    /// fails, Apple reports `ASAuthorizationError` 1000 wrapping an AuthKit error (`AKAuthenticationError` -7073,
+    /// -7091; -7022 when the device is signed out of its Apple ID) — an Apple outage, a device whose AuthKit is in a
+    /// bad state — and the state beside it says nothing; purging a valid user at launch for it is the bug this rule
+    /// prevents. So `.notFound` with an error, any error about reaching Apple, and a state this version does not
+    /// know are nil: keep the session, log, and check again later (the revocation notification and the server's
+    /// own checks still reach a user Apple removed).
     public static func reaction(to state: State, error: CheckError?) -> AppleIDCredentialReaction? {
-        if let error, error.isTransport { return nil }
-        return reaction(to: state)
+        guard let error else { return reaction(to: state) }
+        switch state {
+        case .revoked: return error.isTransport ? nil : .signOut
+        case .authorized: return .keepSession
+        case .transferred: return .reauthenticate
+        case .notFound, .unknown: return nil
+        }
     }
 
     /// An error of a credential-state check, as Foundation reports it: the error and its `NSUnderlyingErrorKey` chain.
