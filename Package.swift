@@ -60,6 +60,8 @@ let package = Package(
         .library(name: "WardenPasskeys", targets: ["WardenPasskeys"]),
         .library(name: "WardenAudit", targets: ["WardenAudit"]),
         .library(name: "WardenApple", targets: ["WardenApple"]),
+        // For apps' own tests: the executable, cited model of Apple's Keychain and data protection.
+        .library(name: "WardenTesting", targets: ["WardenTesting"]),
         // Server side only (hiredis): Redis-backed one-time stores for relying parties with several instances.
         .library(name: "WardenRedis", targets: ["WardenRedis"]),
         .executable(name: "warden", targets: ["warden"]),
@@ -93,6 +95,9 @@ let package = Package(
         ),
         .target(
             name: "WardenPasskeys", dependencies: ["WardenCore", "WardenCrypto", "WardenJOSE"], swiftSettings: strict),
+        // The model of Apple's behaviour Warden relies on (Keychain, data protection), each rule with its source: the
+        // Apple layer's logic runs against it on Linux, and apps can run theirs.
+        .target(name: "WardenTesting", dependencies: ["WardenCore", "WardenStorage"], swiftSettings: strict),
         .target(
             name: "WardenApple",
             dependencies: [
@@ -177,14 +182,14 @@ let package = Package(
         ),
         .testTarget(
             name: "WardenStorageTests",
-            dependencies: ["WardenStorage", "WardenCore", "WardenTestSupport"],
+            dependencies: ["WardenStorage", "WardenCore", "WardenTestSupport", "WardenTesting"],
             swiftSettings: strict + backendDefines + storageDefines
         ),
         .testTarget(
             name: "WardenSessionTests",
             dependencies: [
                 "WardenSession", "WardenOAuth", "WardenStorage", "WardenCore", "WardenLocalProvider", "WardenPasskeys",
-                "WardenCrypto", "WardenJOSE", "WardenTestSupport",
+                "WardenCrypto", "WardenJOSE", "WardenTestSupport", "WardenTesting",
             ],
             swiftSettings: strict + loopbackDefines
         ),
@@ -194,7 +199,7 @@ let package = Package(
             name: "WardenAppleTests",
             dependencies: [
                 "WardenApple", "WardenOAuth", "WardenStorage", "WardenCore", "WardenCrypto", "WardenPasskeys",
-                "WardenLocalProvider", "WardenTestSupport",
+                "WardenLocalProvider", "WardenTestSupport", "WardenTesting",
             ],
             swiftSettings: strict),
         .testTarget(

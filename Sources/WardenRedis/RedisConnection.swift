@@ -33,7 +33,13 @@ final class RedisConnection: @unchecked Sendable {
                         returning: .failure(RedisError(.timedOut, "the command waited out its timeout")))
                     return
                 }
-                continuation.resume(returning: Result { () throws(RedisError) in try self.blockingRun(arguments) })
+                // do/catch rather than Result(catching:), whose typed-throws form the Swift 5.8 library of older
+                // SDKs lacks.
+                do throws(RedisError) {
+                    continuation.resume(returning: .success(try self.blockingRun(arguments)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
             }
         }
         return try result.get()

@@ -7,6 +7,7 @@ import WardenTestSupport
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
 @testable import WardenStorage
+@testable import WardenTesting
 
 /// A stand-in for a `.biometryCurrentSet` Keychain item: every read is a prompt, which the "user" releases,
 /// cancels, or which fails because the enrolled biometry changed (the item is gone).
@@ -214,9 +215,10 @@ struct BiometricRefreshTokenTests {
             biometric.accessibility = .whenPasscodeSetThisDeviceOnly
             biometric.accessControl = .biometryCurrentSet
             let store = SplitTokenStore(
-                tokens: KeychainItemStore(api: keychain, configuration: background, grantLock: ProcessGrantLock.shared),
+                tokens: KeychainItemStore(
+                    api: keychain.api, configuration: background, grantLock: ProcessGrantLock.shared),
                 refreshTokens: KeychainItemStore(
-                    api: keychain, configuration: biometric, grantLock: ProcessGrantLock.shared))
+                    api: keychain.api, configuration: biometric, grantLock: ProcessGrantLock.shared))
             return AuthClient(
                 .init(
                     issuer: provider.issuer, clientID: provider.clientID,

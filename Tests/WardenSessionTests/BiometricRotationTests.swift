@@ -5,6 +5,7 @@ import WardenTestSupport
 
 @testable import WardenSession
 @testable import WardenStorage
+@testable import WardenTesting
 
 /// A biometric-bound refresh token rotated through a session, over the Keychain model whose rules say what prompts
 /// (a read and an update of an access-controlled item; never an add or a delete): one Face ID per refresh, a prompt
@@ -83,7 +84,7 @@ struct BiometricRotationTests {
     @Test(arguments: 0...5)
     func aKillAtAnyStepLeavesTheNewestTokenFindable(writes: Int) throws {
         let model = KeychainModel()
-        let logic = KeychainLogic(api: model, configuration: Self.biometric)
+        let logic = KeychainLogic(api: model.api, configuration: Self.biometric)
         try logic.save(Data("rt-0".utf8), service: "svc", account: "a")
         let promptsBefore = model.prompts.count
         let dying = KeychainLogic(api: Dying(model, limit: writes), configuration: Self.biometric)

@@ -4,6 +4,7 @@ import WardenCore
 
 @testable import WardenSession
 @testable import WardenStorage
+@testable import WardenTesting
 
 /// ``SplitTokenStore`` set up as the README shows — two Keychain stores, one service and account — over **one**
 /// keychain that keys items the way Apple's does (class + service + account + access group).
@@ -28,9 +29,10 @@ struct SplitKeychainTests {
             biometric.accessControl = .biometryCurrentSet
             biometric.accessGroup = accessGroup
             store = SplitTokenStore(
-                tokens: KeychainItemStore(api: keychain, configuration: background, grantLock: ProcessGrantLock.shared),
+                tokens: KeychainItemStore(
+                    api: keychain.api, configuration: background, grantLock: ProcessGrantLock.shared),
                 refreshTokens: KeychainItemStore(
-                    api: keychain, configuration: biometric, grantLock: ProcessGrantLock.shared))
+                    api: keychain.api, configuration: biometric, grantLock: ProcessGrantLock.shared))
         }
     }
 
@@ -191,7 +193,8 @@ struct SplitKeychainTests {
         let deadline = Date() + 30
         while !promptUp.current, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
         try #require(promptUp.current, "the protected read never reached the prompt")
-        let other = KeychainItemStore(api: setup.keychain, configuration: .init(), grantLock: ProcessGrantLock.shared)
+        let other = KeychainItemStore(
+            api: setup.keychain.api, configuration: .init(), grantLock: ProcessGrantLock.shared)
         try await other.save(Data("background".utf8), service: "other", account: "bob")
         #expect(try await other.load(service: "other", account: "bob") == Data("background".utf8))
         #expect(try await setup.store.loadTokens(service: "svc", account: "alice") != nil)

@@ -3,6 +3,7 @@ import Testing
 import WardenCore
 
 @testable import WardenStorage
+@testable import WardenTesting
 
 @Suite("Keychain authentication reuse")
 struct AuthenticationReuseTests {
@@ -64,14 +65,14 @@ struct AuthenticationReuseTests {
         let keychain = KeychainModel()
         var protected = KeychainQuery.Configuration()
         protected.accessControl = .biometryCurrentSet
-        let logic = KeychainLogic(api: keychain, configuration: protected)
+        let logic = KeychainLogic(api: keychain.api, configuration: protected)
         try logic.save(Data("rt".utf8), service: "s", account: "a")
         _ = try logic.load(service: "s", account: "a")
         _ = try logic.load(service: "s", account: "missing")
         try logic.delete(service: "s", account: "a")
         #expect(keychain.reported.readEnds == [KeychainStatus.success, KeychainStatus.itemNotFound])
         #expect(keychain.reported.deletions == 1)
-        _ = try KeychainLogic(api: keychain, configuration: .init()).load(service: "s", account: "a")
+        _ = try KeychainLogic(api: keychain.api, configuration: .init()).load(service: "s", account: "a")
         #expect(keychain.reported.readEnds.count == 2, "unprotected reads do not count")
     }
 

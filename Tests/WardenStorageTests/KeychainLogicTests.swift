@@ -3,12 +3,13 @@ import Testing
 import WardenCore
 
 @testable import WardenStorage
+@testable import WardenTesting
 
 @Suite("Keychain logic (portable, against a fake Keychain)")
 struct KeychainLogicTests {
     @Test func addThenUpdateOnDuplicate() throws {
         let fake = KeychainModel()
-        let logic = KeychainLogic(api: fake, configuration: .init())
+        let logic = KeychainLogic(api: fake.api, configuration: .init())
         try logic.save(Data("1".utf8), service: "s", account: "a")
         try logic.save(Data("2".utf8), service: "s", account: "a")
         #expect(fake.calls == ["add", "add", "update"])
@@ -29,7 +30,7 @@ struct KeychainLogicTests {
         #expect(add.attributes[.accessible] == nil && add.attributes[.dataProtectionKeychain] == nil)
         #expect(KeychainQuery.updateAttributes(configuration, data: Data("y".utf8)).attributes[.accessible] == nil)
         let fake = KeychainModel()
-        let logic = KeychainLogic(api: fake, configuration: configuration)
+        let logic = KeychainLogic(api: fake.api, configuration: configuration)
         try logic.save(Data("1".utf8), service: "s", account: "a")
         try logic.save(Data("2".utf8), service: "s", account: "a")
         #expect(try logic.load(service: "s", account: "a") == Data("2".utf8))
@@ -37,7 +38,7 @@ struct KeychainLogicTests {
 
     @Test func defaultQueryIsThisDeviceOnlyAndDataProtection() throws {
         let fake = KeychainModel()
-        try KeychainLogic(api: fake, configuration: .init()).save(Data("x".utf8), service: "s", account: "a")
+        try KeychainLogic(api: fake.api, configuration: .init()).save(Data("x".utf8), service: "s", account: "a")
         let query = try #require(fake.stored("s", "a"))
         #expect(query.attributes[.accessible] == .accessibility(.whenUnlockedThisDeviceOnly))
         #expect(query.attributes[.dataProtectionKeychain] == .bool(true))
@@ -51,7 +52,7 @@ struct KeychainLogicTests {
         configuration.accessibility = .whenPasscodeSetThisDeviceOnly
         configuration.accessControl = .biometryCurrentSet
         configuration.accessGroup = "TEAMID.com.example.shared"
-        try KeychainLogic(api: fake, configuration: configuration).save(Data("x".utf8), service: "s", account: "a")
+        try KeychainLogic(api: fake.api, configuration: configuration).save(Data("x".utf8), service: "s", account: "a")
         #expect(fake.stored("s", "a") == nil, "the item is in the shared group, not the app's default one")
         let query = try #require(fake.stored("s", "a", accessGroup: "TEAMID.com.example.shared"))
         #expect(query.attributes[.accessControl] == .accessControl(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet))
@@ -75,7 +76,7 @@ struct KeychainLogicTests {
     func statusMapping(status: Int32, code: StorageError.Code, kind: WardenCoreFailure) {
         let fake = KeychainModel()
         fake.forcedStatus = status
-        let logic = KeychainLogic(api: fake, configuration: .init())
+        let logic = KeychainLogic(api: fake.api, configuration: .init())
         for operation in [
             { try logic.save(Data("x".utf8), service: "s", account: "a") },
             { _ = try logic.load(service: "s", account: "a") },

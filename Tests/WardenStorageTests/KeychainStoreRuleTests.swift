@@ -3,6 +3,7 @@ import Testing
 import WardenCore
 
 @testable import WardenStorage
+@testable import WardenTesting
 
 /// The fail-closed, serialisation and per-read-context rules of the Keychain store, on their portable parts.
 @Suite("Keychain store rules")
@@ -14,7 +15,7 @@ struct KeychainStoreRuleTests {
         fake.forcedStatus = KeychainStatus.accessControlUnavailable
         var configuration = KeychainQuery.Configuration()
         configuration.accessControl = .biometryCurrentSet
-        let logic = KeychainLogic(api: fake, configuration: configuration)
+        let logic = KeychainLogic(api: fake.api, configuration: configuration)
         let error = #expect(throws: StorageError.self) { try logic.save(Data("rt".utf8), service: "s", account: "a") }
         #expect(error?.code == .accessControlUnavailable && error?.failureKind == .misconfiguration)
         #expect(fake.calls == ["add"], "no second attempt without the access control")

@@ -7,11 +7,11 @@ import Foundation
 /// of such an item blocks in `SecItemCopyMatching` until the user answers the prompt, and every other Keychain call of
 /// the process (the access token a background task needs, another account's items) must not wait behind it. Calls of
 /// one store stay serialised, so an add-then-update never races another.
-struct KeychainItemStore: CredentialStore {
+package struct KeychainItemStore: CredentialStore {
     let logic: KeychainLogic
-    let grantLock: any GrantLock
+    package let grantLock: any GrantLock
 
-    init(api: any KeychainAPI, configuration: KeychainQuery.Configuration, grantLock: any GrantLock) {
+    package init(api: any KeychainAPI, configuration: KeychainQuery.Configuration, grantLock: any GrantLock) {
         logic = KeychainLogic(api: api, configuration: configuration)
         self.grantLock = grantLock
     }
@@ -21,23 +21,23 @@ struct KeychainItemStore: CredentialStore {
         logic.configuration.accessControl == .none ? .keychain : .protectedKeychain
     }
 
-    func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+    package func save(_ data: Data, service: String, account: String) async throws(StorageError) {
         let logic = logic
         try await queue.run { () throws(StorageError) in try logic.save(data, service: service, account: account) }
     }
-    func load(service: String, account: String) async throws(StorageError) -> Data? {
+    package func load(service: String, account: String) async throws(StorageError) -> Data? {
         let logic = logic
         return try await queue.run { () throws(StorageError) in try logic.load(service: service, account: account) }
     }
-    func delete(service: String, account: String) async throws(StorageError) {
+    package func delete(service: String, account: String) async throws(StorageError) {
         let logic = logic
         try await queue.run { () throws(StorageError) in try logic.delete(service: service, account: account) }
     }
-    func deleteAll(service: String) async throws(StorageError) {
+    package func deleteAll(service: String) async throws(StorageError) {
         let logic = logic
         try await queue.run { () throws(StorageError) in try logic.delete(service: service, account: nil) }
     }
-    func accounts(service: String) async throws(StorageError) -> [String] {
+    package func accounts(service: String) async throws(StorageError) -> [String] {
         let logic = logic
         return try await queue.run { () throws(StorageError) in try logic.accounts(service: service) }
     }

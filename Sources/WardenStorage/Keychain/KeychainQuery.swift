@@ -25,13 +25,13 @@ public enum KeychainAccessControl: Sendable, Equatable {
 
 /// The portable description of one Keychain operation: which attributes it sets, built and tested on Linux.
 /// The Apple file maps each key to its `kSec*` constant and nothing else.
-struct KeychainQuery: Equatable {
-    enum Key: String, CaseIterable {
+package struct KeychainQuery: Equatable {
+    package enum Key: String, CaseIterable {
         case itemClass, service, account, accessGroup, accessible, accessControl, valueData, returnData
         case returnAttributes, matchLimitOne, matchLimitAll, dataProtectionKeychain, authenticationContext
     }
 
-    enum Value: Equatable {
+    package enum Value: Equatable {
         case string(String)
         case data(Data)
         case bool(Bool)
@@ -41,14 +41,27 @@ struct KeychainQuery: Equatable {
         case context
     }
 
-    var attributes: [Key: Value]
+    package var attributes: [Key: Value]
 
-    struct Configuration: Equatable {
-        var accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly
-        var accessControl: KeychainAccessControl = .none
-        var accessGroup: String?
+    package init(attributes: [Key: Value]) { self.attributes = attributes }
+
+    package struct Configuration: Equatable {
+        package var accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly
+        package var accessControl: KeychainAccessControl = .none
+        package var accessGroup: String?
         /// macOS: use the data-protection keychain (iOS-style) instead of the legacy file keychain.
-        var useDataProtectionKeychain = true
+        package var useDataProtectionKeychain = true
+
+        package init(
+            accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly,
+            accessControl: KeychainAccessControl = .none,
+            accessGroup: String? = nil, useDataProtectionKeychain: Bool = true
+        ) {
+            self.accessibility = accessibility
+            self.accessControl = accessControl
+            self.accessGroup = accessGroup
+            self.useDataProtectionKeychain = useDataProtectionKeychain
+        }
     }
 
     static func base(_ configuration: Configuration, service: String, account: String?) -> KeychainQuery {
@@ -107,22 +120,22 @@ struct KeychainQuery: Equatable {
 }
 
 /// `OSStatus` values Warden distinguishes (Security framework `SecBase.h`).
-enum KeychainStatus {
-    static let success: Int32 = 0
-    static let itemNotFound: Int32 = -25300
-    static let duplicateItem: Int32 = -25299
-    static let interactionNotAllowed: Int32 = -25308
-    static let missingEntitlement: Int32 = -34018
-    static let authFailed: Int32 = -25293
-    static let userCanceled: Int32 = -128
-    static let notAvailable: Int32 = -25291
-    static let decode: Int32 = -26275
+package enum KeychainStatus {
+    package static let success: Int32 = 0
+    package static let itemNotFound: Int32 = -25300
+    package static let duplicateItem: Int32 = -25299
+    package static let interactionNotAllowed: Int32 = -25308
+    package static let missingEntitlement: Int32 = -34018
+    package static let authFailed: Int32 = -25293
+    package static let userCanceled: Int32 = -128
+    package static let notAvailable: Int32 = -25291
+    package static let decode: Int32 = -26275
     /// Not an OSStatus: the Apple seam returns it when `SecAccessControlCreateWithFlags` fails, instead of sending
     /// the item without its protection.
-    static let accessControlUnavailable: Int32 = -1_000_001
+    package static let accessControlUnavailable: Int32 = -1_000_001
 
     /// Maps a failure status to a classified error (nil for success and not-found).
-    static func error(_ status: Int32) -> StorageError? {
+    package static func error(_ status: Int32) -> StorageError? {
         switch status {
         case success, itemNotFound: nil
         case interactionNotAllowed:
@@ -142,7 +155,7 @@ enum KeychainStatus {
 
 /// The seam every `SecItem*` call goes through. The Apple implementation calls the Security framework; tests use a
 /// fake that behaves like the Keychain.
-protocol KeychainAPI: Sendable {
+package protocol KeychainAPI: Sendable {
     func add(_ query: KeychainQuery) -> Int32
     func update(_ query: KeychainQuery, _ attributes: KeychainQuery) -> Int32
     func copyData(_ query: KeychainQuery) -> (Int32, Data?)
@@ -155,8 +168,8 @@ protocol KeychainAPI: Sendable {
 }
 
 extension KeychainAPI {
-    func protectedReadEnded(_ status: Int32) {}
-    func itemsDeleted() {}
+    package func protectedReadEnded(_ status: Int32) {}
+    package func itemsDeleted() {}
 }
 
 /// The Keychain logic (add-or-update, status mapping, validation) over any ``KeychainAPI``.

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenStorage
+import WardenTesting
+
+/// Each rule of the Keychain model (`WardenTesting.KeychainModel`, K1–K10), through the public store an app builds
+/// over it: what an app's own tests see.
+@Suite("The Keychain model's rules, through the store an app builds")
+struct KeychainModelRuleTests {
+    static let secret = Data("rt-0".utf8)
+
+    /// K5: the lock state decides per class.
+    @Test func theLockStateDecidesPerClass() async throws {
+        let model = KeychainModel()
+        let foreground = model.store(accessibility: .whenUnlockedThisDeviceOnly)
+        let background = model.store(accessibility: .afterFirstUnlockThisDeviceOnly)
+        try await foreground.save(Self.secret, service: "fg", account: "a")
+        try await background.save(Self.secret, service: "bg", account: "a")
+        model.deviceState = .locked
+        let locked = await #expect(throws: StorageError.self) {
+            _ = try await foreground.load(service: "fg", account: "a")
+        }
+        #expect(locked?.code == .interactionNotAllowed && locked?.failureKind == .transient)
+        #expect(try await background.load(service: "bg", account: "a") == Self.secret)
+        await #expect(throws: StorageError(.interactionNotAllowed)) {
+            try await foreground.save(Self.secret, service: "fg2", account: "a")
+        }
+        model.deviceState = .beforeFirstUnlock
+        await #expect(throws: StorageError(.interactionNotAllowed)) {
+            _ = try await background.load(service: "bg", account: "a")
+        }
+        model.deviceState = .unlocked
+        #expect(try await foreground.load(service: "fg", account: "a") == Self.secret)
+    }
+
+    /// K6, K8: a protected read prompts once; adding and deleting never do; a read of nothing shows nothing.
+    @Test func readsPromptAddsAndDeletesDoNot() async throws {
+        let model = KeychainModel()
+        let store = model.store(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet)
+        #expect(try await store.load(service: "svc", account: "a") == nil)
+        try await store.save(Self.secret, service: "svc", account: "a")
+        #expect(model.prompts.isEmpty)
+        #expect(try await store.load(service: "svc", account: "a") == Self.secret)
+        #expect(model.prompts.map(\.operation) == [.read])
+        try await store.delete(service: "svc", account: "a")
+        #expect(model.prompts.count == 1)
+    }
+
+    /// K7 with Warden's store: replacing a protected item is adds and deletes, so it never prompts (the rule is what
+    /// an in-place `SecItemUpdate` would cost: see BiometricRotationTests for the count through a session).
+    @Test func replacingAProtectedItemThroughTheStoreNeverPrompts() async throws {
+        let model = KeychainModel(user: { _ in -128 })  // the user cancels anything asked
+        let store = model.store(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet)
+        try await store.save(Self.secret, service: "svc", account: "a")
+        try await store.save(Data("rt-1".utf8), service: "svc", account: "a")
+        #expect(model.prompts.isEmpty)
+        await #expect(throws: StorageError(.userCancelled)) { _ = try await store.load(service: "svc", account: "a") }
+    }
+
+    /// K9: re-enrolling invalidates biometric items only; K10: biometry the app cannot use fails the read with no
+    /// prompt and no fallback.
+    @Test func biometryChangesInvalidateOrLockBiometricItems() async throws {
+        let model = KeychainModel()
+        let bound = model.store(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet)
+        let plain = model.store(accessibility: .afterFirstUnlockThisDeviceOnly)
+        try await bound.save(Self.secret, service: "rt", account: "a")
+        try await plain.save(Self.secret, service: "at", account: "a")
+        model.biometry = .unavailable
+        let error = await #expect(throws: StorageError.self) { _ = try await bound.load(service: "rt", account: "a") }
+        #expect(error?.code == .authenticationFailed)
+        #expect(model.prompts.isEmpty, "no sheet, no passcode fallback")
+        model.biometry = .enrolled
+        #expect(try await bound.load(service: "rt", account: "a") == Self.secret)
+        model.reenrolBiometry()
+        #expect(try await bound.load(service: "rt", account: "a") == nil)
+        #expect(try await plain.load(service: "at", account: "a") == Self.secret)
+    }
+
+    /// K1, K2: the primary key, and the default group.
+    @Test func twoStoresOfOneServiceAndAccountShareAnItemUnlessTheirGroupsDiffer() async throws {
+        let model = KeychainModel(defaultAccessGroup: "TEAM.app")
+        let app = model.store()
+        let shared = model.store(accessGroup: "TEAM.shared")
+        let defaultGroup = model.store(accessGroup: "TEAM.app")
+        try await app.save(Data("one".utf8), service: "svc", account: "a")
+        try await shared.save(Data("two".utf8), service: "svc", account: "a")
+        #expect(try await defaultGroup.load(service: "svc", account: "a") == Data("one".utf8))
+        #expect(try await shared.load(service: "svc", account: "a") == Data("two".utf8))
+    }
+}
