@@ -1,6 +1,7 @@
-// The README's Apple-only examples, verbatim: compiled where WARDEN_APPLE is defined (Apple platforms). See
+// The README's Apple-only examples, verbatim: compiled where WARDEN_APPLE is defined (Apple platforms), and where
+// WARDEN_UIKIT alone is (the real-SDK probe compiles this file as an app, a client of the package, would). See
 // Snippets.swift.
-#if WARDEN_APPLE || WARDEN_UIKIT  // WARDEN_UIKIT alone: the real-SDK probe compiles this file as an app (a client) would
+#if WARDEN_APPLE || WARDEN_UIKIT
     import Foundation
     import AuthenticationServices
     #if canImport(FoundationNetworking)
@@ -13,46 +14,40 @@
 
     enum AppleReadmeSnippets {
         @MainActor static func theDoor(window: ASPresentationAnchor) async throws {
-            let client = AuthClient(
-                .init(
-                    issuer: "https://id.example.com", clientID: "my-app",
-                    redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
-                    store: KeychainStore(), service: "com.example.app.tokens"))
+            let client = AuthClient(.init(
+                issuer: "https://id.example.com", clientID: "my-app",
+                redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+                store: KeychainStore(), service: "com.example.app.tokens"))
             let session: AuthSession
-            if let restored = try await client.restoreSession() {  // at launch, without the network
+            if let restored = try await client.restoreSession() {                  // at launch, without the network
                 session = restored
             } else {
                 session = try await client.signIn(with: WebAuthenticationAgent { window }).session  // LoopbackBrowser() on a desktop
             }
             let (data, _) = try await URLSession.shared.data(
                 for: URLRequest(url: URL(string: "https://api.example.com/me")!), authorizedBy: session)
-            let report = await session.signOut()  // local data gone; revoked, or retried later
+            let report = await session.signOut()                                   // local data gone; revoked, or retried later
         }
 
         static func providerPreset() throws {
             let preset = ProviderPreset.auth0(domain: "example.us.auth0.com", audience: "https://api.example.com")
             let redirect = preset.redirectURI(bundleID: "com.example.app")  // register this in the provider's console
-            let client = AuthClient(
-                preset.configuration(
-                    clientID: "Ab12cd34", redirectURI: try RedirectURI(redirect), store: KeychainStore(),
-                    service: "com.example.app.tokens"))
+            let client = AuthClient(preset.configuration(
+                clientID: "Ab12cd34", redirectURI: try RedirectURI(redirect), store: KeychainStore(), service: "com.example.app.tokens"))
             _ = client
         }
         static func entraMultiTenant() throws {
             let preset = try ProviderPreset.entraMultiTenant(allowedTenants: ["9188040d-6c67-4c5b-b112-36a304b66dad"])
-            let client = AuthClient(
-                preset.configuration(
-                    clientID: "00001111-aaaa-2222-bbbb-3333cccc4444",
-                    redirectURI: try RedirectURI("msauth.com.example.app://auth"),
-                    store: KeychainStore(), service: "com.example.app.tokens"))
+            let client = AuthClient(preset.configuration(
+                clientID: "00001111-aaaa-2222-bbbb-3333cccc4444", redirectURI: try RedirectURI("msauth.com.example.app://auth"),
+                store: KeychainStore(), service: "com.example.app.tokens"))
             _ = client
         }
         @MainActor static func splitStorage() async throws {
             let store = SplitTokenStore(
                 tokens: KeychainStore(accessibility: .afterFirstUnlockThisDeviceOnly),
-                refreshTokens: KeychainStore(
-                    accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
-                    prompt: "Unlock your account"))
+                refreshTokens: KeychainStore(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
+                                             prompt: "Unlock your account"))
         }
 
         static func appWithExtensions() async throws {
@@ -64,28 +59,25 @@
                 accessibility: .afterFirstUnlockThisDeviceOnly,  // extensions run while the device is locked
                 accessGroup: "TEAMID.com.example.app.shared",
                 grantLock: FileGrantLock(directory: container.appendingPathComponent("warden-locks")))
-            let client = AuthClient(
-                .init(
-                    issuer: "https://id.example.com", clientID: "my-app",
-                    redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
-                    store: store, service: "com.example.app.tokens",
-                    sentinel: InstallSentinel(appID: "com.example.app", appGroup: group)))
+            let client = AuthClient(.init(
+                issuer: "https://id.example.com", clientID: "my-app",
+                redirectURI: try RedirectURI("com.example.app:/oauth/callback"),
+                store: store, service: "com.example.app.tokens",
+                sentinel: InstallSentinel(appID: "com.example.app", appGroup: group)))
         }
 
         @MainActor static func webAuthentication(client: AuthClient, window: ASPresentationAnchor) async throws {
-            let signIn = try await client.signIn(with: WebAuthenticationAgent { window })  // the whole chain, then stored
-            let report = await client.signOut(
-                signIn.session, endingBrowserSessionWith: WebAuthenticationAgent { window })
+            let signIn = try await client.signIn(with: WebAuthenticationAgent { window })   // the whole chain, then stored
+            let report = await client.signOut(signIn.session, endingBrowserSessionWith: WebAuthenticationAgent { window })
         }
 
         @MainActor static func endBrowserSession(
             client: AuthClient, signIn: AuthClient.SignIn, window: ASPresentationAnchor, showSignIn: () -> Void,
             showNotice: (String) -> Void
         ) async {
-            let report = await client.signOut(
-                signIn.session, endingBrowserSessionWith: WebAuthenticationAgent { window })
+            let report = await client.signOut(signIn.session, endingBrowserSessionWith: WebAuthenticationAgent { window })
             switch report.browserSession {
-            case .ended: showSignIn()  // the provider came back with our state: its cookie is gone
+            case .ended: showSignIn()                             // the provider came back with our state: its cookie is gone
             case .failed(let reason): showNotice("Signed out on this device; the provider's sign-in stays (\(reason)).")
             case .opened, .kept: showSignIn()
             }
@@ -97,10 +89,9 @@
     @MainActor enum QuickstartSnippets {
         static func client() throws -> AuthClient {
             let (store, protection) = SessionStores.forThisDevice(prompt: "Unlock your account")
-            let client = AuthClient(
-                ProviderPreset.okta(issuer: "https://example.okta.com/oauth2/default").configuration(
-                    clientID: "0oa1b2c3d4", redirectURI: try RedirectURI("com.example.app:/callback"), store: store,
-                    service: "com.example.app.tokens"))
+            let client = AuthClient(ProviderPreset.okta(issuer: "https://example.okta.com/oauth2/default").configuration(
+                clientID: "0oa1b2c3d4", redirectURI: try RedirectURI("com.example.app:/callback"), store: store,
+                service: "com.example.app.tokens"))
             _ = protection
             return client
         }
@@ -125,20 +116,13 @@
             VStack {
                 Text(message)
                 if let session {
-                    Button("Sign out") {
-                        Task {
-                            _ = await session.signOut()
-                            self.session = nil
-                        }
-                    }
-                    .privacyMasked()
+                    Button("Sign out") { Task { _ = await session.signOut(); self.session = nil } }
+                        .privacyMasked()
                 } else {
                     Button("Sign in") {
                         Task {
-                            do {
-                                session = try await client.signIn(with: WebAuthenticationAgent { currentWindow() })
-                                    .session
-                            } catch { message = "\(error)" }
+                            do { session = try await client.signIn(with: WebAuthenticationAgent { currentWindow() }).session }
+                            catch { message = "\(error)" }
                         }
                     }
                 }
