@@ -199,7 +199,7 @@ let package = Package(
             name: "WardenAppleTests",
             dependencies: [
                 "WardenApple", "WardenOAuth", "WardenStorage", "WardenCore", "WardenCrypto", "WardenPasskeys",
-                "WardenLocalProvider", "WardenTestSupport", "WardenTesting",
+                "WardenLocalProvider", "WardenTestSupport", "WardenTesting", "WardenSession",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -11,8 +11,12 @@
         /// (this device only, no prompt) — so a device without a passcode or without biometry still signs in.
         ///
         /// Always a split store, whatever the decision: the refresh token's item is always `<service>.refresh-token`,
-        /// so a decision that changes between launches (Face ID turned off for the app in Settings) still reads,
-        /// revokes and deletes the item an earlier launch wrote.
+        /// so a decision that changes between launches still finds and deletes the item an earlier launch wrote. With
+        /// Face ID turned off for the app in Settings, an item bound to it can no longer be read (no sheet, no passcode
+        /// fallback): the next refresh ends the session once with "sign in again", its items are deleted (no
+        /// authentication needed), and sign-out revokes the access token it holds — the refresh token it cannot read is
+        /// not revoked (`SignOutReport.revocation` names `access_token`). See
+        /// ``RefreshTokenProtection/refreshTokenStore(bound:plain:)``.
         ///
         /// The access and ID tokens are always readable without a prompt (`accessibility`, default after first
         /// unlock: extensions and background work can use a valid access token); only a refresh prompts. A
@@ -49,13 +53,12 @@
                 protection = .decide(canEvaluateBiometrics: false, failure: .missingUsageDescription)
             }
             let tokens = KeychainStore(accessibility: accessibility, accessGroup: accessGroup, grantLock: grantLock)
-            let refreshTokens =
-                protection == .biometryBound
-                ? KeychainStore(
+            let refreshTokens = protection.refreshTokenStore(
+                bound: KeychainStore(
                     accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
-                    accessGroup: accessGroup, prompt: prompt, grantLock: grantLock)
-                : KeychainStore(
-                    accessibility: accessibility, accessGroup: accessGroup, prompt: prompt, grantLock: grantLock)
+                    accessGroup: accessGroup, prompt: prompt, grantLock: grantLock),
+                plain: KeychainStore(
+                    accessibility: accessibility, accessGroup: accessGroup, prompt: prompt, grantLock: grantLock))
             return (SplitTokenStore(tokens: tokens, refreshTokens: refreshTokens), protection)
         }
     }
