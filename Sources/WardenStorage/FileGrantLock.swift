@@ -32,6 +32,13 @@ public struct FileGrantLock: GrantLock {
     let pollInterval: Duration
     let now: NowProvider
     let clock: any Clock<Duration>
+    /// Sets the class of the lock directory and lease files (the platform's; the data protection model in tests).
+    package var protection: any FileProtection = SystemFileProtection()
+
+    /// The data protection class of the lock directory and its lease files: usable after the first unlock, locked or
+    /// not. An app with the Data Protection capability creates files `complete` by default (unreadable while locked),
+    /// and an extension woken on a locked phone (a notification service, a widget) could then never take the lease.
+    package static let fileProtection = DataProtectionClass.completeUntilFirstUserAuthentication
 
     /// - Parameters:
     ///   - directory: created (0700) when missing; must be shared by every holder.
@@ -62,7 +69,8 @@ public struct FileGrantLock: GrantLock {
     public func acquire(service: String, account: String) async throws(StorageError) -> GrantLease {
         try CredentialStoreLimits.check(service: service, account: account)
         let path = file(service: service, account: account).path
-        try LockDirectory.prepare(directory)
+        try LockDirectory.prepare(directory, protection: protection, class: Self.fileProtection)
+        LeaseFile.prepare(path: path, protection: protection, class: Self.fileProtection)
         let owner = UUID().uuidString + "/" + String(ProcessInfo.processInfo.processIdentifier)
         var waited = Duration.zero
         // The lease as last seen and since when (in this waiter's own time): a lease that stays exactly the same

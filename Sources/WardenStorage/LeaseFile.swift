@@ -69,6 +69,17 @@ enum LeaseFile {
         }
     }
 
+    /// Creates the lease file at `path` when it is missing (empty, 0600, never through a link) and gives it the class
+    /// `class`: new files inherit their directory's class, but one an older version created keeps the container's
+    /// default until it is set here.
+    static func prepare(path: String, protection: any FileProtection, class: DataProtectionClass) {
+        let fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard fd >= 0 else { return }  // a link planted there: the claim refuses it
+        let mine = trusted(fd) == nil
+        close(fd)
+        if mine { _ = protection.protect(path, `class`) }
+    }
+
     /// The parsed lease of the file at `path` (read without following a link), or nil.
     static func current(path: String) -> (owner: String, expiry: Date)? {
         guard let lease = lease(path: path) else { return nil }

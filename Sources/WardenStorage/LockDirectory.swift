@@ -12,8 +12,11 @@ import Foundation
 /// exists only as this user's own directory that no one else can write — a planted link, or a directory another
 /// user can write to, would let them plant or swap lease files.
 enum LockDirectory {
-    /// Creates `directory` (0700) or checks the one that is there.
-    static func prepare(_ directory: URL) throws(StorageError) {
+    /// Creates `directory` (0700) or checks the one that is there, and gives it the data protection class `class`
+    /// (lease files created in it inherit it).
+    static func prepare(_ directory: URL, protection: any FileProtection, class: DataProtectionClass)
+        throws(StorageError)
+    {
         let path = directory.path
         var status = stat()
         if lstat(path, &status) != 0 {
@@ -30,6 +33,8 @@ enum LockDirectory {
         if let distrust = distrust(status) {
             throw StorageError(.serviceUnavailable, "the grant lock directory cannot be trusted: \(distrust)")
         }
+        // Best effort: a directory an older version created keeps its class until the app runs unlocked.
+        _ = protection.protect(path, `class`)
     }
 
     /// Why a directory with `status` must not hold leases, or nil.

@@ -59,15 +59,6 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
         public var description: String { "\(operation.rawValue) \(service)/\(account)" }
     }
 
-    /// Where the device is in its lock cycle (K5).
-    public enum DeviceState: Sendable {
-        /// Booted, never unlocked since: no item is readable.
-        case beforeFirstUnlock
-        /// Unlocked at least once since boot, locked now: only `AfterFirstUnlock…` items are readable.
-        case locked
-        case unlocked
-    }
-
     /// What the app's biometry can do (K9, K10).
     public enum Biometry: Sendable {
         case enrolled
@@ -96,7 +87,7 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
     private var log: [String] = []
     private var forced: Int32?
     private var promptLog: [Prompt] = []
-    private var state = DeviceState.unlocked
+    private var state = DeviceLockState.unlocked
     private var biometryState = Biometry.enrolled
     /// Answers each prompt (outside the lock), as the user would.
     private let user: @Sendable (Prompt) -> Int32
@@ -117,7 +108,7 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
     }
 
     /// The lock state (K5); unlocked at first.
-    public var deviceState: DeviceState {
+    public var deviceState: DeviceLockState {
         get { lock.withLock { state } }
         set { lock.withLock { state = newValue } }
     }
