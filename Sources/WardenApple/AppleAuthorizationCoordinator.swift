@@ -49,7 +49,7 @@
         }
 
         private let anchor: () -> ASPresentationAnchor
-        private let slot = AuthorizationRequestSlot<AppleAuthorizationResult>()
+        private let slot: AuthorizationRequestSlot<AppleAuthorizationResult>
 
         /// A controller whose request has not reported yet, with what it sent.
         private struct Sent {
@@ -63,7 +63,15 @@
         private let sent = Locked<[ObjectIdentifier: Sent]>([:])
 
         /// - Parameter anchor: the window to present from.
-        public init(anchor: @escaping () -> ASPresentationAnchor) { self.anchor = anchor }
+        public init(anchor: @escaping () -> ASPresentationAnchor) {
+            self.anchor = anchor
+            // A replaced AutoFill controller that never reported: its entry (and the controller it holds) goes when
+            // the drain gives up on it.
+            let sent = sent
+            slot = AuthorizationRequestSlot(onAbandoned: { runs in
+                sent.withLock { entries in entries = entries.filter { !runs.contains($0.value.run) } }
+            })
+        }
 
         public func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { anchor() }
 
@@ -165,7 +173,11 @@
             guard let request = takeSent(controller) else { return }
             let reported = error as NSError
             slot.finish(
-                request.run, with: .failure(AppleAuthorizationError(domain: reported.domain, code: reported.code)))
+                request.run,
+                with: .failure(
+                    AppleAuthorizationError(
+                        domain: reported.domain, code: reported.code,
+                        failureReason: reported.userInfo[NSLocalizedFailureReasonErrorKey] as? String)))
         }
 
         /// The credential as a Sendable value, checked against what its request sent.

@@ -26,6 +26,25 @@ struct AppleAuthorizationOutcomeTests {
         #expect(error.domain == AppleAuthorizationError.authorizationErrorDomain && error.domainCode == raw)
     }
 
+    /// 1004 has two meanings: a passing failure (transient), and the lasting "webcredentials association" failure of
+    /// passkey requests, told apart by the failure reason the system gives (device reports:
+    /// github.com/f-23/react-native-passkey/issues/16 and /96). The reason is kept for the app.
+    @Test(arguments: [
+        "Application with identifier ABCDE12345.com.example.app is not associated with domain example.com",
+        "Unable to verify webcredentials association of ABCDE12345.com.example.app with domain example.com. Error: 0",
+    ])
+    func error1004WithAnAssociationFailureIsLastingAndKeepsItsReason(_ failureReason: String) {
+        let error = AppleAuthorizationError(
+            domain: AppleAuthorizationError.authorizationErrorDomain, code: 1004, failureReason: failureReason)
+        #expect(error.code == .associationFailed && error.failureKind == .misconfiguration)
+        #expect(error.reason.contains("example.com"), "the failure reason is kept: \(error.reason)")
+        let passing = AppleAuthorizationError(
+            domain: AppleAuthorizationError.authorizationErrorDomain, code: 1004,
+            failureReason: "The operation couldn't be completed.")
+        #expect(passing.code == .failed && passing.failureKind == .transient)
+        #expect(passing.reason.contains("couldn't be completed"))
+    }
+
     /// Passkey failures also arrive in other domains (`WKErrorDomain`): unknown, never transient, domain and code
     /// kept for the diagnostics.
     @Test func anErrorOfAnotherDomainKeepsItsDomainAndIsNeverTransient() {

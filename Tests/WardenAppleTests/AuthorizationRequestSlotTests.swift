@@ -64,9 +64,11 @@ struct AuthorizationRequestSlotTests {
         #expect(!slot.isRunning)
     }
 
-    /// Should the cancelled AutoFill controller never report, the sheet still starts, after the drain timeout.
+    /// Should the cancelled AutoFill controller never report, the sheet still starts, after the drain timeout — and the
+    /// run given up on is handed back, so the coordinator drops its controller entry instead of keeping it for ever.
     @Test func aSilentAutoFillControllerDelaysTheSheetOnlyUntilTheTimeout() async throws {
-        let slot = Slot(drainTimeout: 0.05)
+        let abandoned = Locked<[Slot.Run]>([])
+        let slot = Slot(drainTimeout: 0.05, onAbandoned: { runs in abandoned.withLock { $0 += runs } })
         let controllers = Controllers()
         let autoFill = Task { try await perform(slot, .autoFill, controllers) }
         await controllers.waitForStart(count: 1)
@@ -75,6 +77,7 @@ struct AuthorizationRequestSlotTests {
         #expect(try await autoFill.value == nil)
         await controllers.waitForStart(count: 2)
         #expect(Date().timeIntervalSince(asked) >= 0.04, "the sheet waited for the drain timeout")
+        #expect(abandoned.current == [controllers.started.current[0]], "the silent AutoFill run was given up")
         slot.finish(controllers.started.current[1], with: .success("passkey"))
         #expect(try await sheet.value == "passkey")
     }

@@ -29,6 +29,7 @@ public struct AppleAuthorizationError: CodedError {
             case credentialTransferFailed = "credential_transfer_failed"
             case preferSignInWithApple = "prefer_sign_in_with_apple"
             case deviceNotConfiguredForPasskeyCreation = "device_not_configured_for_passkey_creation"
+            case associationFailed = "association_failed"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -36,8 +37,14 @@ public struct AppleAuthorizationError: CodedError {
 
         /// `.canceled` (1001): the user dismissed the sheet. Never retried.
         public static let cancelled = Code(.cancelled)
-        /// `.failed` (1004): the authorization failed (e.g. no network for Sign in with Apple).
+        /// `.failed` (1004): the authorization failed (e.g. no network for Sign in with Apple). Transient.
         public static let failed = Code(.failed)
+        /// `.failed` (1004) whose failure reason says the app is not associated with the relying party's domain
+        /// ("Application with identifier … is not associated with domain …", "Unable to verify webcredentials
+        /// association of … with domain …": github.com/f-23/react-native-passkey/issues/16 and /96): the
+        /// `webcredentials:` associated domain or the domain's `apple-app-site-association` file is missing or wrong.
+        /// Lasting until the app or the site is fixed: never retried.
+        public static let associationFailed = Code(.associationFailed)
         /// `.invalidResponse` (1002).
         public static let invalidResponse = Code(.invalidResponse)
         /// `.notHandled` (1003): no provider handled the request (e.g. no associated domain for passkeys).
@@ -100,10 +107,14 @@ public struct AppleAuthorizationError: CodedError {
         self.init(domain: Self.authorizationErrorDomain, code: raw, file: file, line: line)
     }
 
-    /// The error for what `authorizationController(controller:didCompleteWithError:)` delivered, by its domain and
-    /// code (`error as NSError`). Codes of `ASAuthorizationErrorDomain` are mapped; anything else is
-    /// ``Code/unknown`` and keeps its domain and code for diagnostics.
-    public init(domain: String, code raw: Int, file: String = #fileID, line: Int = #line) {
+    /// The error for what `authorizationController(controller:didCompleteWithError:)` delivered, by its domain,
+    /// code and failure reason (`error as NSError`, its `localizedFailureReason`). Codes of `ASAuthorizationErrorDomain`
+    /// are mapped (1004 with an association failure reason is ``Code/associationFailed``); anything else is
+    /// ``Code/unknown`` and keeps its domain and code for diagnostics. The failure reason is kept in ``reason``: it
+    /// names the app and the domain, never a credential.
+    public init(
+        domain: String, code raw: Int, failureReason: String? = nil, file: String = #fileID, line: Int = #line
+    ) {
         guard domain == Self.authorizationErrorDomain else {
             self.init(
                 .unknown, "the authorization failed (\(domain) \(raw))", domain: domain, domainCode: raw, file: file,
@@ -115,7 +126,10 @@ public struct AppleAuthorizationError: CodedError {
             case 1001: (.cancelled, "the user cancelled")
             case 1002: (.invalidResponse, "the authorization response was invalid")
             case 1003: (.notHandled, "no provider handled the request (check the associated domains)")
-            case 1004: (.failed, "the authorization failed")
+            case 1004:
+                Self.isAssociationFailure(failureReason)
+                    ? (.associationFailed, "the app is not associated with the relying party's domain (webcredentials)")
+                    : (.failed, "the authorization failed")
             case 1005: (.notInteractive, "the request needs the user; present it interactively")
             case 1006: (.matchedExcludedCredential, "a passkey for this account is already on the device")
             case 1007, 1008: (.credentialTransferFailed, "the credential import or export failed")
@@ -123,7 +137,15 @@ public struct AppleAuthorizationError: CodedError {
             case 1010: (.deviceNotConfiguredForPasskeyCreation, "this device is not set up to create passkeys")
             default: (.unknown, "the authorization failed for an unknown reason (\(raw))")
             }
-        self.init(code, reason, domain: domain, domainCode: raw, file: file, line: line)
+        let detail = failureReason.map { ": " + String($0.prefix(300)) } ?? ""
+        self.init(code, reason + detail, domain: domain, domainCode: raw, file: file, line: line)
+    }
+
+    /// Whether a 1004's failure reason is the lasting association failure of passkey requests.
+    static func isAssociationFailure(_ failureReason: String?) -> Bool {
+        guard let text = failureReason?.lowercased() else { return false }
+        return text.contains("not associated with domain") || text.contains("not associated with the domain")
+            || text.contains("webcredentials association")
     }
 
     /// How to react. An unknown failure is ``FailureKind/rejected``, never transient: retrying it automatically
@@ -131,7 +153,7 @@ public struct AppleAuthorizationError: CodedError {
     public var failureKind: FailureKind {
         switch code.backing {
         case .cancelled: .userCancelled
-        case .notHandled, .alreadyRunning: .misconfiguration
+        case .notHandled, .alreadyRunning, .associationFailed: .misconfiguration
         case .failed: .transient
         case .invalidResponse, .matchedExcludedCredential, .credentialTransferFailed, .unknown: .rejected
         // The device's state (no passcode, iCloud Keychain off) or the user's choice: not the app's configuration,

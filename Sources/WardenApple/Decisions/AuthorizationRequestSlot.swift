@@ -43,10 +43,15 @@ package final class AuthorizationRequestSlot<Value: Sendable>: Sendable {
 
     private let state = Locked(State())
     private let drainTimeout: UInt64
+    private let onAbandoned: @Sendable ([Run]) -> Void
 
-    /// - Parameter drainTimeout: how long a new request waits for a replaced AutoFill request to report its end.
-    package init(drainTimeout: TimeInterval = 2) {
+    /// - Parameters:
+    ///   - drainTimeout: how long a new request waits for a replaced AutoFill request to report its end.
+    ///   - onAbandoned: the runs whose controllers never reported before the drain timed out: whatever the caller keeps
+    ///     for them (the coordinator's controller entries) can go, since their report will never come.
+    package init(drainTimeout: TimeInterval = 2, onAbandoned: @escaping @Sendable ([Run]) -> Void = { _ in }) {
         self.drainTimeout = UInt64(max(drainTimeout, 0) * 1e9)
+        self.onAbandoned = onAbandoned
     }
 
     /// Whether a request is running.
@@ -194,11 +199,13 @@ package final class AuthorizationRequestSlot<Value: Sendable>: Sendable {
         let timer = Task.detached { [self] in
             try? await Task.sleep(nanoseconds: timeout)
             guard !Task.isCancelled else { return }
-            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let (waiters, abandoned) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [Run]) in
+                let abandoned = state.draining.sorted()
                 state.draining.removeAll()
                 defer { state.drainWaiters = [] }
-                return state.drainWaiters
+                return (state.drainWaiters, abandoned)
             }
+            if !abandoned.isEmpty { onAbandoned(abandoned) }
             for waiter in waiters { waiter.resume() }
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
