@@ -47,22 +47,27 @@ public enum HardwareKeyFailure: WardenError, Equatable {
     case unavailableNow(String)
     /// The blob will never work again (another device's, the hardware key was invalidated or erased).
     case unusable(String)
+    /// An error nobody has identified: the key is kept, but only for a few attempts in a row
+    /// (``DPoPKeys/maximumUnidentifiedFailures``), after which it is taken as unusable — never transient for ever.
+    case unidentified(String)
 
     /// Classifies what reopening a hardware key threw, by its domain and code (`error as NSError`).
     ///
     /// Replacing a key signs the user out, so only errors known to be permanent are ``unusable(_:)``: the blob cannot
     /// be decoded (`errSecDecode` -26275), or the token says its data is corrupt or the key object is gone
-    /// (CryptoTokenKit `corruptedData` -3, `objectNotFound` -6). Everything else — a locked device, LocalAuthentication,
-    /// a Secure Enclave or daemon hiccup, an error nobody has identified — is ``unavailableNow(_:)``: the key is kept
-    /// and the call fails transiently. (The device checklist asks to record what a reset Secure Enclave reports.)
+    /// (CryptoTokenKit `corruptedData` -3, `objectNotFound` -6). Errors known to pass are ``unavailableNow(_:)``: a
+    /// locked device (`errSecInteractionNotAllowed` -25308) and LocalAuthentication's. Anything else is
+    /// ``unidentified(_:)``. (The device checklist asks to record what a reset Secure Enclave reports.)
     public static func classify(_ error: any Error) -> HardwareKeyFailure {
         let reported = error as NSError
         let description = "\(reported.domain) \(reported.code)"
         switch (reported.domain, reported.code) {
         case (NSOSStatusErrorDomain, -26275), ("CryptoTokenKit", -3), ("CryptoTokenKit", -6):
             return .unusable(description)
-        default:
+        case (NSOSStatusErrorDomain, -25308), ("com.apple.LocalAuthentication", _):
             return .unavailableNow(description)
+        default:
+            return .unidentified(description)
         }
     }
 
@@ -70,6 +75,7 @@ public enum HardwareKeyFailure: WardenError, Equatable {
         switch self {
         case .unavailableNow: "hardware_key_unavailable"
         case .unusable: "hardware_key_unusable"
+        case .unidentified: "hardware_key_failed"
         }
     }
 
@@ -78,13 +84,15 @@ public enum HardwareKeyFailure: WardenError, Equatable {
         switch self {
         case .unavailableNow(let reported): "the hardware key cannot be used now (\(reported))"
         case .unusable(let reported): "the hardware key is gone for good (\(reported))"
+        case .unidentified(let reported): "the hardware key failed for a reason nobody has identified (\(reported))"
         }
     }
 
-    /// `unavailableNow` is transient (the key is kept); `unusable` is rejected (a new key replaces it).
+    /// `unavailableNow` and `unidentified` are transient (the key is kept); `unusable` is rejected (a new key
+    /// replaces it).
     public var failureKind: FailureKind {
         switch self {
-        case .unavailableNow: .transient
+        case .unavailableNow, .unidentified: .transient
         case .unusable: .rejected
         }
     }
@@ -138,28 +146,125 @@ extension DPoPKeys {
         accessibility: KeychainAccessibility
     ) async throws -> Loaded {
         var replaced = false
-        if let blob = try await store.load(service: service, account: account) {
-            do throws(HardwareKeyFailure) {
-                let key = try maker.open(blob)
-                // Written again with this store's protection: a blob an earlier version saved in a store of another
-                // class (when-unlocked where the key now needs after-first-unlock) gets the class its key has. A
-                // failed rewrite leaves the readable item as it was.
-                try? await store.save(blob, service: service, account: account)
+        if let stored = try await store.load(service: service, account: account) {
+            let record = HardwareKeyRecord(stored: stored)
+            let opened: Result<any DPoPKey, HardwareKeyFailure>
+            do throws(HardwareKeyFailure) { opened = .success(try maker.open(record.blob)) } catch {
+                opened = .failure(error)
+            }
+            switch opened {
+            case .success(let key):
+                try await forgetFailures(store: store, service: service, account: account)
+                if let created = record.accessibility, created != accessibility {
+                    // The key's class was fixed when it was made; the item keeps it (rewriting the item with the
+                    // caller's class would not change when the key can sign).
+                    WardenLogger(category: "dpop").notice(
+                        "the hardware DPoP key was made for \(created.rawValue), not \(accessibility.rawValue); it is kept"
+                    )
+                } else if record.accessibility == nil {
+                    // Written once by a version before the record said its class: the item gets a record (its class
+                    // unknown, the caller's is the best knowledge). A failed rewrite leaves the readable item as it was.
+                    try? await store.save(
+                        HardwareKeyRecord(blob: record.blob, accessibility: accessibility).stored, service: service,
+                        account: account)
+                }
                 return Loaded(key: key, hardwareBacked: true, replacedUnusableKey: false)
-            } catch {
+            case .failure(let error):
                 switch error {
                 case .unavailableNow(let reason):
                     throw StorageError(.interactionNotAllowed, "the DPoP key cannot be used right now: \(reason)")
+                case .unidentified(let reason):
+                    let failures = try await countFailure(store: store, service: service, account: account)
+                    guard failures >= maximumUnidentifiedFailures else {
+                        throw StorageError(
+                            .backendFailure,
+                            "the DPoP key failed (\(failures) of \(maximumUnidentifiedFailures) tries before it is replaced): \(reason)"
+                        )
+                    }
+                    WardenLogger(category: "dpop").warning(
+                        "replacing a hardware DPoP key that failed \(failures) times in a row",
+                        metadata: ["reason": reason])
+                    try await replace(store: store, service: service, account: account)
+                    replaced = true
                 case .unusable(let reason):
                     WardenLogger(category: "dpop").warning(
                         "replacing an unusable hardware DPoP key", metadata: ["reason": reason])
-                    try await store.delete(service: service, account: account)
+                    try await replace(store: store, service: service, account: account)
                     replaced = true
                 }
             }
         }
         let (blob, key) = try maker.create(accessibility: accessibility)
-        try await store.save(blob, service: service, account: account)
+        try await store.save(
+            HardwareKeyRecord(blob: blob, accessibility: accessibility).stored, service: service, account: account)
         return Loaded(key: key, hardwareBacked: true, replacedUnusableKey: replaced)
+    }
+
+    /// How many launches in a row a stored hardware key may fail with an error nobody has identified before it is
+    /// replaced: a hiccup passes, a failure that repeats is not kept for ever (each attempt fails the refresh).
+    public static let maximumUnidentifiedFailures = 3
+
+    private static func failureService(_ service: String) -> String { service + ".failures" }
+
+    private static func countFailure(store: any CredentialStore, service: String, account: String)
+        async throws(StorageError) -> Int
+    {
+        let counter = failureService(service)
+        let previous = try await store.load(service: counter, account: account).flatMap {
+            Int(String(decoding: $0, as: UTF8.self))
+        }
+        let failures = (previous ?? 0) + 1
+        try await store.save(Data(String(failures).utf8), service: counter, account: account)
+        return failures
+    }
+
+    private static func forgetFailures(store: any CredentialStore, service: String, account: String)
+        async throws(StorageError)
+    {
+        let counter = failureService(service)
+        if try await store.load(service: counter, account: account) != nil {
+            try await store.delete(service: counter, account: account)
+        }
+    }
+
+    private static func replace(store: any CredentialStore, service: String, account: String)
+        async throws(StorageError)
+    {
+        try await store.delete(service: service, account: account)
+        try await store.delete(service: failureService(service), account: account)
+    }
+}
+
+/// What is stored for a hardware key: `warden-hw1 <class>` on the first line, then the hardware's opaque blob — so the
+/// item says the class its key was made with, and is written once instead of at every launch. A blob written before
+/// the record existed has no header.
+struct HardwareKeyRecord: Equatable {
+    static let header = Array("warden-hw1 ".utf8)
+    let blob: Data
+    /// The class the key was made with; nil for a blob written before records said it.
+    let accessibility: KeychainAccessibility?
+
+    init(blob: Data, accessibility: KeychainAccessibility) {
+        self.blob = blob
+        self.accessibility = accessibility
+    }
+
+    init(stored: Data) {
+        let bytes = Array(stored)
+        if bytes.starts(with: Self.header), let newline = bytes.firstIndex(of: 0x0A),
+            let accessibility = KeychainAccessibility(
+                rawValue: String(decoding: bytes[Self.header.count..<newline], as: UTF8.self))
+        {
+            self.accessibility = accessibility
+            blob = Data(bytes[(newline + 1)...])
+        } else {
+            accessibility = nil
+            blob = stored
+        }
+    }
+
+    var stored: Data {
+        guard let accessibility else { return blob }
+        return Data(Self.header + Array(accessibility.rawValue.utf8) + [0x0A]) + blob
     }
 }
