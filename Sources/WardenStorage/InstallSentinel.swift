@@ -22,6 +22,12 @@ import Foundation
 ///   container), so a missing marker there proves nothing; it defers to the app's first launch.
 /// - A marker found where an earlier version kept it (the app's own container, before the app adopted the group)
 ///   means "installed": it is moved to the new place, nothing is purged (``Result/migrated``).
+/// - **A group marker must name this install.** An app group outlives the app when another app of the team shares it:
+///   reinstalling one of two apps keeps the group container, and a marker there alone would let the new install
+///   inherit the old one's tokens. So with `appGroup` the marker carries an install ID that is also written in the
+///   app's *own* container (deleted with the app): a group marker whose ID the own container does not have is a
+///   previous install's, and the app purges. (A marker written by a version before the ID existed is given one, once,
+///   without a purge: it cannot be told apart from an update.)
 ///
 /// ```swift
 /// let sentinel = InstallSentinel(appID: "com.example.app", appGroup: "group.com.example.app")
@@ -46,6 +52,8 @@ public struct InstallSentinel: Sendable {
     let marker: FileMarker?
     /// Where earlier layouts kept the marker.
     let previousMarkers: [FileMarker]
+    /// With a group marker: the app's own record of its install ID, in its own container (nil without a group).
+    let installRecord: FileMarker?
     let environment: @Sendable () -> [String: String]
     /// Whether this process is an app extension (a widget, a share or notification extension), which never purges.
     let isAppExtension: Bool
@@ -56,7 +64,8 @@ public struct InstallSentinel: Sendable {
         let location = Self.defaultLocation(appID: appID, appGroup: appGroup)
         self.init(
             appID: appID, marker: location.marker, previousMarkers: location.previous,
-            environment: { ProcessInfo.processInfo.environment }, isAppExtension: Self.runsInAppExtension)
+            environment: { ProcessInfo.processInfo.environment }, isAppExtension: Self.runsInAppExtension,
+            installRecord: location.installRecord)
     }
 
     /// Whether the main bundle is an app extension (`.appex`).
@@ -76,8 +85,9 @@ public struct InstallSentinel: Sendable {
 
     init(
         appID: String, marker: URL?, previousMarkers: [URL], environment: @escaping @Sendable () -> [String: String],
-        isAppExtension: Bool = false
+        isAppExtension: Bool = false, installRecord: URL? = nil
     ) {
+        self.installRecord = installRecord.map(FileMarker.init)
         self.isAppExtension = isAppExtension
         self.appID = appID
         self.marker = marker.map(FileMarker.init)
@@ -88,16 +98,22 @@ public struct InstallSentinel: Sendable {
     /// Where the marker lives on Apple platforms: in the group container when `appGroup` is given — nil when the
     /// system gives no container for it, never the app's own container instead — else in Application Support;
     /// `previous` is the app's own marker, which a group marker migrates.
+    /// `installRecord`: with a group, the app's own record of the install ID the group marker must name.
     static func appleLocation(appID: String, appGroup: String?, groupContainer: URL?, applicationSupport: URL)
-        -> (marker: URL?, previous: [URL])
+        -> (marker: URL?, previous: [URL], installRecord: URL?)
     {
         let name = "dev.warden.installed." + appID
         let own = applicationSupport.appendingPathComponent("Warden/\(name)")
-        guard appGroup != nil else { return (own, []) }
-        return (groupContainer?.appendingPathComponent("Library/Application Support/Warden/\(name)"), [own])
+        guard appGroup != nil else { return (own, [], nil) }
+        return (
+            groupContainer?.appendingPathComponent("Library/Application Support/Warden/\(name)"), [own],
+            applicationSupport.appendingPathComponent("Warden/dev.warden.install-id." + appID)
+        )
     }
 
-    static func defaultLocation(appID: String, appGroup: String?) -> (marker: URL?, previous: [URL]) {
+    static func defaultLocation(appID: String, appGroup: String?) -> (
+        marker: URL?, previous: [URL], installRecord: URL?
+    ) {
         #if WARDEN_APPLE
             let support =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
@@ -111,7 +127,7 @@ public struct InstallSentinel: Sendable {
             let base =
                 ProcessInfo.processInfo.environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? (NSHomeDirectory() + "/.local/state")
-            return (URL(fileURLWithPath: base).appendingPathComponent("warden/\(appID).installed"), [])
+            return (URL(fileURLWithPath: base).appendingPathComponent("warden/\(appID).installed"), [], nil)
         #endif
     }
 
@@ -123,11 +139,16 @@ public struct InstallSentinel: Sendable {
         guard let marker else {
             return .deferred("the app group container is unavailable; the install marker cannot be checked")
         }
-        guard !marker.exists() else { return .alreadyInstalled }
         let prewarming = environment()["ActivePrewarm"] == "1"
-        if let previous = previousMarkers.first(where: { $0.exists() }) {
+        if marker.exists() {
+            guard let installRecord, !isAppExtension else { return .alreadyInstalled }
+            switch try groupMarkerNamesThisInstall(marker, installRecord, prewarming: prewarming) {
+            case .some(let result): return result
+            case .none: break  // a previous install's marker: purge below
+            }
+        } else if let previous = previousMarkers.first(where: { $0.exists() }) {
             // Installed before: move the marker (later, if it cannot be written now), never purge.
-            guard !prewarming, (try? marker.write()) != nil else { return .alreadyInstalled }
+            guard !prewarming, (try? writeMarker(marker)) != nil else { return .alreadyInstalled }
             previous.remove()
             return .migrated
         }
@@ -147,8 +168,40 @@ public struct InstallSentinel: Sendable {
             }
         }
         for service in services { try await store.deleteAll(service: service) }
-        try marker.write()
+        try writeMarker(marker)
         return .purged
+    }
+
+    /// Writes the marker; with a group, a new install ID first in the app's own container, then in the marker.
+    private func writeMarker(_ marker: FileMarker) throws(StorageError) {
+        guard let installRecord else { return try marker.write() }
+        let id = UUID().uuidString
+        try installRecord.write(id)
+        try marker.write(id)
+    }
+
+    /// Whether an existing group marker is this install's: `.alreadyInstalled` when it names the install ID of the
+    /// app's own container, a result without purging when that cannot be decided or the marker predates IDs, nil when
+    /// it names an install this container never had (the app was reinstalled while the group lived on).
+    private func groupMarkerNamesThisInstall(_ marker: FileMarker, _ installRecord: FileMarker, prewarming: Bool)
+        throws(StorageError) -> Result?
+    {
+        guard let content = marker.read() else {
+            return .deferred("the install marker is not readable right now")
+        }
+        guard let groupID = FileMarker.installID(in: content) else {
+            // Written before markers named their install: give it an ID now, never purge on it.
+            if !prewarming { try? writeMarker(marker) }
+            return .migrated
+        }
+        guard installRecord.exists() else { return nil }
+        guard let ownContent = installRecord.read() else {
+            return .deferred("the install record is not readable right now")
+        }
+        if FileMarker.installID(in: ownContent) != groupID, !prewarming {
+            try? marker.write(FileMarker.installID(in: ownContent) ?? groupID)
+        }
+        return .alreadyInstalled
     }
 }
 
@@ -159,13 +212,26 @@ struct FileMarker: Sendable {
 
     func remove() { try? FileManager.default.removeItem(at: url) }
 
-    func write() throws(StorageError) {
+    /// Writes the marker, naming `installID` on its second line when given.
+    func write(_ installID: String? = nil) throws(StorageError) {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data("warden install marker (not a secret)\n".utf8).write(to: url, options: .atomic)
+            let text = "warden install marker (not a secret)\n" + (installID.map { "install \($0)\n" } ?? "")
+            try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
             throw StorageError(.backendFailure, "cannot write the install marker")
         }
+    }
+
+    /// The marker's text, or nil when it cannot be read now.
+    func read() -> String? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return String(decoding: data.prefix(4096), as: UTF8.self)
+    }
+
+    /// The install ID a marker's text names (`install <id>`), nil for a marker written before IDs.
+    static func installID(in text: String) -> String? {
+        text.split(separator: "\n").first { $0.hasPrefix("install ") }.map { String($0.dropFirst("install ".count)) }
     }
 }

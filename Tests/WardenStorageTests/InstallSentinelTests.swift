@@ -108,7 +108,8 @@ struct InstallSentinelTests {
         let groupMarker = try #require(grouped.marker)
         #expect(grouped.previous == [ownOnly.marker])
         let after = InstallSentinel(
-            appID: "com.example.app", marker: groupMarker, previousMarkers: grouped.previous, environment: { [:] })
+            appID: "com.example.app", marker: groupMarker, previousMarkers: grouped.previous, environment: { [:] },
+            installRecord: grouped.installRecord)
         #expect(try await after.purgeIfFirstLaunch(store: store, services: ["svc"]) == .migrated)
         #expect(try await store.load(service: "svc", account: "a") == Data("live tokens".utf8))
         #expect(FileManager.default.fileExists(atPath: groupMarker.path))
@@ -126,6 +127,66 @@ struct InstallSentinelTests {
         #expect(try await prewarmed.purgeIfFirstLaunch(store: store, services: ["svc"]) == .alreadyInstalled)
         #expect(FileManager.default.fileExists(atPath: old.path))
         #expect(try await store.load(service: "svc", account: "a") != nil)
+    }
+
+    /// Two apps of a team share an app group. Reinstalling one keeps the group container (the other app holds it), so
+    /// its marker survives there; it names the old install's ID, which the new app's own container does not have: the
+    /// new install purges instead of inheriting the old one's tokens. The other app, and the reinstalled one from then
+    /// on, are left alone.
+    @Test func reinstallingOneOfTwoAppsOfAGroupPurgesIt() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("warden-two-apps-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let group = root.appendingPathComponent("group")
+        func sentinel(_ app: String, own: String) -> InstallSentinel {
+            let location = InstallSentinel.appleLocation(
+                appID: app, appGroup: "group.com.example", groupContainer: group,
+                applicationSupport: root.appendingPathComponent("\(own)/Library/Application Support"))
+            return InstallSentinel(
+                appID: app, marker: location.marker, previousMarkers: location.previous, environment: { [:] },
+                installRecord: location.installRecord)
+        }
+        let store = InMemoryStore()
+        #expect(
+            try await sentinel("com.example.a", own: "a1").purgeIfFirstLaunch(store: store, services: ["a"]) == .purged)
+        #expect(
+            try await sentinel("com.example.b", own: "b1").purgeIfFirstLaunch(store: store, services: ["b"]) == .purged)
+        try await store.save(Data("a's old tokens".utf8), service: "a", account: "u")
+        try await store.save(Data("b's live tokens".utf8), service: "b", account: "u")
+        // Later launches of the same installs touch nothing.
+        #expect(
+            try await sentinel("com.example.a", own: "a1").purgeIfFirstLaunch(store: store, services: ["a"])
+                == .alreadyInstalled)
+        // App A is deleted (its own container goes) and installed again; the group lived on with app B.
+        let reinstalled = sentinel("com.example.a", own: "a2")
+        #expect(try await reinstalled.purgeIfFirstLaunch(store: store, services: ["a"]) == .purged)
+        #expect(try await store.load(service: "a", account: "u") == nil, "the old install's tokens are gone")
+        #expect(try await store.load(service: "b", account: "u") == Data("b's live tokens".utf8))
+        #expect(try await reinstalled.purgeIfFirstLaunch(store: store, services: ["a"]) == .alreadyInstalled)
+        #expect(
+            try await sentinel("com.example.b", own: "b1").purgeIfFirstLaunch(store: store, services: ["b"])
+                == .alreadyInstalled)
+    }
+
+    /// A group marker written before markers named their install (an update from an earlier version) is given an ID,
+    /// once, without a purge: it cannot be told apart from an update.
+    @Test func aGroupMarkerFromBeforeInstallIDsIsAdoptedNotPurged() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("warden-legacy-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let location = InstallSentinel.appleLocation(
+            appID: "com.example.a", appGroup: "group.com.example", groupContainer: root.appendingPathComponent("group"),
+            applicationSupport: root.appendingPathComponent("own"))
+        let marker = try #require(location.marker)
+        try FileManager.default.createDirectory(
+            at: marker.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("warden install marker (not a secret)\n".utf8).write(to: marker)
+        let store = InMemoryStore()
+        try await store.save(Data("live".utf8), service: "a", account: "u")
+        let sentinel = InstallSentinel(
+            appID: "com.example.a", marker: marker, previousMarkers: location.previous, environment: { [:] },
+            installRecord: location.installRecord)
+        #expect(try await sentinel.purgeIfFirstLaunch(store: store, services: ["a"]) == .migrated)
+        #expect(try await sentinel.purgeIfFirstLaunch(store: store, services: ["a"]) == .alreadyInstalled)
+        #expect(try await store.load(service: "a", account: "u") == Data("live".utf8))
     }
 
     /// A widget that runs before the app after an update that adopted the group cannot see the app's own marker:
