@@ -26,7 +26,7 @@
     ///   cancelled or replaced controller are ignored.
     ///
     /// ```swift
-    /// let coordinator = AppleAuthorizationCoordinator { view.window! }
+    /// let coordinator = AppleAuthorizationCoordinator { view.window ?? ASPresentationAnchor() }
     /// if case .appleID(let signIn)? = try await coordinator.perform([.appleID()], mode: .interactive) {
     ///     try await AppleUserIDStore(store: KeychainStore(), service: "com.example.app.apple").save(signIn.userID)
     ///     try await api.post(signIn.identityToken, signIn.authorizationCode, signIn.rawNonce)   // and email/name, once
@@ -73,7 +73,12 @@
             })
         }
 
-        public func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { anchor() }
+        /// `nonisolated` and entered with `MainActor.assumeIsolated`: the requirement is main-actor isolated only in
+        /// SDKs whose headers say so, so a main-actor witness does not compile against older ones; the system calls it
+        /// on the main thread in both.
+        public nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+            MainActor.assumeIsolated { anchor() }
+        }
 
         /// Runs the requests; nil when `mode` makes "nothing to do" silent (launch, AutoFill).
         public func perform(_ requests: [Request], mode: AppleAuthorizationMode) async throws
@@ -229,19 +234,17 @@
 
         /// The raw value of `attachment` (iOS 16.6, macOS 13.5), nil before.
         ///
-        /// The property first appears in the SDKs after iOS 16.5 (AuthenticationServices overlay 7616); every Xcode that
-        /// can build this package (Xcode 16+) has it. The gate only keeps the module compiling against older SDKs, such as
-        /// the iOS 16.5 SDK of the real-SDK type-check probe, where the attachment is then not reported.
+        /// Read by key (the Objective-C property `attachment`, an `NSInteger`) rather than through its Swift
+        /// declaration, which SDKs before iOS 16.6 lack (the iOS 16.5 SDK of the real-SDK probe): no compile-time SDK
+        /// version gate is needed, and the runtime check is the property's own availability.
         private nonisolated static func attachment(
             of registration: ASAuthorizationPlatformPublicKeyCredentialRegistration
         )
             -> Int?
         {
-            #if canImport(AuthenticationServices, _version: 7616)
-                if #available(iOS 16.6, macOS 13.5, macCatalyst 16.6, visionOS 1.0, *) {
-                    return registration.attachment.rawValue
-                }
-            #endif
+            if #available(iOS 16.6, macOS 13.5, macCatalyst 16.6, visionOS 1.0, *) {
+                return (registration.value(forKey: "attachment") as? NSNumber)?.intValue
+            }
             return nil
         }
 

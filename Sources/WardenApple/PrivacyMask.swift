@@ -55,7 +55,16 @@
     @MainActor
     public final class PrivacyMaskController {
         private weak var window: UIWindow?
-        private var cover: UIView?
+        /// The cover, in a main-actor box (Sendable) that `deinit`, which is nonisolated, can reach.
+        private let coverBox = CoverBox()
+        private var cover: UIView? {
+            get { coverBox.view }
+            set { coverBox.view = newValue }
+        }
+
+        @MainActor private final class CoverBox {
+            var view: UIView?
+        }
         private let policy: PrivacyMaskPolicy
         /// Notification tokens; a Sendable box so that `deinit` (nonisolated) can remove them.
         private let observers = Locked<[any NSObjectProtocol]>([])
@@ -91,12 +100,26 @@
             observers.withLock { $0 = sceneTokens + applicationTokens }
         }
 
+        /// Removes the observers and the cover: a controller released while masking must not leave the window
+        /// covered for good.
         deinit {
             let tokens = observers.withLock { tokens -> [any NSObjectProtocol] in
                 defer { tokens = [] }
                 return tokens
             }
             for token in tokens { NotificationCenter.default.removeObserver(token) }
+            let box = coverBox
+            if Thread.isMainThread {
+                MainActor.assumeIsolated {
+                    box.view?.removeFromSuperview()
+                    box.view = nil
+                }
+            } else {
+                Task { @MainActor in
+                    box.view?.removeFromSuperview()
+                    box.view = nil
+                }
+            }
         }
 
         /// Stops masking: removes the observers and the cover.

@@ -35,10 +35,13 @@
         ///   - accessibility: the class of the token item.
         ///   - accessGroup: a shared keychain group, for app extensions.
         ///   - grantLock: shared by every process holding the grant (``FileGrantLock`` in an app group).
+        ///   - reuse: how long one Face ID / Touch ID authentication unlocks the bound refresh token's reads
+        ///     (``KeychainAuthenticationReuse``; default: every refresh prompts).
         ///   - context: the `LAContext` asked whether biometry is available (never evaluated: nothing is shown).
         public static func forThisDevice(
             prompt: String, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
             accessGroup: String? = nil, grantLock: any GrantLock = ProcessGrantLock.shared,
+            reuse: KeychainAuthenticationReuse = .none,
             // warden:ignore faceid-usage-description-missing a library: canEvaluatePolicy only, nothing is shown
             context: LAContext = LAContext()
         ) -> (store: SplitTokenStore, protection: RefreshTokenProtection) {
@@ -56,7 +59,7 @@
             let refreshTokens = protection.refreshTokenStore(
                 bound: KeychainStore(
                     accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
-                    accessGroup: accessGroup, prompt: prompt, grantLock: grantLock),
+                    accessGroup: accessGroup, reuse: reuse, prompt: prompt, grantLock: grantLock),
                 plain: KeychainStore(
                     accessibility: accessibility, accessGroup: accessGroup, prompt: prompt, grantLock: grantLock))
             return (SplitTokenStore(tokens: tokens, refreshTokens: refreshTokens), protection)

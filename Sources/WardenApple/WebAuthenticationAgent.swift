@@ -24,7 +24,7 @@
     /// `init(url:callbackURLScheme:completionHandler:)`; `presentationContextProvider`; `start()`; `cancel()`.
     ///
     /// ```swift
-    /// let agent = WebAuthenticationAgent { view.window! }
+    /// let agent = WebAuthenticationAgent { view.window ?? ASPresentationAnchor() }  // no `window!`: off screen, nil
     /// let code = try await agent.authorize(url: url, pending: pending)
     /// ```
     @MainActor
@@ -42,7 +42,12 @@
         /// - Parameter anchor: the window to present from.
         public init(anchor: @escaping () -> ASPresentationAnchor) { self.anchor = anchor }
 
-        public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor { anchor() }
+        /// `nonisolated` and entered with `MainActor.assumeIsolated`: the requirement is main-actor isolated only in
+        /// SDKs whose headers say so (iOS 17 on), so a main-actor witness does not compile against older ones; the
+        /// system calls it on the main thread in both.
+        public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
+            MainActor.assumeIsolated { anchor() }
+        }
 
         /// Runs the request; returns the code to exchange with ``TokenClient/exchange(_:)``.
         public func authorize(url: URL, pending: PendingAuthorization) async throws -> AuthorizationCode {

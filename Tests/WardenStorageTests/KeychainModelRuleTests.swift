@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WardenCore
-import WardenStorage
 import WardenTesting
+
+@testable import WardenStorage
 
 /// Each rule of the Keychain model (`WardenTesting.KeychainModel`, K1–K10), through the public store an app builds
 /// over it: what an app's own tests see.
@@ -87,5 +88,20 @@ struct KeychainModelRuleTests {
         try await shared.save(Data("two".utf8), service: "svc", account: "a")
         #expect(try await defaultGroup.load(service: "svc", account: "a") == Data("one".utf8))
         #expect(try await shared.load(service: "svc", account: "a") == Data("two".utf8))
+    }
+}
+
+/// A Keychain prompt's text gets the check LocalAuthentication's reasons get: a blank one is never handed to
+/// `LAContext` (which raises an Objective-C exception for a blank reason); the system's own text is shown instead.
+@Suite("Keychain prompt text")
+struct KeychainPromptTextTests {
+    @Test(arguments: ["", " ", "\t\n", "\u{0}", "\u{3000}\u{0007}"])
+    func aBlankPromptIsNotUsed(_ prompt: String) {
+        #expect(KeychainPromptText.presentable(prompt) == nil)
+    }
+
+    @Test func aRealPromptIsUsedAsWritten() {
+        #expect(KeychainPromptText.presentable("Unlock your account") == "Unlock your account")
+        #expect(KeychainPromptText.presentable(nil) == nil)
     }
 }

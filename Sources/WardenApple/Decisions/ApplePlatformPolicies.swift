@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenStorage
 
 /// What to do with a Sign in with Apple credential state (`ASAuthorizationAppleIDProvider.CredentialState`),
 /// decided portably so the Apple monitor only translates.
@@ -260,9 +261,7 @@ public enum UsageDescriptionCheck {
 /// ```
 public enum BiometricPromptReason {
     /// Whether `reason` has something to show: not empty, not only white space or control characters.
-    public static func isPresentable(_ reason: String) -> Bool {
-        reason.unicodeScalars.contains { !$0.properties.isWhitespace && $0.properties.generalCategory != .control }
-    }
+    public static func isPresentable(_ reason: String) -> Bool { KeychainPromptText.presentable(reason) != nil }
 }
 
 /// Whether this device can hold a refresh token bound to biometry, decided from LocalAuthentication's answer for

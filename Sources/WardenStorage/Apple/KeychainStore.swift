@@ -41,7 +41,8 @@
         ///   - accessGroup: a shared keychain group for app extensions.
         ///   - reuse: how long one biometric authentication unlocks protected reads (``KeychainAuthenticationReuse``;
         ///     default: every read prompts).
-        ///   - prompt: the reason the system shows when a protected read asks for biometry.
+        ///   - prompt: the reason the system shows when a protected read asks for biometry (a blank one is not used: the
+        ///     system's own text is shown).
         ///   - grantLock: shared by every process holding these grants (``FileGrantLock`` in the app group
         ///     container when extensions refresh too); default: this process only.
         public convenience init(
@@ -80,7 +81,7 @@
                             let context = LAContext()
                             context.touchIDAuthenticationAllowableReuseDuration = min(
                                 reuse.afterDeviceUnlock, LATouchIDAuthenticationMaximumAllowableReuseDuration)
-                            if let prompt { context.localizedReason = prompt }
+                            if let prompt = KeychainPromptText.presentable(prompt) { context.localizedReason = prompt }
                             return context
                         }, invalidate: { $0.invalidate() })),
                 configuration: configuration, grantLock: grantLock)
