@@ -215,7 +215,7 @@ let package = Package(
             name: "ReadmeSnippetTests",
             dependencies: [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenStorage", "WardenSession",
-                "WardenPasskeys", .target(name: "WardenApple", condition: .when(platforms: apple)),
+                "WardenPasskeys", "WardenTesting", .target(name: "WardenApple", condition: .when(platforms: apple)),
                 .target(name: "WardenRedis", condition: .when(platforms: hiredisPlatforms)),
             ],
             // The examples bind values to show them; unused-value warnings are expected here and nowhere else.

@@ -10,6 +10,7 @@ import WardenOAuth
 import WardenPasskeys
 import WardenSession
 import WardenStorage
+import WardenTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -283,3 +284,17 @@ let redeemed = try await challenges.redeem(clientDataJSON: assertion.clientDataJ
         }
     }
 #endif
+
+extension ReadmeSnippets {
+    static func wardenTesting() {
+let keychain = KeychainModel(user: { prompt in prompt.operation == .read ? 0 : -128 })   // the user's answers
+let store = SplitTokenStore(
+    tokens: keychain.store(accessibility: .afterFirstUnlockThisDeviceOnly),
+    refreshTokens: keychain.store(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet))
+// ... sign in with your AuthClient over `store`, then:
+keychain.deviceState = .locked          // K5: WhenUnlocked items answer errSecInteractionNotAllowed
+keychain.biometry = .unavailable        // K10: Face ID turned off for the app
+keychain.reenrolBiometry()              // K9: .biometryCurrentSet items are invalidated
+print(keychain.prompts)                 // every prompt shown, in order (K6, K7)
+    }
+}

@@ -1,0 +1,102 @@
+/// What LocalAuthentication and AuthenticationServices report, and when — the rules the Apple layer's decisions
+/// (`BiometricFailure`, `AppleAuthorizationError`, `AppleIDCredentialReaction` in WardenApple) are tested against, each
+/// with its source. An app can use the tables to drive its own error handling's tests.
+public enum AppleFrameworkRules {
+    /// One documented outcome: the raw code, when the framework reports it, and where that is written down.
+    public struct Outcome: Sendable, Equatable, CustomStringConvertible {
+        public let code: Int
+        public let name: String
+        public let when: String
+        public let source: String
+        public var description: String { "\(name) (\(code))" }
+    }
+
+    /// `LAError.Code` (LocalAuthentication's `LAPublicDefines.h` and `LAError.h`; the `Biometry…` names alias -6/-7/-8).
+    public static let localAuthentication: [Outcome] = [
+        Outcome(
+            code: -1, name: "authenticationFailed", when: "the user failed to provide valid credentials",
+            source: "LAError.h"),
+        Outcome(code: -2, name: "userCancel", when: "the user tapped Cancel", source: "LAError.h"),
+        Outcome(
+            code: -3, name: "userFallback", when: "the user tapped the fallback button (Enter Password)",
+            source: "LAError.h"),
+        Outcome(
+            code: -4, name: "systemCancel",
+            when: "the system cancelled (another application went to the foreground)", source: "LAError.h"),
+        Outcome(code: -5, name: "passcodeNotSet", when: "the device has no passcode", source: "LAError.h"),
+        Outcome(
+            code: -6, name: "biometryNotAvailable",
+            when: "no biometry on the device, or Face ID turned off for this app in Settings (the app cannot tell "
+                + "which: developer.apple.com/forums/thread/699488)",
+            source: "LAError.h; github.com/flutter/flutter/issues/160083"),
+        Outcome(
+            code: -7, name: "biometryNotEnrolled", when: "biometry exists but nothing is enrolled",
+            source: "LAError.h"),
+        Outcome(
+            code: -8, name: "biometryLockout", when: "too many failed attempts: the passcode unlocks biometry",
+            source: "LAError.h"),
+        Outcome(code: -9, name: "appCancel", when: "the app called invalidate()", source: "LAError.h"),
+        Outcome(code: -10, name: "invalidContext", when: "the context was invalidated", source: "LAError.h"),
+        Outcome(
+            code: -1004, name: "notInteractive",
+            when: "UI was needed but interactionNotAllowed forbids it", source: "LAError.h"),
+    ]
+
+    /// `ASAuthorizationError.Code` (AuthenticationServices' `ASAuthorizationError.h`, mirrored at
+    /// learn.microsoft.com/dotnet/api/authenticationservices.asauthorizationerror; availability from Apple's pages).
+    public static let authorization: [Outcome] = [
+        Outcome(
+            code: 1000, name: "unknown",
+            when: "also what a failed credential-state check reports, wrapping an AuthKit error (AKAuthenticationError "
+                + "-7073, -7091; -7022 signed out of the Apple ID)",
+            source: "ASAuthorizationError.h; github.com/tomgilder/flutter_apple_sign_in/issues/7; "
+                + "github.com/lupidan/apple-signin-unity/issues/171"),
+        Outcome(code: 1001, name: "canceled", when: "the user dismissed the sheet", source: "ASAuthorizationError.h"),
+        Outcome(
+            code: 1002, name: "invalidResponse", when: "the response was invalid", source: "ASAuthorizationError.h"),
+        Outcome(
+            code: 1003, name: "notHandled", when: "no provider handled the request",
+            source: "ASAuthorizationError.h"),
+        Outcome(
+            code: 1004, name: "failed",
+            when: "the authorization failed; for passkeys also, lasting, when the app is not associated with the "
+                + "relying party's domain (failure reason: \"…is not associated with domain…\", \"Unable to verify "
+                + "webcredentials association…\")",
+            source: "ASAuthorizationError.h; github.com/f-23/react-native-passkey/issues/16 and /96"),
+        Outcome(
+            code: 1005, name: "notInteractive",
+            when: "UI was needed (preferImmediatelyAvailableCredentials with nothing on the device)",
+            source: "ASAuthorizationError.h"),
+        Outcome(
+            code: 1006, name: "matchedExcludedCredential",
+            when: "iOS 18: a passkey the server excluded is already on the device",
+            source: "developer.apple.com/documentation/authenticationservices/asauthorizationerror-swift.struct/code/"
+                + "matchedexcludedcredential"),
+        Outcome(
+            code: 1007, name: "credentialImport", when: "iOS 18.2: a credential import failed",
+            source: "ASAuthorizationError.h"),
+        Outcome(
+            code: 1008, name: "credentialExport", when: "iOS 18.2: a credential export failed",
+            source: "ASAuthorizationError.h"),
+        Outcome(
+            code: 1009, name: "preferSignInWithApple",
+            when: "the user chose Sign in with Apple over the request", source: "ASAuthorizationError.h"),
+        Outcome(
+            code: 1010, name: "deviceNotConfiguredForPasskeyCreation",
+            when: "the device cannot create passkeys now (no passcode, iCloud Keychain off)",
+            source: "ASAuthorizationError.h"),
+    ]
+
+    /// What `ASAuthorizationAppleIDProvider.getCredentialState(forUserID:completion:)` hands over: a state and an
+    /// optional error (Apple, `ASAuthorizationAppleIDProvider.CredentialState`: authorized, revoked, notFound —
+    /// "hasn't established a relationship" —, transferred — "transferred to a different team").
+    public enum CredentialStateReport: Sendable, Equatable, CaseIterable {
+        case authorized, revoked, notFound, transferred
+        /// A state added by a later SDK (`@unknown default`).
+        case unknown
+        /// A check that failed: ASAuthorizationError 1000 wrapping an AuthKit error, beside a state that says nothing.
+        case failedCheck
+        /// A check made offline (the status Apple gives is not confirmed by a source: on the device checklist).
+        case offline
+    }
+}
