@@ -35,6 +35,26 @@ struct RedirectURITests {
         #expect(throws: OAuthError(.invalidRedirectURI)) { try RedirectURI(text) }
     }
 
+    /// An existing registration with a short private-use scheme (`myapp://callback`, APWebAuthentication's quick start)
+    /// is admitted only through the explicit opt-in, still matched exactly; schemes the system or browsers own never.
+    @Test(arguments: ["myapp://callback", "myapp:/oauth/callback", "my-app2://auth/cb"])
+    func anExistingShortSchemeIsAdmittedOnlyByOptIn(_ text: String) throws {
+        #expect(throws: OAuthError(.invalidRedirectURI)) { try RedirectURI(text) }
+        let redirect = try RedirectURI(existingRegistration: text)
+        #expect(redirect.kind == .privateUseScheme)
+        #expect(redirect.matches(text + "?code=x&state=y"))
+        #expect(!redirect.matches("other" + text + "?code=x"))
+    }
+
+    @Test(arguments: [
+        "javascript:/alert(1)", "data:/text", "file:/etc/passwd", "about:/blank", "mailto:/a", "ftp://host/cb",
+        "itms-apps://app", "ws://host/cb", "myapp://callback#x", "myapp://user@host/cb", "myapp://host:80/cb",
+        "myapp:callback", "myapp..x://cb", "http://app.example.com/cb",
+    ])
+    func theOptInStillRefusesWhatNoRedirectMayBe(_ text: String) {
+        #expect(throws: OAuthError(.invalidRedirectURI)) { try RedirectURI(existingRegistration: text) }
+    }
+
     @Test func matchingIsComponentWise() throws {
         let https = try RedirectURI("https://app.example.com/cb")
         #expect(https.matches("https://app.example.com/cb?code=x"))

@@ -32,6 +32,33 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     package var components: (scheme: String, host: String, path: String) { (url.scheme, url.host, url.path) }
 
     public init(_ string: String) throws(OAuthError) {
+        try self.init(string, acceptingNonReverseDNSScheme: false)
+    }
+
+    /// A redirect URI an app registered years ago with a private-use scheme that is **not** in reverse-DNS form
+    /// (`myapp://callback`, `myapp:/oauth`): the explicit opt-in for an existing registration.
+    ///
+    /// RFC 8252 §7.1 asks for reverse-DNS schemes because a short one is easily claimed by another app too (§8.6); PKCE
+    /// is what keeps a code that reaches the wrong app useless. Keep this for a registration you cannot change, and
+    /// move to `com.example.app:/…` when you can. Everything else is checked as ``init(_:)`` checks it, and schemes the
+    /// system or browsers own are refused (`javascript`, `data`, `file`, `about`, `blob`, `mailto`, `tel`, `sms`,
+    /// `ftp`, `ws`, `wss`, `app`, `itms-apps`, …).
+    ///
+    /// ```swift
+    /// let redirect = try RedirectURI(existingRegistration: "myapp://callback")
+    /// ```
+    public init(existingRegistration string: String) throws(OAuthError) {
+        try self.init(string, acceptingNonReverseDNSScheme: true)
+    }
+
+    /// Schemes no app's redirect may use: the system's, the browsers', and other protocols'.
+    static let reservedSchemes: Set<String> = [
+        "javascript", "data", "file", "about", "blob", "mailto", "tel", "sms", "facetime", "ftp", "ws", "wss", "app",
+        "itms", "itms-apps", "itms-services", "maps", "x-apple", "chrome", "edge", "view-source", "content", "intent",
+        "urn", "ldap", "news", "irc", "ssh", "telnet", "git", "vnc", "smb",
+    ]
+
+    private init(_ string: String, acceptingNonReverseDNSScheme: Bool) throws(OAuthError) {
         let url: StrictURL
         do { url = try StrictURL(string) } catch {
             throw OAuthError(.invalidRedirectURI, "not a valid redirect URI: \(error.reason)")
@@ -55,9 +82,16 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
             kind = .loopback
         default:
             let labels = url.scheme.split(separator: ".", omittingEmptySubsequences: false)
-            guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }) else {
+            guard labels.allSatisfy({ !$0.isEmpty }) else {
+                throw Self.invalid("a private-use scheme has no empty label")
+            }
+            guard labels.count >= 2 || acceptingNonReverseDNSScheme else {
                 throw Self.invalid(
-                    "a private-use scheme must be in reverse-DNS form, like com.example.app (RFC 8252 §7.1)")
+                    "a private-use scheme must be in reverse-DNS form, like com.example.app (RFC 8252 §7.1); for a "
+                        + "registration you cannot change, use RedirectURI(existingRegistration:)")
+            }
+            guard !Self.reservedSchemes.contains(url.scheme) else {
+                throw Self.invalid("\(url.scheme): is a scheme the system or browsers own, not a redirect")
             }
             if url.hasAuthority {
                 guard !url.host.isEmpty, url.port == nil, !url.host.hasSuffix(".") else {

@@ -269,6 +269,8 @@ open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject,
     open var credentialID: Data { fatalError("stand-in") }
     open var rawClientDataJSON: Data { fatalError("stand-in") }
     open var rawAttestationObject: Data? { fatalError("stand-in") }
+    /// NSObject's key-value coding (`NSKeyValueCoding`) on Apple platforms, spelled out for Linux.
+    open func value(forKey key: String) -> Any? { fatalError("stand-in") }
     /// Apple docs: `var attachment: ASAuthorizationPublicKeyCredentialAttachment { get }`; iOS 16.6, macOS 13.5,
     /// Mac Catalyst 16.6, visionOS 1.0.
     @available(iOS 16.6, macOS 13.5, macCatalyst 16.6, visionOS 1.0, *)
