@@ -308,6 +308,7 @@ extension LocalProvider {
             let target = Self.form(request.query)["to"] ?? (base + "/api/resource")
             return HTTPResponse(status: 302, headers: ["Location": target])
         }
-        return .json(200, #"{"sub":"demo-user-1","name":"Demo User"}"#)
+        let subject = request.path == "/userinfo" ? (idTokenQuirks.userInfoSubject ?? "demo-user-1") : "demo-user-1"
+        return .json(200, #"{"sub":"\#(subject)","name":"Demo User","email":"demo@example.com"}"#)
     }
 }

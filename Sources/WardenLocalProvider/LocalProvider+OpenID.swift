@@ -35,6 +35,8 @@ extension LocalProvider {
         /// The `iss` ID tokens carry instead of ``LocalProvider/issuer`` (a token from another issuer than the
         /// authorization response named).
         package var issuer: String?
+        /// The `sub` the UserInfo endpoint answers with instead of the grant's (a response about another user).
+        package var userInfoSubject: String?
 
         package init() {}
     }

@@ -52,6 +52,8 @@ public struct OAuthError: CodedError {
             case keySetUnavailable = "key_set_unavailable"
             case keyNotYetPublished = "key_not_published"
             case noEndSessionEndpoint = "no_end_session_endpoint"
+            case noUserInfoEndpoint = "no_userinfo_endpoint"
+            case invalidUserInfo = "invalid_userinfo"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -111,6 +113,11 @@ public struct OAuthError: CodedError {
         /// The provider announces no `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0) and none is
         /// configured: the browser session cannot be ended by the app.
         public static let noEndSessionEndpoint = Code(.noEndSessionEndpoint)
+        /// The provider announces no `userinfo_endpoint` (OpenID Connect Core §5.3).
+        public static let noUserInfoEndpoint = Code(.noUserInfoEndpoint)
+        /// A UserInfo response that is not a JSON object with a `sub`, or whose `sub` is not the ID token's (OpenID
+        /// Connect Core §5.3.2: the response must not be used).
+        public static let invalidUserInfo = Code(.invalidUserInfo)
 
         /// The code for an RFC 6749 `error` value (unknown values become ``providerError``).
         public static func provider(_ value: String) -> Code {
@@ -173,7 +180,7 @@ public struct OAuthError: CodedError {
         case .cancelled, .accessDenied: return .userCancelled
         case .invalidRedirectURI, .insecureEndpoint, .invalidConfiguration, .invalidVerifier, .issuerMismatch,
             .invalidMetadata, .unsupportedGrantType, .invalidScope, .signInInProgress, .presentationUnavailable,
-            .browserFailed, .noRevocationEndpoint, .noEndSessionEndpoint:
+            .browserFailed, .noRevocationEndpoint, .noEndSessionEndpoint, .noUserInfoEndpoint:
             return .misconfiguration
         default: return .rejected
         }

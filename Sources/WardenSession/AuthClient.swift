@@ -364,6 +364,52 @@ public actor AuthClient {
         return report
     }
 
+    /// The signed-in user's claims from the provider's UserInfo endpoint (OpenID Connect Core §5.3), as Auth0's
+    /// `userProfile()` and Okta's `userInfo()` give them: requested with the session's access token (Bearer or DPoP,
+    /// refreshed once on a 401), answered as a JSON object whose `sub` must equal the session's ID token's, code point
+    /// for code point (§5.3.2: otherwise "the UserInfo Response values MUST NOT be used"). A session without an ID
+    /// token (plain OAuth 2.0) has nothing to compare with: the response's own `sub` is required and returned as is.
+    /// For who is signed in *without* the network, read ``AuthSession/idTokenClaims``.
+    ///
+    /// ```swift
+    /// let profile = try await client.userInfo(for: session)
+    /// let email = try profile.string("email")
+    /// ```
+    ///
+    /// - Throws: ``OAuthError/Code/noUserInfoEndpoint`` when the provider announces none;
+    ///   ``OAuthError/Code/invalidUserInfo`` for a response that is not a JSON object with a `sub`, a signed or
+    ///   encrypted one (`application/jwt`, not supported), or another user's; ``OAuthError/Code/httpError`` for another
+    ///   status; the transport's and the session's errors as they are.
+    public func userInfo(for session: AuthSession) async throws -> JWTClaims {
+        let metadata = try await metadata()
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw OAuthError(.noUserInfoEndpoint, "the provider announces no userinfo_endpoint")
+        }
+        let response = try await authorizedClient(for: session).send(
+            HTTPRequest(url: endpoint, headers: ["Accept": "application/json"]))
+        guard response.status == 200 else {
+            throw OAuthError(.httpError, "the UserInfo endpoint answered \(response.status)", status: response.status)
+        }
+        let type = response.headers.first { $0.key.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        guard !type.hasPrefix("application/jwt") else {
+            throw OAuthError(
+                .invalidUserInfo, "signed or encrypted UserInfo responses (application/jwt) are not supported")
+        }
+        let object: JSONObject
+        do { object = try JSONReader(maximumBytes: 64 << 10).parseObject(Array(response.body)) } catch {
+            throw OAuthError(.invalidUserInfo, "the UserInfo response is not a JSON object: \(error.reason)")
+        }
+        let claims = JWTClaims(object: object)
+        guard let subject = try? claims.subject, !subject.isEmpty else {
+            throw OAuthError(.invalidUserInfo, "the UserInfo response has no sub")
+        }
+        if let expected = try? await session.idTokenClaims?.subject, !CodePoints.equal(subject, expected) {
+            throw OAuthError(
+                .invalidUserInfo, "the UserInfo sub is not the ID token's (OpenID Connect Core §5.3.2): not used")
+        }
+        return claims
+    }
+
     /// An HTTP client that authorizes requests with `session` (single-flight refresh on 401, retries, degradation).
     public nonisolated func authorizedClient(
         for session: AuthSession, clock: any Clock<Duration> = ContinuousClock()

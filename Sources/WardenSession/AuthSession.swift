@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenJOSE
 import WardenOAuth
 import WardenStorage
 
@@ -176,6 +177,21 @@ public actor AuthSession {
 
     /// The current tokens (for display of expiry; the values print redacted).
     public var currentTokens: TokenSet? { machine.tokens }
+
+    /// Who is signed in, without the network: the claims of the session's ID token — validated in full before it was
+    /// stored (at sign-in, or at a refresh that passed OpenID Connect Core §12.2's continuity checks) — read back from
+    /// the session, so a session restored at launch, offline, still answers `sub`, `email`, `name`. Nil without an ID
+    /// token (a plain OAuth 2.0 sign-in) or once signed out.
+    ///
+    /// ```swift
+    /// if let session = try await client.restoreSession(), let who = try await session.idTokenClaims?.subject { greet(who) }
+    /// ```
+    public var idTokenClaims: JWTClaims? {
+        guard let idToken = machine.tokens?.idToken?.unredacted(),
+            let object = try? JWSCompact.decodeUnverified(idToken).payload?.objectValue
+        else { return nil }
+        return JWTClaims(object: object)
+    }
 
     /// The current state (also streamed by ``states``).
     public var state: SessionState { machine.state }
