@@ -43,6 +43,10 @@ import WardenStorage
 ///   `.biometryCurrentSet` item cannot be read and there is no passcode fallback; the read fails without a prompt
 ///   (`LAError` -6 `biometryNotAvailable` for the app, github.com/flutter/flutter/issues/160083; the Keychain status is
 ///   not confirmed by a source and is modelled as `errSecAuthFailed` -25293: on the device checklist).
+/// - K11. A search that returns attributes only (no `kSecReturnData`) never prompts, also for access-controlled items:
+///   nothing is decrypted under the access control (Apple's Security sources, `SecAccessControl.m`, put the biometric
+///   constraint on the decrypt operation; not confirmed on a device by a source: on the README's device checklist).
+///   Warden's store uses it to find staging items without a prompt.
 ///
 /// Not modelled, because Warden does not rely on it: `kSecUseAuthenticationUI` (deprecated since iOS 14) and the
 /// reuse of an already evaluated `LAContext` across calls, which `KeychainStore`'s context cache decides by itself

@@ -41,7 +41,7 @@ struct BiometricRotationTests {
         #expect(setup.keychain.prompts.map(\.operation) == [.read], "\(setup.keychain.prompts)")
         let stored = try setup.keychain.peek("svc.refresh-token", "a")
         #expect(stored == Data("rt-1".utf8))
-        #expect(setup.keychain.stored("svc.refresh-token.rotating", "a") == nil, "the rotation item is gone")
+        #expect(setup.keychain.stored("svc.refresh-token.rotating.1", "a") == nil, "the staging item is gone")
         // Still biometric-bound after the replacement.
         #expect(
             setup.keychain.stored("svc.refresh-token", "a")?.attributes[.accessControl]
@@ -79,9 +79,9 @@ struct BiometricRotationTests {
         func delete(_ query: KeychainQuery) -> Int32 { allowed() ? inner.delete(query) : KeychainStatus.notAvailable }
     }
 
-    /// Killed after 0, 1, 2, 3 or 4 writes of a replacement (and with a leftover rotation item from an earlier death):
-    /// the next launch reads rt-1 once any write happened, rt-0 before, and never nothing; no write prompted.
-    @Test(arguments: 0...5)
+    /// Killed after 0, 1, 2, 3 or 4 writes of a replacement: the next launch reads rt-1 once any write happened, rt-0
+    /// before, and never nothing; no write prompted.
+    @Test(arguments: 0...4)
     func aKillAtAnyStepLeavesTheNewestTokenFindable(writes: Int) throws {
         let model = KeychainModel()
         let logic = KeychainLogic(api: model.api, configuration: Self.biometric)
@@ -98,5 +98,41 @@ struct BiometricRotationTests {
         try logic.save(Data("rt-2".utf8), service: "svc", account: "a")
         #expect(try logic.load(service: "svc", account: "a") == Data("rt-2".utf8))
         #expect(model.keys.map(\.service) == ["svc"])
+    }
+
+    /// Two deaths in a row: the first replacement is killed after it staged rt-1 and deleted the item (only the staging
+    /// item holds the token), and the next launch's replacement (rt-2) is killed after each of its writes. Whatever the
+    /// second kill's moment, the next read finds rt-2 once any of its writes happened, rt-1 before — never nothing.
+    @Test(arguments: 0...6)
+    func twoKillsInARowNeverLoseTheToken(writes: Int) throws {
+        let model = KeychainModel()
+        let logic = KeychainLogic(api: model.api, configuration: Self.biometric)
+        try logic.save(Data("rt-0".utf8), service: "svc", account: "a")
+        _ = try? KeychainLogic(api: Dying(model, limit: 2), configuration: Self.biometric)
+            .save(Data("rt-1".utf8), service: "svc", account: "a")
+        #expect(model.peek("svc", "a") == nil && model.peek("svc.rotating.1", "a") == Data("rt-1".utf8))
+        #expect(try logic.load(service: "svc", account: "a") == Data("rt-1".utf8))
+        _ = try? KeychainLogic(api: Dying(model, limit: writes), configuration: Self.biometric)
+            .save(Data("rt-2".utf8), service: "svc", account: "a")
+        let next = try logic.load(service: "svc", account: "a")
+        #expect(
+            next == Data((writes == 0 ? "rt-1" : "rt-2").utf8),
+            "killed after \(writes) writes: \(String(describing: next))")
+        try logic.save(Data("rt-3".utf8), service: "svc", account: "a")
+        #expect(try logic.load(service: "svc", account: "a") == Data("rt-3".utf8))
+        #expect(model.keys.map(\.service) == ["svc"], "the staging items are gone")
+    }
+
+    /// A plain store's delete (sign-out, a reinstall's purge, the Face-ID-off store) removes staging items a biometric
+    /// store left: none is read back later as a newer token.
+    @Test func aPlainStoresDeleteRemovesStagingItems() throws {
+        let model = KeychainModel()
+        _ = try? KeychainLogic(api: Dying(model, limit: 1), configuration: Self.biometric)
+            .save(Data("rt-old".utf8), service: "svc", account: "a")
+        #expect(model.peek("svc.rotating.1", "a") != nil)
+        try KeychainLogic(api: model.api, configuration: .init()).delete(service: "svc", account: "a")
+        #expect(model.keys.isEmpty)
+        #expect(
+            try KeychainLogic(api: model.api, configuration: Self.biometric).load(service: "svc", account: "a") == nil)
     }
 }

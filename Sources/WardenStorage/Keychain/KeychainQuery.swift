@@ -175,26 +175,31 @@ extension KeychainAPI {
 /// The Keychain logic (add-or-update, status mapping, validation) over any ``KeychainAPI``.
 ///
 /// **Replacing an access-controlled item never prompts and never loses it.** `SecItemUpdate` on a
-/// `.biometryCurrentSet` item asks for Face ID (``KeychainModel``'s rules), so a rotated refresh token written in place
-/// cost a second prompt per refresh, and a cancelled prompt (or the app sent to the background) failed the write of a
-/// token the provider had already rotated. Adding and deleting never prompt, but the Keychain has no atomic replace, so
-/// a protected item is replaced in four steps, each leaving the newest value findable if the process dies after it:
-/// 1. add the new value under the item's *rotation* service (`<service>.rotating`), replacing a leftover there;
-/// 2. delete the item; 3. add the new value as the item; 4. delete the rotation item.
-/// A read looks at the rotation item first (present only between steps 1 and 4, when it is the newest), then the item:
-/// one prompt. A service too long to take the suffix falls back to an update in place.
+/// `.biometryCurrentSet` item asks for Face ID (the Keychain model's rule K7), so a rotated refresh token written in
+/// place cost a second prompt per refresh, and a cancelled prompt (or the app sent to the background) failed the write
+/// of a token the provider had already rotated. Adding and deleting never prompt (K8), but the Keychain has no atomic
+/// replace, so a protected item is replaced through *staging* items (`<service>.rotating.1` … `.4`), where a higher
+/// number is always newer:
+/// 1. add the new value as the staging item one above the highest present (a replacement interrupted earlier may have
+///    left some: each holds a newer value than the item);
+/// 2. delete the item; 3. add the new value as the item; 4. delete the staging items, the new one last.
+/// A read takes the highest staging item present, else the item: one prompt (a query that finds nothing shows none).
+/// So a process killed after any step — also in a second replacement after a first was interrupted — leaves the newest
+/// written value where the next read looks. A service too long for the suffix, or all staging slots taken, falls back
+/// to an update in place.
 struct KeychainLogic: Sendable {
     let api: any KeychainAPI
     let configuration: KeychainQuery.Configuration
 
-    /// What is appended to a service to key its rotation items.
-    static let rotationSuffix = ".rotating"
+    /// What is appended to a service to key its staging items (`<service>.rotating.<n>`).
+    static let rotationSuffix = ".rotating."
+    /// Staging slots: as many replacements in a row as can be interrupted before one completes.
+    static let stagingSlots = 4
 
-    /// The service a protected item of `service` is staged under while it is replaced, or nil when the name leaves no
-    /// room for the suffix.
-    static func rotationService(_ service: String) -> String? {
-        service.utf8.count + rotationSuffix.utf8.count <= CredentialStoreLimits.maximumNameBytes
-            ? service + rotationSuffix : nil
+    /// The staging service `slot` (1-based) of `service`, or nil when the name leaves no room for the suffix.
+    static func stagingService(_ service: String, slot: Int) -> String? {
+        let name = service + rotationSuffix + String(slot)
+        return name.utf8.count <= CredentialStoreLimits.maximumNameBytes ? name : nil
     }
 
     private var isProtected: Bool { configuration.accessControl != .none }
@@ -202,8 +207,13 @@ struct KeychainLogic: Sendable {
     func save(_ data: Data, service: String, account: String) throws(StorageError) {
         try CredentialStoreLimits.check(service: service, account: account)
         try CredentialStoreLimits.check(item: data)
-        if isProtected, let rotation = Self.rotationService(service) {
-            return try replaceWithoutPrompt(data, service: service, rotation: rotation, account: account)
+        if isProtected, Self.stagingService(service, slot: Self.stagingSlots) != nil {
+            let present = try stagedSlots(service: service, account: account)
+            let next = (present.last ?? 0) + 1
+            if next <= Self.stagingSlots {
+                return try replaceWithoutPrompt(
+                    data, service: service, account: account, staging: next, leftovers: present)
+            }
         }
         var status = api.add(.add(configuration, service: service, account: account, data: data))
         if status == KeychainStatus.duplicateItem {
@@ -216,24 +226,30 @@ struct KeychainLogic: Sendable {
         }
     }
 
-    /// The four steps of the type's doc; only adds and deletes, which never prompt.
-    private func replaceWithoutPrompt(_ data: Data, service: String, rotation: String, account: String)
-        throws(StorageError)
-    {
-        try addReplacing(data, service: rotation, account: account)
-        try check(api.delete(.base(configuration, service: service, account: account)))
-        try addReplacing(data, service: service, account: account)
-        try check(api.delete(.base(configuration, service: rotation, account: account)))
+    /// The staging slots holding an item for `account`, ascending; found by attributes alone (no data: no prompt).
+    private func stagedSlots(service: String, account: String) throws(StorageError) -> [Int] {
+        var present: [Int] = []
+        for slot in 1...Self.stagingSlots {
+            guard let staging = Self.stagingService(service, slot: slot) else { continue }
+            let (status, accounts) = api.copyAccounts(.list(configuration, service: staging))
+            if let error = KeychainStatus.error(status) { throw error }
+            if accounts.contains(account) { present.append(slot) }
+        }
+        return present
     }
 
-    /// Adds the item; a leftover with the same key is deleted (no prompt) and the add repeated.
-    private func addReplacing(_ data: Data, service: String, account: String) throws(StorageError) {
-        var status = api.add(.add(configuration, service: service, account: account, data: data))
-        if status == KeychainStatus.duplicateItem {
-            try check(api.delete(.base(configuration, service: service, account: account)))
-            status = api.add(.add(configuration, service: service, account: account, data: data))
+    /// The four steps of the type's doc; only adds and deletes, which never prompt.
+    private func replaceWithoutPrompt(
+        _ data: Data, service: String, account: String, staging slot: Int, leftovers: [Int]
+    ) throws(StorageError) {
+        let staging = Self.stagingService(service, slot: slot)!
+        try check(api.add(.add(configuration, service: staging, account: account, data: data)))
+        try check(api.delete(.base(configuration, service: service, account: account)))
+        try check(api.add(.add(configuration, service: service, account: account, data: data)))
+        for old in leftovers + [slot] {
+            try check(
+                api.delete(.base(configuration, service: Self.stagingService(service, slot: old)!, account: account)))
         }
-        try check(status)
     }
 
     private func check(_ status: Int32) throws(StorageError) {
@@ -242,12 +258,15 @@ struct KeychainLogic: Sendable {
 
     func load(service: String, account: String) throws(StorageError) -> Data? {
         try CredentialStoreLimits.check(service: service, account: account)
-        // A replacement interrupted between its first and last step left the newest value under the rotation
-        // service: it wins. No such item: no prompt, and the item itself is read.
-        if isProtected, let rotation = Self.rotationService(service),
-            let staged = try read(service: rotation, account: account, staged: true)
-        {
-            return staged
+        // A replacement interrupted before its last step left the newest value in the highest staging item: it wins.
+        // Queries that find nothing show no prompt; the one that finds the item shows one.
+        if isProtected {
+            for slot in stride(from: Self.stagingSlots, through: 1, by: -1) {
+                guard let staging = Self.stagingService(service, slot: slot),
+                    let staged = try read(service: staging, account: account, staged: true)
+                else { continue }
+                return staged
+            }
         }
         return try read(service: service, account: account, staged: false)
     }
@@ -260,11 +279,14 @@ struct KeychainLogic: Sendable {
         return status == KeychainStatus.itemNotFound ? nil : data
     }
 
+    /// Deletes the item and its staging items, whatever this store's protection (a store of another protection may
+    /// have staged them: a staging item left behind would be read as the newest value).
     func delete(service: String, account: String?) throws(StorageError) {
         try CredentialStoreLimits.check(service: service, account: account)
         let status = api.delete(.base(configuration, service: service, account: account))
-        if isProtected, let rotation = Self.rotationService(service) {
-            try check(api.delete(.base(configuration, service: rotation, account: account)))
+        for slot in 1...Self.stagingSlots {
+            guard let staging = Self.stagingService(service, slot: slot) else { continue }
+            try check(api.delete(.base(configuration, service: staging, account: account)))
         }
         api.itemsDeleted()
         if let error = KeychainStatus.error(status) { throw error }
