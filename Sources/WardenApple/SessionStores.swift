@@ -56,12 +56,16 @@
                 protection = .decide(canEvaluateBiometrics: false, failure: .missingUsageDescription)
             }
             let tokens = KeychainStore(accessibility: accessibility, accessGroup: accessGroup, grantLock: grantLock)
+            let unusable = RefreshTokenProtection.biometryUnusable(
+                laErrorCode: available ? nil : error?.code,
+                inAppExtension: Bundle.main.bundleURL.pathExtension == "appex")
             let refreshTokens = protection.refreshTokenStore(
                 bound: KeychainStore(
                     accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
                     accessGroup: accessGroup, reuse: reuse, prompt: prompt, grantLock: grantLock),
                 plain: KeychainStore(
-                    accessibility: accessibility, accessGroup: accessGroup, prompt: prompt, grantLock: grantLock))
+                    accessibility: accessibility, accessGroup: accessGroup, prompt: prompt, grantLock: grantLock),
+                biometryUnusable: unusable)
             return (SplitTokenStore(tokens: tokens, refreshTokens: refreshTokens), protection)
         }
     }

@@ -135,8 +135,14 @@ public struct IDTokenVerification: Sendable {
             if let claimCode = error.claimCode, Self.timeOnly.contains(claimCode) {
                 do throws(OAuthError) {
                     _ = try await verifyRefreshed(response, original: current, checkingTime: false)
-                } catch {
-                    return .rejected(error)
+                } catch let second {
+                    // The key set unreachable on this second pass says nothing about who the token names: decide on
+                    // the unverified identity, as the first pass does.
+                    if second.code == .keySetUnavailable || second.code == .keyNotYetPublished {
+                        if let changed = Self.identityChange(idToken, original: current) { return .rejected(changed) }
+                        return .unchecked(second.reason)
+                    }
+                    return .rejected(second)
                 }
                 return .unchecked(error.reason)
             }

@@ -30,12 +30,35 @@ struct FaceIDTurnedOffTests {
     }
 
     /// The split store `SessionStores.forThisDevice` builds for `protection`, over the model.
-    static func store(_ model: KeychainModel, _ protection: RefreshTokenProtection) -> SplitTokenStore {
+    static func store(
+        _ model: KeychainModel, _ protection: RefreshTokenProtection, laErrorCode: Int? = -6,
+        inAppExtension: Bool = false
+    ) -> SplitTokenStore {
         SplitTokenStore(
             tokens: model.store(accessibility: .afterFirstUnlockThisDeviceOnly),
             refreshTokens: protection.refreshTokenStore(
                 bound: model.store(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet),
-                plain: model.store(accessibility: .afterFirstUnlockThisDeviceOnly)))
+                plain: model.store(accessibility: .afterFirstUnlockThisDeviceOnly),
+                biometryUnusable: RefreshTokenProtection.biometryUnusable(
+                    laErrorCode: laErrorCode, inAppExtension: inAppExtension)))
+    }
+
+    /// A device-only decision for any other reason — an extension without a usage description, an invalidated context,
+    /// an unknown error — does not say biometry is gone: a failed read is not taken for a lost token, the session is
+    /// kept (the user is never signed out by a failed match or an extension's plist).
+    @Test(arguments: [(-10, false), (-1, false), (nil, false), (-6, true)] as [(Int?, Bool)])
+    func onlyADefiniteAnswerReadsABoundItemAsGone(laErrorCode: Int?, inAppExtension: Bool) async throws {
+        let model = KeychainModel()
+        let clock = ManualDate()
+        try await Self.store(model, .biometryBound).saveTokens(Self.expired(clock), service: "svc", account: "a")
+        model.biometry = .unavailable
+        let store = Self.store(
+            model, .deviceOnly(reason: "test"), laErrorCode: laErrorCode, inAppExtension: inAppExtension)
+        let session = try await AuthSession.restore(
+            store: store, service: "svc", account: "a", refresher: Provider(), now: clock.now)
+        let error = await #expect(throws: SessionError.self) { _ = try await session.validAccessToken() }
+        #expect(error?.code != .signedOut, "\(String(describing: error))")
+        #expect(try await store.loadTokens(service: "svc", account: "a") != nil, "nothing was deleted")
     }
 
     static func expired(_ clock: ManualDate) -> TokenSet {
