@@ -201,27 +201,39 @@ extension DPoPKeys {
     }
 
     /// How many launches in a row a stored hardware key may fail with an error nobody has identified before it is
-    /// replaced: a hiccup passes, a failure that repeats is not kept for ever (each attempt fails the refresh).
+    /// replaced: a hiccup passes, a failure that repeats is not kept for ever (each attempt fails the refresh). A
+    /// launch counts once, however many times it asks.
     public static let maximumUnidentifiedFailures = 3
 
     private static func failureService(_ service: String) -> String { service + ".failures" }
+
+    /// The keys whose failure this process already counted: a launch counts once, however many times it asks (the
+    /// app and its extensions, or several calls in one launch, must not use up the tries within seconds).
+    private static let countedThisLaunch = Locked<Set<String>>([])
 
     private static func countFailure(store: any CredentialStore, service: String, account: String)
         async throws(StorageError) -> Int
     {
         let counter = failureService(service)
-        let previous = try await store.load(service: counter, account: account).flatMap {
-            Int(String(decoding: $0, as: UTF8.self))
-        }
-        let failures = (previous ?? 0) + 1
+        let previous =
+            try await store.load(service: counter, account: account).flatMap {
+                Int(String(decoding: $0, as: UTF8.self))
+            } ?? 0
+        let key = service + "\u{0}" + account
+        guard countedThisLaunch.withLock({ $0.insert(key).inserted }) else { return previous }
+        let failures = previous + 1
         try await store.save(Data(String(failures).utf8), service: counter, account: account)
         return failures
     }
+
+    /// Forgets which keys this process counted (tests stand for several launches).
+    package static func newLaunch() { countedThisLaunch.withLock { $0.removeAll() } }
 
     private static func forgetFailures(store: any CredentialStore, service: String, account: String)
         async throws(StorageError)
     {
         let counter = failureService(service)
+        countedThisLaunch.withLock { _ = $0.remove(service + "\u{0}" + account) }
         if try await store.load(service: counter, account: account) != nil {
             try await store.delete(service: counter, account: account)
         }

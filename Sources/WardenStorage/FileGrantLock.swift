@@ -44,6 +44,9 @@ public struct FileGrantLock: GrantLock {
     ///   - directory: created (0700) when missing; must be shared by every holder.
     ///   - leaseDuration: 1...300 s; default 10 s.
     ///   - timeout: how long to wait for a live holder; default 60 s.
+    /// The longest lease any holder can take (``leaseDuration`` is clamped to it).
+    static let maximumLeaseSeconds: Double = 300
+
     public init(
         directory: URL, leaseDuration: Duration = .seconds(10), timeout: Duration = .seconds(60),
         now: @escaping NowProvider = systemNow, clock: any Clock<Duration> = ContinuousClock()
@@ -80,7 +83,13 @@ public struct FileGrantLock: GrantLock {
         while true {
             let current = LeaseFile.lease(path: path)
             if current != seen?.lease { seen = current.map { ($0, waited) } }
-            let stale = seen.flatMap { waited - $0.since >= leaseDuration ? $0.lease : nil }
+            // A lease's remaining time is bounded by the longest duration any holder can set: one further away (a
+            // wall clock moved back after its holder crashed, `1e300`) is taken over at once. A live holder whose
+            // clock moved back notices at its next check before spending the refresh token (`isHeld`).
+            let impossible = current.flatMap { lease -> LeaseFile.Lease? in
+                lease.expiry > (now().timeIntervalSince1970 + Self.maximumLeaseSeconds + 5) * 1000 ? lease : nil
+            }
+            let stale = impossible ?? seen.flatMap { waited - $0.since >= leaseDuration ? $0.lease : nil }
             switch LeaseFile.claim(path: path, owner: owner, now: now(), until: expiry(), stale: stale) {
             case .claimed:
                 return lease(path: path, owner: owner)

@@ -144,10 +144,14 @@ struct HardwareDPoPKeyTests {
         let first = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
         enclave.openFailure.withLock { $0 = .unidentified("CryptoKit.CryptoKitError 3") }
         for _ in 1..<DPoPKeys.maximumUnidentifiedFailures {
-            let error = await #expect(throws: StorageError.self) {
-                try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+            DPoPKeys.newLaunch()
+            // Many calls in one launch (the app's tasks, an extension) count once.
+            for _ in 0..<5 {
+                let error = await #expect(throws: StorageError.self) {
+                    try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+                }
+                #expect(error?.failureKind == .transient)
             }
-            #expect(error?.failureKind == .transient)
         }
         enclave.openFailure.withLock { $0 = nil }
         #expect(
@@ -155,12 +159,12 @@ struct HardwareDPoPKeyTests {
                 .thumbprint == first.key.thumbprint)
         enclave.openFailure.withLock { $0 = .unidentified("CryptoKit.CryptoKitError 3") }
         for _ in 1..<DPoPKeys.maximumUnidentifiedFailures {
+            DPoPKeys.newLaunch()
             await #expect(throws: StorageError.self) {
                 try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
             }
         }
-        enclave.openFailure.withLock { $0 = nil }
-        enclave.openFailure.withLock { $0 = .unidentified("CryptoKit.CryptoKitError 3") }
+        DPoPKeys.newLaunch()
         let replaced = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
         #expect(replaced.replacedUnusableKey && replaced.key.thumbprint != first.key.thumbprint)
         #expect(try await store.load(service: "dpop.failures", account: "alice") == nil)

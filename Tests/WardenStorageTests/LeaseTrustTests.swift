@@ -85,6 +85,29 @@ struct LeaseTrustTests {
         await lease.release()
     }
 
+    /// A lease further away than any holder can set is taken over at once, whatever the waiter's timeout (a 300 s lease
+    /// with a timeout of 1 s: watching it unchanged for a lease duration would never finish).
+    @Test func aLeaseBeyondAnyDurationIsTakenOverAtOnceEvenWithAShortTimeout() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualDate()
+        let lock = FileGrantLock(
+            directory: directory, leaseDuration: .seconds(300), timeout: .seconds(1), now: clock.now,
+            clock: ImmediateClock())
+        let path = lock.file(service: "svc", account: "a").path
+        let far = Int64((clock.date.current.timeIntervalSince1970 + 3600) * 1000)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("crashed/7 \(far)\n".utf8)))
+        #expect(chmod(path, 0o600) == 0)
+        let lease = try await lock.acquire(service: "svc", account: "a")
+        #expect(await lease.isHeld())
+        await lease.release()
+        // A lease within the longest duration is a live holder's: waited for, then a transient timeout.
+        let near = Int64((clock.date.current.timeIntervalSince1970 + 200) * 1000)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("live/8 \(near)\n".utf8)))
+        #expect(chmod(path, 0o600) == 0)
+        await #expect(throws: StorageError(.lockTimeout)) { _ = try await lock.acquire(service: "svc", account: "a") }
+    }
+
     /// The same for a wall clock moved back an hour after the holder crashed: its lease looks an hour too long.
     @Test func aWallClockMovedBackDoesNotBlockRefreshesForAnHour() async throws {
         let directory = try Self.directory()
