@@ -153,6 +153,38 @@ struct LoopbackListenerTests {
         #expect(evicted, "the oldest idle connection was not the one dropped")
     }
 
+    /// A flood of silent connections after the browser's request never evicts the browser: a new connection is read
+    /// at once, and a full server drops a peer that has sent nothing before one that has.
+    @Test func aFloodAfterTheBrowsersRequestEvictsTheSilentPeersNotTheBrowser() throws {
+        let answered = Locked(0)
+        let server = try LoopbackHTTPServer(maximumConnections: 8) { _ in
+            answered.withLock { $0 += 1 }
+            return .text(200, "ok")
+        }
+        defer { server.stop() }
+        // The browser: a request sent in two parts, the second only after the flood.
+        let browser = Sockets.connectIdle(port: server.port)
+        defer { Sockets.close(browser) }
+        Sockets.write(browser, Array("GET /callback HTTP/1.1\r\n".utf8))
+        Thread.sleep(forTimeInterval: 0.1)
+        let flood = (0..<40).map { _ in Sockets.connectIdle(port: server.port) }
+        defer { for fd in flood { Sockets.close(fd) } }
+        Thread.sleep(forTimeInterval: 0.2)
+        Sockets.write(browser, Array("\r\n".utf8))
+        var answer: [UInt8] = []
+        let deadline = Date() + 3
+        Sockets.setNonBlocking(browser)
+        reading: while Date() < deadline {
+            switch Sockets.readAvailable(browser, maximum: 4096) {
+            case .bytes(let bytes): answer += bytes
+            case .closed: break reading
+            case .nothing: Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+        #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "the browser was evicted")
+        #expect(answered.current == 1)
+    }
+
     static func raw(_ port: UInt16, _ text: String) throws -> String {
         String(decoding: Sockets.exchange(port: port, Array(text.utf8)), as: UTF8.self)
     }

@@ -43,7 +43,8 @@
     /// Any local process can connect to a loopback port, so no peer can hold the server: one event-loop thread reads
     /// every connection without blocking, a request must arrive whole within ``requestDeadline`` (a peer trickling a
     /// byte at a time is dropped there, not kept alive by each byte), at most ``maximumConnections`` wait at once (a
-    /// new one evicts the oldest still-incomplete one), and only complete requests reach the handler's workers. Idle
+    /// new one evicts the oldest that has sent nothing, else the oldest), each new connection is read at once, and
+    /// only complete requests reach the handler's workers. Idle
     /// connections cost a descriptor each, never a worker: the browser's callback is answered at once behind 300 of
     /// them.
     ///
@@ -97,10 +98,15 @@
             var parser = LoopbackRequestParser()
             let accepted: ContinuousClock.Instant
             let deadline: ContinuousClock.Instant
+            /// Whether the peer sent anything yet: a full server evicts a silent peer first.
+            var received = false
         }
 
-        /// The event loop: accept, read what each connection has, hand complete requests to the workers, drop what
-        /// is past its deadline.
+        /// Connections accepted per pass of the loop, so a flood of new ones cannot starve those already waiting.
+        private static let acceptsPerPass = 64
+
+        /// The event loop: accept (reading each new connection at once: a browser has usually sent its request by
+        /// then), read what each connection has, hand complete requests to the workers, drop what is past its deadline.
         private func serveConnections() {
             var waiting: [Int32: Waiting] = [:]
             while !stopped.current {
@@ -113,48 +119,59 @@
                 if let nearest = waiting.values.map(\.deadline).min() { wait = min(wait, nearest - now) }
                 let milliseconds = Int32(
                     clamping: max(
-                        0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000) + 1)
+                        0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)
+                        + 1)
                 let ready = Sockets.readable([descriptor] + Array(waiting.keys), timeoutMilliseconds: milliseconds)
-                if ready.contains(descriptor) {
-                    while let client = Sockets.acceptPending(descriptor) {
-                        if waiting.count >= maximumConnections,
-                            let oldest = waiting.min(by: { $0.value.accepted < $1.value.accepted })?.key
-                        {
-                            Sockets.close(oldest)
-                            waiting[oldest] = nil
-                        }
-                        let accepted = ContinuousClock.now
-                        waiting[client] = Waiting(accepted: accepted, deadline: accepted + requestDeadline)
-                    }
-                }
-                for fd in ready where fd != descriptor {
-                    guard var connection = waiting[fd] else { continue }
-                    let state: LoopbackRequestParser.State
-                    switch Sockets.readAvailable(fd, maximum: connection.parser.wanted) {
-                    case .nothing: continue
-                    case .closed: state = connection.parser.feed([])
-                    case .bytes(let bytes): state = connection.parser.feed(bytes)
-                    }
-                    switch state {
-                    case .needMore:
-                        waiting[fd] = connection
-                    case .complete(let request):
-                        waiting[fd] = nil
-                        let handler = self.handler
-                        let deadline = ContinuousClock.now + requestDeadline
-                        workers.async { Self.respond(fd, handler(request), until: deadline) }
-                    case .failed(let failure):
-                        waiting[fd] = nil
-                        let deadline = ContinuousClock.now + requestDeadline
-                        let response = HTTPResponse.text(
-                            failure.status, failure.status == 431 ? "Request header fields too large" : "Bad request")
-                        workers.async { Self.respond(fd, response, until: deadline) }
-                    }
+                for fd in ready where fd != descriptor { read(fd, &waiting) }
+                guard ready.contains(descriptor) else { continue }
+                for _ in 0..<Self.acceptsPerPass {
+                    guard let client = Sockets.acceptPending(descriptor) else { break }
+                    if waiting.count >= maximumConnections { evictOne(&waiting) }
+                    let accepted = ContinuousClock.now
+                    waiting[client] = Waiting(accepted: accepted, deadline: accepted + requestDeadline)
+                    read(client, &waiting)
                 }
             }
             for fd in waiting.keys { Sockets.close(fd) }
             Sockets.close(descriptor)
             finished.signal()
+        }
+
+        /// Makes room: the oldest peer that has sent nothing, else the oldest.
+        private func evictOne(_ waiting: inout [Int32: Waiting]) {
+            let silent = waiting.filter { !$0.value.received }
+            let pool = silent.isEmpty ? waiting : silent
+            guard let oldest = pool.min(by: { $0.value.accepted < $1.value.accepted })?.key else { return }
+            Sockets.close(oldest)
+            waiting[oldest] = nil
+        }
+
+        /// Reads what `fd` has now; a complete (or refused) request leaves the loop for a worker.
+        private func read(_ fd: Int32, _ waiting: inout [Int32: Waiting]) {
+            guard var connection = waiting[fd] else { return }
+            let state: LoopbackRequestParser.State
+            switch Sockets.readAvailable(fd, maximum: connection.parser.wanted) {
+            case .nothing: return
+            case .closed: state = connection.parser.feed([])
+            case .bytes(let bytes):
+                connection.received = true
+                state = connection.parser.feed(bytes)
+            }
+            switch state {
+            case .needMore:
+                waiting[fd] = connection
+            case .complete(let request):
+                waiting[fd] = nil
+                let handler = self.handler
+                let deadline = ContinuousClock.now + requestDeadline
+                workers.async { Self.respond(fd, handler(request), until: deadline) }
+            case .failed(let failure):
+                waiting[fd] = nil
+                let deadline = ContinuousClock.now + requestDeadline
+                let response = HTTPResponse.text(
+                    failure.status, failure.status == 431 ? "Request header fields too large" : "Bad request")
+                workers.async { Self.respond(fd, response, until: deadline) }
+            }
         }
 
         private static func respond(_ client: Int32, _ response: HTTPResponse, until deadline: ContinuousClock.Instant)
