@@ -38,13 +38,31 @@ typedef struct {
     size_t len;
 } reader_prefix;
 
+// hiredis 1.x's redisReader begins the same, then `maxbuf` and `maxelements` (read.h): the largest aggregate it
+// allocates for. 0.14 has no such field; its arrays are bounded by the bytes Warden feeds it (see
+// RedisReplyReader) and by calloc, which refuses what cannot be had.
+typedef struct {
+    int err;
+    char errstr[128];
+    char *buf;
+    size_t pos;
+    size_t len;
+    size_t maxbuf;
+    long long maxelements;
+} reader1_prefix;
+
+/// The largest array a reply may announce: Warden's replies hold a handful of elements.
+static const long long max_elements = 1024;
+
 static struct {
     void *(*reader_create)(void);
     void (*reader_free)(void *);
     int (*reader_feed)(void *, const char *, size_t);
     int (*reader_get_reply)(void *, void **);
     void (*free_reply)(void *);
-    int (*format_argv)(char **, int, const char **, const size_t *);
+    /// `redisFormatCommandArgv` returns `int` in 0.14 and `long long` in 1.x: one pointer per signature.
+    int (*format_argv_014)(char **, int, const char **, const size_t *);
+    long long (*format_argv_1)(char **, int, const char **, const size_t *);
     void (*free_command)(char *);
 } lib;
 
@@ -59,7 +77,7 @@ static const char *const candidates[] = {
     "libhiredis.dylib", "/opt/homebrew/lib/libhiredis.dylib", "/usr/local/lib/libhiredis.dylib",
 };
 
-static int bind(void *handle, void **slot, const char *name) {
+static int bind_symbol(void *handle, void **slot, const char *name) {
     *slot = dlsym(handle, name);
     if (*slot == NULL) {
         snprintf(load_error, sizeof load_error, "libhiredis has no %s", name);
@@ -84,16 +102,20 @@ static void load_once(void) {
         snprintf(load_error, sizeof load_error, "libhiredis was not found");
         return;
     }
-#define BIND(field, name) if (!bind(handle, (void **)&lib.field, name)) return;
+#define BIND(field, name) if (!bind_symbol(handle, (void **)&lib.field, name)) return;
     BIND(reader_create, "redisReaderCreate")
     BIND(reader_free, "redisReaderFree")
     BIND(reader_feed, "redisReaderFeed")
     BIND(reader_get_reply, "redisReaderGetReply")
     BIND(free_reply, "freeReplyObject")
-    BIND(format_argv, "redisFormatCommandArgv")
     BIND(free_command, "redisFreeCommand")
-#undef BIND
     v1 = dlsym(handle, "redisConnectWithOptions") != NULL;
+    if (v1) {
+        BIND(format_argv_1, "redisFormatCommandArgv")
+    } else {
+        BIND(format_argv_014, "redisFormatCommandArgv")
+    }
+#undef BIND
     loaded = 1;
 }
 
@@ -105,7 +127,12 @@ int warden_hiredis_load(char *reason, size_t reason_size) {
 
 int warden_hiredis_is_v1(void) { return loaded && v1; }
 
-void *warden_hiredis_reader_new(void) { return loaded ? lib.reader_create() : NULL; }
+void *warden_hiredis_reader_new(void) {
+    if (!loaded) return NULL;
+    void *reader = lib.reader_create();
+    if (reader != NULL && v1) ((reader1_prefix *)reader)->maxelements = max_elements;
+    return reader;
+}
 
 void warden_hiredis_reader_free(void *reader) {
     if (loaded && reader != NULL) lib.reader_free(reader);
@@ -165,7 +192,7 @@ void warden_hiredis_reply_free(void *reply) {
 long long warden_hiredis_format(char **target, int argc, const char **argv, const size_t *lengths) {
     *target = NULL;
     if (!loaded) return -1;
-    return lib.format_argv(target, argc, argv, lengths);
+    return v1 ? lib.format_argv_1(target, argc, argv, lengths) : lib.format_argv_014(target, argc, argv, lengths);
 }
 
 void warden_hiredis_command_free(char *command) {

@@ -33,6 +33,15 @@ import WardenCore
     private let reader: Hiredis.Reader
     /// Bytes fed so far.
     @_spi(Fuzzing) public private(set) var received = 0
+    /// The largest array a reply may announce (Warden's replies hold a handful of elements): hiredis allocates an
+    /// announced array before its elements arrive (`*100000000` is 800 MB for 0.14, whose reader has no limit of its
+    /// own; 1.x's is set to the same bound).
+    @_spi(Fuzzing) public static let maximumArrayElements = 1024
+    /// The header scan's state across chunks: whether the next byte starts a line, and the digits of an array
+    /// header read so far (nil outside one).
+    private var atLineStart = true
+    private var previousWasCR = false
+    private var arrayCount: Int?
 
     @_spi(Fuzzing) public init() throws(RedisError) { reader = try Hiredis.Reader() }
 
@@ -45,11 +54,37 @@ import WardenCore
         guard received <= Self.maximumBytes else {
             throw RedisError(.replyTooLarge, "the reply is larger than \(Self.maximumBytes) bytes")
         }
+        try scanArrayHeaders(bytes)
         try reader.feed(bytes)
         guard let parsed = try reader.next() else { return nil }
         guard reader.unread == 0 else {
             throw RedisError(.unexpectedReply, "the server sent more than one reply to one command")
         }
         return parsed
+    }
+
+    /// Refuses an array header (`*<count>` at the start of a line) announcing more than ``maximumArrayElements``
+    /// before hiredis sees it. A bulk string's payload that happens to hold such a line is refused too: Warden's
+    /// stored values never do, and refusing is failing closed.
+    private func scanArrayHeaders(_ bytes: UnsafeRawBufferPointer) throws(RedisError) {
+        for byte in bytes {
+            if let count = arrayCount {
+                if byte >= 0x30 && byte <= 0x39 {
+                    let next = count * 10 + Int(byte - 0x30)
+                    guard next <= Self.maximumArrayElements else {
+                        throw RedisError(
+                            .replyTooLarge,
+                            "the reply announces an array of more than \(Self.maximumArrayElements) elements")
+                    }
+                    arrayCount = next
+                } else {
+                    arrayCount = nil
+                }
+            } else if atLineStart && byte == 0x2A {  // '*'
+                arrayCount = 0
+            }
+            atLineStart = previousWasCR && byte == 0x0A
+            previousWasCR = byte == 0x0D
+        }
     }
 }

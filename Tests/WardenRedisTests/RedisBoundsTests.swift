@@ -98,6 +98,17 @@ struct RedisBoundsTests {
         Chunked(
             name: "over the cap", bytes: Array("$20000\r\n".utf8) + [UInt8](repeating: 0x61, count: 20_000),
             expected: nil, error: RedisError(.replyTooLarge)),
+        // 13 bytes that would make hiredis allocate an 800 MB (0.14) or 32 GB array before any element arrived.
+        Chunked(
+            name: "a huge array header", bytes: Array("*100000000\r\n".utf8), expected: nil,
+            error: RedisError(.replyTooLarge)),
+        Chunked(
+            name: "a huge nested array header", bytes: Array("*1\r\n*4294967295\r\n".utf8), expected: nil,
+            error: RedisError(.replyTooLarge)),
+        Chunked(
+            name: "an array at the bound",
+            bytes: Array("*1024\r\n".utf8) + Array(repeating: Array(":1\r\n".utf8), count: 1024).flatMap { $0 },
+            expected: .reply(.array(Array(repeating: .integer(1), count: 1024))), error: nil),
     ]
 
     /// Fed a byte at a time (the worst split a socket can give) and at once, each gives the same answer.
