@@ -109,13 +109,22 @@ struct UntrustedTreeTests {
                 ]
             }, findings: { $0 }),
         Shape(
-            name: "malformed warden:ignore lines",
+            name: "malformed warden:ignore lines (each a finding)",
             files: { count in
                 [
                     "App/A.swift": (0..<count).map { "// warden:ignore secret-in-log\nlet x\($0) = 1" }.joined(
                         separator: "\n")
                 ]
             }, findings: { $0 }),
+        Shape(
+            name: "warden:ignore lines that each suppress a finding",
+            files: { count in
+                [
+                    "App/A.swift": "func log(password: String) {\n"
+                        + (0..<count).map { _ in "    print(password)  // warden:ignore secret-in-log the test's own" }
+                        .joined(separator: "\n") + "\n}"
+                ]
+            }, findings: { _ in 0 }),
     ]
 
     @Test(arguments: shapes)
@@ -123,6 +132,9 @@ struct UntrustedTreeTests {
         let small = Auditor().audit(files: shape.files(1000))
         let large = Auditor().audit(files: shape.files(4000))
         #expect(small.findings.count == shape.findings(1000) && large.findings.count == shape.findings(4000))
+        if shape.findings(1000) == 0 {
+            #expect(small.suppressed == 1000 && large.suppressed == 4000, "\(large.suppressed)")
+        }
         #expect(small.steps > 0)
         #expect(Double(large.steps) <= 4.5 * Double(small.steps), "\(small.steps) → \(large.steps) steps")
     }
