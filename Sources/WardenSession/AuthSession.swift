@@ -78,9 +78,18 @@ public actor AuthSession {
     private var machine: SessionStateMachine<Waiter>
     private var published: SessionState
 
-    /// State changes for UI (the current state is delivered first).
+    /// State changes for UI (the current state is delivered first). One stream: two loops over it compete for its
+    /// elements. Each observer that must see every change takes its own, ``stateUpdates()``.
     public nonisolated let states: AsyncStream<SessionState>
     private let continuation: AsyncStream<SessionState>.Continuation
+    /// The latest published state and every ``stateUpdates()`` subscriber, behind one lock so a subscriber's end can
+    /// remove it from any thread.
+    private nonisolated let subscribers: Locked<Subscribers>
+    private struct Subscribers {
+        var latest: SessionState
+        var streams: [UInt64: AsyncStream<SessionState>.Continuation] = [:]
+        var next: UInt64 = 0
+    }
 
     /// A session over tokens already in memory (after a sign-in); call ``persist()`` to store them.
     public init(
@@ -125,6 +134,30 @@ public actor AuthSession {
         published = machine.state
         (states, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(16))
         continuation.yield(published)
+        subscribers = Locked(Subscribers(latest: published))
+    }
+
+    /// A stream of its own for one observer (a view model, a widget timeline, a logger): the current state first,
+    /// then every change, however many observers there are (``states`` is one stream that its readers share). It ends
+    /// when the observer stops iterating.
+    ///
+    /// ```swift
+    /// Task { for await state in session.stateUpdates() { updateUI(state) } }
+    /// Task { for await state in session.stateUpdates() { log(state) } }    // sees every change too
+    /// ```
+    public nonisolated func stateUpdates() -> AsyncStream<SessionState> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SessionState.self, bufferingPolicy: .bufferingNewest(16))
+        let id = subscribers.withLock { state -> UInt64 in
+            state.next += 1
+            state.streams[state.next] = continuation
+            continuation.yield(state.latest)
+            return state.next
+        }
+        continuation.onTermination = { [subscribers] _ in
+            _ = subscribers.withLock { $0.streams.removeValue(forKey: id) }
+        }
+        return stream
     }
 
     /// The refresh backoff: 1 s doubling to 5 min, equal jitter (never sooner than half a step).
@@ -494,5 +527,9 @@ public actor AuthSession {
         guard new != published else { return }
         published = new
         continuation.yield(new)
+        subscribers.withLock { state in
+            state.latest = new
+            for stream in state.streams.values { stream.yield(new) }
+        }
     }
 }

@@ -238,4 +238,21 @@ struct AuthSessionTests {
         #expect(try await store.load(service: "svc", account: "a") == nil)
         #expect(await iterator.next() == .signedOut(reason: "signed out by the user"))
     }
+
+    /// Every observer of `stateUpdates()` sees every change (a view model and a logger both see the sign-out), where
+    /// readers of the one `states` stream would compete for its elements; a stream whose observer stopped is dropped.
+    @Test func everySubscriberSeesEveryChange() async throws {
+        let (_, _, _, session) = Fixture.expiredSession()
+        try await session.persist()
+        var first = session.stateUpdates().makeAsyncIterator()
+        var second = session.stateUpdates().makeAsyncIterator()
+        do { _ = session.stateUpdates() }  // an observer that went away at once
+        #expect(await first.next() == .signedIn)
+        #expect(await second.next() == .signedIn)
+        await session.signOut()
+        #expect(await first.next() == .signedOut(reason: "signed out by the user"))
+        #expect(await second.next() == .signedOut(reason: "signed out by the user"))
+        var late = session.stateUpdates().makeAsyncIterator()
+        #expect(await late.next() == .signedOut(reason: "signed out by the user"), "a late observer starts from now")
+    }
 }
