@@ -39,7 +39,7 @@ struct BiometricRotationTests {
         // One prompt: the read of rt-0. Writing rt-1 asked nothing (an in-place update would have asked again, and a
         // cancel or the app in the background would have failed the write of a token the provider already spent).
         #expect(setup.keychain.prompts.map(\.operation) == [.read], "\(setup.keychain.prompts)")
-        let stored = try setup.keychain.peek("svc.refresh-token", "a")
+        let stored = setup.keychain.peek("svc.refresh-token", "a")
         #expect(stored == Data("rt-1".utf8))
         #expect(setup.keychain.stored("svc.refresh-token.rotating.1", "a") == nil, "the staging item is gone")
         // Still biometric-bound after the replacement.
