@@ -162,19 +162,9 @@
             return count > 0 ? Array(buffer.prefix(count)) : []
         }
 
-        /// Writes everything (best effort).
+        /// Writes everything (best effort), within 5 s.
         static func write(_ fd: Int32, _ bytes: [UInt8]) {
-            var offset = 0
-            while offset < bytes.count {
-                #if canImport(Glibc)
-                    let flags = Int32(MSG_NOSIGNAL)
-                #else
-                    let flags: Int32 = 0
-                #endif
-                let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, flags) }
-                guard written > 0 else { return }
-                offset += written
-            }
+            write(fd, bytes, until: ContinuousClock.now + .seconds(5))
         }
 
         static func close(_ fd: Int32) {
