@@ -176,7 +176,8 @@ public actor AuthClient {
         public let redirectURI: String
     }
 
-    public let configuration: Configuration
+    /// Readable without `await` (a value, fixed at creation).
+    public nonisolated let configuration: Configuration
     private var cachedMetadata: ProviderMetadata?
     private var cachedVerification: IDTokenVerification?
     private var revocationRetry: Task<[SignOutReport.Revocation], Never>?

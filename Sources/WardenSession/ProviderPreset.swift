@@ -44,18 +44,24 @@ public struct ProviderPreset: Sendable {
     @_disfavoredOverload
     public func configuration(
         clientID: String, redirectURI: RedirectURI, store: any CredentialStore, service: String,
-        account: String = "default", transport: any HTTPTransport = URLSessionTransport()
+        account: String = "default", transport: any HTTPTransport = URLSessionTransport(),
+        sentinel: InstallSentinel? = nil, postLogoutRedirectURI: RedirectURI? = nil
     ) -> AuthClient.Configuration {
         configuration(
             clientID: clientID, redirectURI: redirectURI, store: ItemTokenStore(store), service: service,
-            account: account, transport: transport)
+            account: account, transport: transport, sentinel: sentinel, postLogoutRedirectURI: postLogoutRedirectURI)
     }
 
     /// An ``AuthClient/Configuration`` with this provider's settings over a token store (a ``SplitTokenStore``, as
     /// `SessionStores.forThisDevice` makes).
+    ///
+    /// - Parameters:
+    ///   - sentinel: the reinstall check (``InstallSentinel``) run before the first restore.
+    ///   - postLogoutRedirectURI: where RP-initiated logout returns (registered with the provider).
     public func configuration(
         clientID: String, redirectURI: RedirectURI, store: any TokenStore, service: String,
-        account: String = "default", transport: any HTTPTransport = URLSessionTransport()
+        account: String = "default", transport: any HTTPTransport = URLSessionTransport(),
+        sentinel: InstallSentinel? = nil, postLogoutRedirectURI: RedirectURI? = nil
     ) -> AuthClient.Configuration {
         var configuration = AuthClient.Configuration(
             issuer: issuer, clientID: clientID, redirectURI: redirectURI, scopes: scopes, store: store,
@@ -63,6 +69,8 @@ public struct ProviderPreset: Sendable {
         configuration.authorizationParameters = authorizationParameters
         configuration.trustedAudiences = trustedAudiences
         configuration.issuerTemplate = issuerTemplate
+        configuration.sentinel = sentinel
+        configuration.postLogoutRedirectURI = postLogoutRedirectURI
         return configuration
     }
 

@@ -273,3 +273,22 @@ struct ProviderPresetTests {
         #expect(ProviderPreset.okta(issuer: "https://example.okta.com").issuer == "https://example.okta.com")
     }
 }
+
+/// A preset takes the options an app sets beside the provider's (the reinstall check, the post-logout redirect), and
+/// the client's configuration is read without `await`.
+@Suite("Preset options")
+struct PresetOptionTests {
+    @Test func aPresetCarriesTheSentinelAndThePostLogoutRedirect() throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("warden-preset-\(UUID())/marker")
+        let configuration = ProviderPreset.okta(issuer: "https://example.okta.com/oauth2/default").configuration(
+            clientID: "0oa1", redirectURI: try RedirectURI("com.example.app:/callback"), store: InMemoryStore(),
+            service: "svc", sentinel: InstallSentinel(appID: "com.example.app", markerFile: marker),
+            postLogoutRedirectURI: try RedirectURI("com.example.app:/logged-out"))
+        #expect(configuration.sentinel?.appID == "com.example.app")
+        #expect(configuration.postLogoutRedirectURI?.string == "com.example.app:/logged-out")
+        let client = AuthClient(configuration)
+        // Synchronous: `configuration` is a nonisolated value (this line does not compile otherwise).
+        let read: AuthClient.Configuration = client.configuration
+        #expect(read.clientID == "0oa1" && read.service == "svc")
+    }
+}

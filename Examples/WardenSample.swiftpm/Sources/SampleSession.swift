@@ -20,14 +20,13 @@ final class SampleSession {
     init() throws {
         let (store, protection) = SessionStores.forThisDevice(prompt: "Unlock your account")
         self.protection = protection
-        var configuration = SampleConfiguration.preset.configuration(
-            clientID: SampleConfiguration.clientID,
-            redirectURI: try RedirectURI(SampleConfiguration.redirectURI), store: store,
-            service: SampleConfiguration.service)
         // Keychain items outlive the app: the first launch of a reinstall purges the previous install's session before
         // anything is read (the README's device checks start with "reinstall and check the old session is gone").
-        configuration.sentinel = InstallSentinel(appID: SampleConfiguration.service)
-        client = AuthClient(configuration)
+        client = AuthClient(
+            SampleConfiguration.preset.configuration(
+                clientID: SampleConfiguration.clientID,
+                redirectURI: try RedirectURI(SampleConfiguration.redirectURI), store: store,
+                service: SampleConfiguration.service, sentinel: InstallSentinel(appID: SampleConfiguration.service)))
     }
 
     /// The stored session, without a request: an app launched offline is signed in at once.
