@@ -75,6 +75,19 @@ struct UntrustedTreeTests {
         _ = outside
     }
 
+    /// The check after `open` asks the descriptor where it really is (a directory swapped for a link between
+    /// `realpath` and `open` would lead elsewhere): the answer is the file's real path, through links.
+    @Test func anOpenedFileSaysWhereItReallyIs() throws {
+        let (root, outside) = try Self.tree()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let through = root.appendingPathComponent("App/Relative.swift").path
+        let fd = open(through, O_RDONLY)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let real = try #require(DirectoryWalk.realPath(outside.appendingPathComponent("Secret.swift").path))
+        #expect(DirectoryWalk.openedPath(fd) == real)
+    }
+
     /// A single file named on the command line is audited where it really is, with the same bounds.
     @Test func aSingleFileRootIsReadWithTheSameBounds() throws {
         let (root, _) = try Self.tree()

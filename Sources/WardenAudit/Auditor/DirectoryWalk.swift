@@ -68,6 +68,11 @@ enum DirectoryWalk {
         let descriptor = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .skipped("unreadable") }
         defer { close(descriptor) }
+        // What was opened, asked of the descriptor: a directory of the path swapped for a link between `realpath` and
+        // `open` (someone writing into the tree during the audit) would have led the open elsewhere.
+        if let opened = openedPath(descriptor), !opened.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+            return .skipped("a link leading outside the audited tree")
+        }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .skipped("unreadable") }
         guard Int(status.st_mode) & Int(S_IFMT) == Int(S_IFREG) else { return .skipped("not a regular file") }
@@ -92,6 +97,21 @@ enum DirectoryWalk {
         guard count <= maximumBytes else { return .skipped("larger than \(maximumBytes >> 20) MiB") }
         bytes.removeSubrange(count...)
         return .bytes(bytes)
+    }
+
+    /// The path the open file `fd` has now (Linux: `/proc/self/fd`; Apple platforms: `F_GETPATH`), nil when the
+    /// system cannot say.
+    static func openedPath(_ fd: Int32) -> String? {
+        #if canImport(Darwin)
+            var buffer = [CChar](repeating: 0, count: Int(MAXPATHLEN))
+            guard fcntl(fd, F_GETPATH, &buffer) == 0 else { return nil }
+            return String(cString: buffer)
+        #else
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #endif
     }
 
     private static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
