@@ -59,37 +59,74 @@ public struct OAuthError: CodedError {
         fileprivate init(_ backing: Backing) { self.backing = backing }
         public var description: String { backing.rawValue }
 
+        /// A redirect URI outside RFC 8252's three forms, or with userinfo, a fragment or dot segments
+        /// (misconfiguration).
         public static let invalidRedirectURI = Code(.invalidRedirectURI)
+        /// An endpoint over cleartext `http` that is not a loopback IP literal (misconfiguration).
         public static let insecureEndpoint = Code(.insecureEndpoint)
+        /// A setting that cannot work (an empty client ID, a malformed issuer template...): misconfiguration.
         public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// A PKCE code verifier outside RFC 7636 §4.1 (43–128 unreserved characters): misconfiguration.
         public static let invalidVerifier = Code(.invalidVerifier)
+        /// The discovery document or the RFC 9207 `iss` names another issuer than the one configured: misconfiguration.
         public static let issuerMismatch = Code(.issuerMismatch)
+        /// A discovery document that is not valid OpenID Connect / RFC 8414 metadata (misconfiguration).
         public static let invalidMetadata = Code(.invalidMetadata)
+        /// The authorization response's `state` is not the request's (compared in constant time): refused, a forged
+        /// response.
         public static let stateMismatch = Code(.stateMismatch)
+        /// A parameter appears twice in a response: refused (two parsers could read different values).
         public static let duplicateParameter = Code(.duplicateParameter)
+        /// An authorization response without `code` and without `error`: refused.
         public static let missingCode = Code(.missingCode)
+        /// The callback did not come to the registered redirect URI (component-wise): refused.
         public static let redirectMismatch = Code(.redirectMismatch)
+        /// A response that is not the JSON or form document the protocol defines: refused.
         public static let malformedResponse = Code(.malformedResponse)
+        /// A response over its size cap (bodies are capped while they stream): refused.
         public static let responseTooLarge = Code(.responseTooLarge)
+        /// A code in the URL fragment (implicit-flow shape) instead of the query: refused.
         public static let codeInFragment = Code(.codeInFragment)
+        /// The provider announces RFC 9207 but the response carries no `iss`: refused.
         public static let missingIssuer = Code(.missingIssuer)
+        /// A callback whose `state` belongs to no pending request (a replay, or another tab's): refused.
         public static let unknownState = Code(.unknownState)
+        /// RFC 6749 `access_denied`: the user (or policy) declined; treated as a cancellation.
         public static let accessDenied = Code(.accessDenied)
+        /// RFC 6749 `invalid_request`: the provider refused the request's shape.
         public static let invalidRequest = Code(.invalidRequest)
+        /// RFC 6749 `invalid_grant`: the code or refresh token is no longer valid; from the token endpoint it ends the
+        /// session (after the store was read again).
         public static let invalidGrant = Code(.invalidGrant)
+        /// RFC 6749 `invalid_client`: from the token endpoint it ends the session; elsewhere a misconfiguration.
         public static let invalidClient = Code(.invalidClient)
+        /// RFC 6749 `unauthorized_client`: the client may not use this grant (as `invalidClient`).
         public static let unauthorizedClient = Code(.unauthorizedClient)
+        /// RFC 6749 `unsupported_grant_type`: misconfiguration.
         public static let unsupportedGrantType = Code(.unsupportedGrantType)
+        /// RFC 6749 `invalid_scope`: a requested scope is unknown to the provider (misconfiguration).
         public static let invalidScope = Code(.invalidScope)
+        /// RFC 6749 `server_error`: transient.
         public static let serverError = Code(.serverError)
+        /// RFC 6749 `temporarily_unavailable`: transient.
         public static let temporarilyUnavailable = Code(.temporarilyUnavailable)
+        /// An `error` value RFC 6749 does not define: refused, with the provider's description kept (sanitised).
         public static let providerError = Code(.providerError)
+        /// An HTTP status the protocol does not expect: 5xx and 408 are transient, 401 from the token endpoint ends the
+        /// session, the rest are refused.
         public static let httpError = Code(.httpError)
+        /// HTTP 429/503 with a `Retry-After` beyond the caller's budget: transient, with ``OAuthError/retryAfter``.
         public static let rateLimited = Code(.rateLimited)
+        /// The request did not reach the provider (offline, DNS, refused): transient.
         public static let network = Code(.network)
+        /// A token response that is not RFC 6749 §5.1's (no `access_token`, a bad `expires_in`, an `id_token` missing
+        /// when `openid` was asked): refused.
         public static let invalidTokenResponse = Code(.invalidTokenResponse)
+        /// The ID token failed validation (``OAuthError/claimCode`` names the check): refused.
         public static let invalidIDToken = Code(.invalidIDToken)
+        /// The user or the app cancelled the sign-in: never retried.
         public static let cancelled = Code(.cancelled)
+        /// The request or the sign-in took longer than its timeout: transient.
         public static let timedOut = Code(.timedOut)
         /// A second sign-in was started while one is still showing (misconfiguration: serialise your calls).
         public static let signInInProgress = Code(.signInInProgress)
