@@ -1,14 +1,5 @@
 import WardenCore
 
-/// A Redis reply, copied out of hiredis.
-@_spi(Fuzzing) public enum RedisReply: Sendable, Equatable {
-    case status(String)
-    case integer(Int64)
-    case bulk([UInt8])
-    case null
-    case array([RedisReply])
-}
-
 /// Reads exactly one reply to one command, within bounds: at most ``maximumBytes`` received (a server answering
 /// with a 300 MB string costs 16 KiB, not 950 MB), arrays at most ``maximumDepth`` deep, and nothing after the reply
 /// — a second, unsolicited reply would otherwise wait in the buffer and answer the next command.

@@ -88,22 +88,12 @@ struct HardwareDPoPKeyTests {
     }
 
     /// Counts the writes of a store (the blob must not be rewritten at every launch).
-    actor CountingStore: CredentialStore {
+    actor CountingStore: DelegatingStore {
         let inner = InMemoryStore()
         var saves: [String] = []
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             saves.append(service)
             try await inner.save(data, service: service, account: account)
-        }
-        func load(service: String, account: String) async throws(StorageError) -> Data? {
-            try await inner.load(service: service, account: account)
-        }
-        func delete(service: String, account: String) async throws(StorageError) {
-            try await inner.delete(service: service, account: account)
-        }
-        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
-        func accounts(service: String) async throws(StorageError) -> [String] {
-            try await inner.accounts(service: service)
         }
     }
 
