@@ -308,6 +308,11 @@ extension LocalProvider {
             let target = Self.form(request.query)["to"] ?? (base + "/api/resource")
             return HTTPResponse(status: 302, headers: ["Location": target])
         }
+        if request.path == "/userinfo", let scripted = idTokenQuirks.userInfoResponse {
+            return HTTPResponse(
+                status: scripted.status, headers: ["Content-Type": scripted.contentType], body: Data(scripted.body.utf8)
+            )
+        }
         let subject = request.path == "/userinfo" ? (idTokenQuirks.userInfoSubject ?? "demo-user-1") : "demo-user-1"
         return .json(200, #"{"sub":"\#(subject)","name":"Demo User","email":"demo@example.com"}"#)
     }

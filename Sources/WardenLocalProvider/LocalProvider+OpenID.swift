@@ -37,8 +37,22 @@ extension LocalProvider {
         package var issuer: String?
         /// The `sub` the UserInfo endpoint answers with instead of the grant's (a response about another user).
         package var userInfoSubject: String?
+        /// The UserInfo endpoint answers with exactly this status, `Content-Type` and body instead of its own.
+        package var userInfoResponse: ScriptedResponse?
 
         package init() {}
+    }
+
+    /// A response a test scripts for one endpoint.
+    package struct ScriptedResponse: Sendable, Equatable {
+        package var status: Int
+        package var contentType: String
+        package var body: String
+        package init(status: Int, contentType: String = "application/json", body: String) {
+            self.status = status
+            self.contentType = contentType
+            self.body = body
+        }
     }
 
     /// What the provider saw and did in the last sign-in and logout, for tests and the demo's evidence: the

@@ -44,4 +44,32 @@ struct WhoIsSignedInTests {
         provider.idTokenQuirks.userInfoSubject = "demo-user-1\u{212A}"
         await #expect(throws: OAuthError(.invalidUserInfo)) { try await client.userInfo(for: signIn.session) }
     }
+
+    /// Every other UserInfo refusal, each fed: a signed response, a body that is no JSON object, one without `sub`, an
+    /// error status; and a provider that announces no endpoint.
+    @Test(
+        arguments: [
+            (
+                "signed", LocalProvider.ScriptedResponse(status: 200, contentType: "application/jwt", body: "e30.e30."),
+                OAuthError.Code.invalidUserInfo
+            ),
+            ("not JSON", LocalProvider.ScriptedResponse(status: 200, body: "<html>"), .invalidUserInfo),
+            ("an array", LocalProvider.ScriptedResponse(status: 200, body: "[]"), .invalidUserInfo),
+            ("no sub", LocalProvider.ScriptedResponse(status: 200, body: #"{"name":"x"}"#), .invalidUserInfo),
+            ("an empty sub", LocalProvider.ScriptedResponse(status: 200, body: #"{"sub":""}"#), .invalidUserInfo),
+            ("a 500", LocalProvider.ScriptedResponse(status: 500, body: ""), .httpError),
+        ] as [(String, LocalProvider.ScriptedResponse, OAuthError.Code)])
+    func aUserInfoResponseThatCannotBeUsedIsRefused(
+        _ name: String, response: LocalProvider.ScriptedResponse, code: OAuthError.Code
+    )
+        async throws
+    {
+        let provider = try OpenIDProviderTests.provider()
+        defer { provider.stop() }
+        let client = AuthClient(try OpenIDProviderTests.configuration(provider, store: InMemoryStore()))
+        let signIn = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
+        provider.idTokenQuirks.userInfoResponse = response
+        let error = await #expect(throws: OAuthError.self, "\(name)") { try await client.userInfo(for: signIn.session) }
+        #expect(error?.code == code, "\(name): \(String(describing: error))")
+    }
 }
