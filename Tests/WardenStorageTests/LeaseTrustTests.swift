@@ -69,6 +69,32 @@ struct LeaseTrustTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: real.path).isEmpty)
     }
 
+    /// The rest of what the lease refuses to use, each planted: a directory at the lease's path, a lease file others can
+    /// read, and a file where the lock directory should be.
+    @Test func aLeasePathThatIsNotAPrivateRegularFileIsRefused() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lock = FileGrantLock(directory: directory, timeout: .zero, clock: ImmediateClock())
+        let path = lock.file(service: "svc", account: "a").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let notRegular = await #expect(throws: StorageError.self) {
+            try await lock.acquire(service: "svc", account: "a")
+        }
+        #expect(notRegular?.code == .backendFailure, "\(String(describing: notRegular))")
+        try FileManager.default.removeItem(atPath: path)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(chmod(path, 0o644) == 0)
+        let open = await #expect(throws: StorageError.self) { try await lock.acquire(service: "svc", account: "a") }
+        #expect(open?.reason.contains("open to other users") == true, "\(String(describing: open))")
+        let file = directory.appendingPathComponent("not-a-directory")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let misplaced = FileGrantLock(directory: file, timeout: .zero, clock: ImmediateClock())
+        let error = await #expect(throws: StorageError.self) {
+            try await misplaced.acquire(service: "svc", account: "a")
+        }
+        #expect(error?.code == .serviceUnavailable && error?.reason.contains("not a directory") == true)
+    }
+
     /// A crashed holder's lease whose expiry never comes: before, every refresh waited out its 60 s timeout and
     /// failed (exit 75), for ever. Now a lease unchanged for a lease duration is taken over.
     @Test(arguments: ["1e300", "inf", "nan", "\(Int64.max)"])
