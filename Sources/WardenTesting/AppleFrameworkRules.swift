@@ -87,6 +87,26 @@ public enum AppleFrameworkRules {
             source: "ASAuthorizationError.h"),
     ]
 
+    /// On which thread the frameworks call back, where Warden's Apple layer relies on it (`code` unused, 0).
+    public static let callbacks: [Outcome] = [
+        Outcome(
+            code: 0, name: "presentationAnchor(for:)",
+            when: "asked on the main thread, by ASWebAuthenticationSession and ASAuthorizationController alike: the "
+                + "witnesses are nonisolated and enter the main actor with MainActor.assumeIsolated",
+            source: "ASWebAuthenticationSession.h / ASAuthorizationController.h: the providing protocols are "
+                + "NS_SWIFT_UI_ACTOR (main actor) in the iOS 17 SDK and later"),
+        Outcome(
+            code: 0, name: "getCredentialState completion",
+            when: "called on a background queue: Warden forms the block outside any actor and resumes a continuation",
+            source: "developer.apple.com/documentation/authenticationservices/asauthorizationappleidprovider/"
+                + "getcredentialstate(foruserid:completion:)"),
+        Outcome(
+            code: 0, name: "ASAuthorizationPlatformPublicKeyCredentialRegistration.attachment",
+            when: "an NSInteger property from iOS 16.6 / macOS 13.5, read by key under that availability",
+            source: "developer.apple.com/documentation/authenticationservices/"
+                + "asauthorizationplatformpublickeycredentialregistration/attachment"),
+    ]
+
     /// What `ASAuthorizationAppleIDProvider.getCredentialState(forUserID:completion:)` hands over: a state and an
     /// optional error (Apple, `ASAuthorizationAppleIDProvider.CredentialState`: authorized, revoked, notFound —
     /// "hasn't established a relationship" —, transferred — "transferred to a different team").

@@ -22,8 +22,9 @@ struct AppleFrameworkRuleTests {
             case "biometryNotEnrolled": .notEnrolled
             case "biometryLockout": .lockout
             case "notInteractive": .notInteractive
-            default: .failed
+            default: BiometricFailure.missingUsageDescription  // no rule may fall through: recorded below
             }
+        #expect(expected != .missingUsageDescription, "\(outcome) has no reaction in this table: add it")
         #expect(failure == expected, "\(outcome)")
         // Face ID off for the app (-6) and no enrolment (-7) decide a device-only refresh token, never a binding.
         if outcome.code == -6 || outcome.code == -7 {
@@ -73,5 +74,13 @@ struct AppleFrameworkRuleTests {
                 case .offline: (.notFound, offline, nil)
                 }
         #expect(AppleIDCredentialReaction.reaction(to: state, error: error) == expected, "\(report)")
+    }
+
+    /// The presentation-context witnesses enter the main actor with `assumeIsolated`: the rule they rest on is written
+    /// down with its source.
+    @Test func thePresentationAnchorIsAskedOnTheMainThread() {
+        let rule = AppleFrameworkRules.callbacks.first { $0.name == "presentationAnchor(for:)" }
+        #expect(rule?.when.contains("main thread") == true)
+        #expect(rule?.source.isEmpty == false)
     }
 }
