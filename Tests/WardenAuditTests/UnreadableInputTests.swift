@@ -26,4 +26,22 @@ struct UnreadableInputTests {
         #expect(skipped["App/Info.plist"] == "not a property list with a dictionary at the top")
         #expect(report.findings.isEmpty)
     }
+
+    /// A file that starts or ends at an operator, a bracket or a message send (the fuzz smoke's `==ri`, which once
+    /// read the token before the first) is audited like any other: every rule looks only inside the file's tokens.
+    @Test func filesStartingOrEndingAtAnOperatorAreAudited() {
+        let edges = [
+            "==ri", "!= pin", "pin ==", "==", "!=", "=", ".", "[", "]", "(", ")", "{", "}", ":", "@", "*", "!",
+            "isEqualToString:", "[a isEqualToString:", "isEqual", "let", "let x", "let x =", "var password =",
+            "apiKey = \"sk_live_0123456789abcdef\" ==", "#if", "\"", "/*", "//", "@\"", "http://", "SecItemAdd(",
+        ]
+        var contents: [String: [UInt8]] = [:]
+        for (number, edge) in edges.enumerated() {
+            for ext in ["swift", "m", "h", "json", "plist", "xcconfig", "entitlements"] {
+                contents["App/E\(number).\(ext)"] = Array(edge.utf8)
+            }
+        }
+        let report = Auditor().audit(contents: contents)
+        #expect(report.filesScanned + report.skipped.count == contents.count)
+    }
 }

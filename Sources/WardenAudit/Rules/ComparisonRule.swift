@@ -63,7 +63,7 @@ struct ComparisonRule: Rule {
             }
             left = operand(scan, index - 1, backwards: true)
             right = operand(scan, index + 1, backwards: false)
-            if left?.root == nil, scan.tokens[index - 1].kind == .identifier { bare.append(index - 1) }
+            if left?.root == nil, index > 0, scan.tokens[index - 1].kind == .identifier { bare.append(index - 1) }
             if right?.root == nil, index + 1 < scan.tokens.count, scan.tokens[index + 1].kind == .identifier {
                 bare.append(index + 1)
             }
