@@ -426,7 +426,7 @@ public actor AuthSession {
     /// An API request failed in transport (after its retries): the session is kept but read-only
     /// (``SessionState/degraded(reason:)``, `canMutate == false`) until a request gets through.
     public func requestFailed(_ error: TransportError) {
-        machine.requestFailed(error.codeName)
+        machine.requestFailed(error.code)
         publish()
     }
 

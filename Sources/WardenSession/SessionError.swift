@@ -1,5 +1,7 @@
 import Foundation
 import WardenCore
+import WardenOAuth
+import WardenStorage
 
 /// Why a session could not give a valid access token.
 public struct SessionError: CodedError {
@@ -74,13 +76,85 @@ public struct SessionError: CodedError {
     }
 }
 
-/// What the UI shows.
+/// What the UI shows: signed in, kept but read-only for a reason the app can switch over, or signed out and why.
+///
+/// ```swift
+/// switch await session.state {
+/// case .signedIn: showAccount()
+/// case .degraded(reason: .offline): showOfflineBanner()  // the session is kept; mutations wait
+/// case .degraded: showRetryLater()
+/// case .signedOut(reason: .userSignedOut): showWelcome()
+/// case .signedOut(reason: let why): showSignIn(message: why.description)
+/// }
+/// ```
 public enum SessionState: Sendable, Equatable {
     case signedIn
     /// Transient trouble: keep the session, read-only UI (`canMutate` false).
-    case degraded(reason: String)
-    case signedOut(reason: String)
+    case degraded(reason: DegradedReason)
+    /// No usable session: the user must sign in (again).
+    case signedOut(reason: SignedOutReason)
 
     /// Whether mutations should be enabled.
     public var canMutate: Bool { self == .signedIn }
+}
+
+/// Why a session is kept but read-only (``SessionState/degraded(reason:)``). Every reason is transient: the session
+/// leaves it by itself when a request or a refresh gets through, or when the network returns.
+public enum DegradedReason: Sendable, Equatable, CustomStringConvertible {
+    /// An API request failed in transport (after its retries): the device is offline, or the API unreachable.
+    case offline(TransportError.Code)
+    /// A refresh failed transiently (the network, a 5xx, `temporarily_unavailable`, rate limiting): the session backs
+    /// off, honouring `Retry-After`, and tries again.
+    case refreshFailed(OAuthError.Code)
+    /// The store cannot be read right now (the device is locked, the keyring too, the grant lock timed out).
+    case storeUnavailable(StorageErrorDomain.Code)
+    /// The refreshed tokens could not be stored; they serve from memory and are written again at the next chance.
+    case tokensNotStored(StorageErrorDomain.Code)
+    /// Another holder of the grant (an extension, another process) rotated it during this refresh: ask again.
+    case grantRotatedElsewhere
+
+    public var description: String {
+        switch self {
+        case .offline(let code): "offline (\(code))"
+        case .refreshFailed(let code): "the refresh failed (\(code)); the session is kept"
+        case .storeUnavailable(let code): "the stored session cannot be read now (\(code))"
+        case .tokensNotStored(let code): "tokens could not be stored: \(code)"
+        case .grantRotatedElsewhere: "the grant was rotated by another holder"
+        }
+    }
+}
+
+/// Why there is no session (``SessionState/signedOut(reason:)``).
+public enum SignedOutReason: Sendable, Equatable, CustomStringConvertible {
+    /// Nothing was stored: the user never signed in on this install, or the reinstall check purged it.
+    case noSession
+    /// The app signed the user out (``AuthSession/signOut()``).
+    case userSignedOut
+    /// Another holder of the grant (the app, an extension) signed out or purged it.
+    case signedOutElsewhere
+    /// The provider refused the grant at the token endpoint (`invalid_grant`, or 401 there): revoked, expired, or
+    /// spent by a rotation nothing stored.
+    case grantRejected
+    /// The access token expired and there is no refresh token to renew it.
+    case noRefreshToken
+    /// The biometric-bound refresh token is gone (the enrolled fingers or faces changed): the user signs in again.
+    case refreshTokenUnreadable
+    /// The stored tokens are bound to a DPoP key this holder does not have (a Bearer fallback would be a downgrade).
+    case dpopKeyUnavailable
+    /// A refresh returned an ID token that does not continue the session's (OpenID Connect Core §12.2).
+    case idTokenRejected
+
+    public var description: String {
+        switch self {
+        case .noSession: "no stored session"
+        case .userSignedOut: "signed out by the user"
+        case .signedOutElsewhere: "signed out by another holder of the grant"
+        case .grantRejected: "the provider rejected the grant"
+        case .noRefreshToken: "the access token expired and there is no refresh token"
+        case .refreshTokenUnreadable:
+            "the protected refresh token is no longer readable (biometry changed?); sign in again"
+        case .dpopKeyUnavailable: "the stored tokens are bound to a DPoP key this holder does not have"
+        case .idTokenRejected: "the refreshed ID token was rejected"
+        }
+    }
 }

@@ -75,15 +75,15 @@ struct SessionStateMachine<Waiter> {
     let dpopThumbprint: String?
 
     private(set) var tokens: TokenSet?
-    private(set) var signedOutReason: String?
+    private(set) var signedOutReason: SignedOutReason?
     private(set) var flight: Flight?
     private(set) var epoch = 0
     private(set) var needsPersist = false
     /// Whether the store has held this session's grant (restored from it, or written): only then does an empty
     /// store mean that another holder signed out.
     private(set) var stored: Bool
-    private(set) var offline: String?
-    private(set) var trouble: String?
+    private(set) var offline: TransportError.Code?
+    private(set) var trouble: DegradedReason?
     private(set) var backoff: Backoff?
     private(set) var failures = 0
     private(set) var refreshTimes: [Date] = []
@@ -102,17 +102,18 @@ struct SessionStateMachine<Waiter> {
         self.maximumRefreshes = maximumRefreshes
         self.refreshWindow = refreshWindow
         self.backoffPolicy = backoffPolicy
-        signedOutReason = tokens == nil ? "no stored session" : nil
+        signedOutReason = tokens == nil ? .noSession : nil
     }
 
     /// What the UI shows, derived from the fields above.
     var state: SessionState {
         if let signedOutReason { return .signedOut(reason: signedOutReason) }
-        if let reason = offline ?? trouble { return .degraded(reason: reason) }
+        if let offline { return .degraded(reason: .offline(offline)) }
+        if let trouble { return .degraded(reason: trouble) }
         return .signedIn
     }
 
-    var signedOutError: SessionError { SessionError(.signedOut, signedOutReason ?? "not signed in") }
+    var signedOutError: SessionError { SessionError(.signedOut, signedOutReason?.description ?? "not signed in") }
 
     // MARK: - Asking for a token
 
@@ -165,19 +166,19 @@ struct SessionStateMachine<Waiter> {
         }
         switch stored {
         case .failure(let error):
-            trouble = error.codeName
+            trouble = .storeUnavailable(error.code)
             return .finish(
                 end(.failure(SessionError(.degraded, "the stored session cannot be read now", underlying: error))))
         case .success(nil) where self.stored && !needsPersist:
             // Another holder signed out (or the grant was purged): follow it, never refresh a deleted grant.
-            signedOutReason = "signed out by another holder of the grant"
+            signedOutReason = .signedOutElsewhere
             tokens = nil
             return .finish(end(.failure(signedOutError)))
         case .success(let stored?) where !needsPersist && !Self.sameRound(stored, current):
             // Another holder refreshed (or signed in again): the store is the truth, adopt it — unless it is bound to
             // a DPoP key this holder does not have (a Bearer fallback would be a downgrade; the other holder keeps it).
             if let bound = stored.dpopThumbprint, bound != dpopThumbprint {
-                signedOutReason = "the stored tokens are bound to a DPoP key this holder does not have"
+                signedOutReason = .dpopKeyUnavailable
                 tokens = nil
                 return .finish(end(.failure(signedOutError)))
             }
@@ -214,8 +215,7 @@ struct SessionStateMachine<Waiter> {
     mutating func refreshTokenUnavailable(_ error: StorageError?, epoch: Int) -> Action {
         guard epoch == self.epoch else { return .finish(end(.failure(signedOutError))) }
         guard let error else {
-            return signOut(
-                reason: "the protected refresh token is no longer readable (biometry changed?); sign in again")
+            return signOut(reason: .refreshTokenUnreadable)
         }
         switch error.failureKind {
         case .userCancelled, .rejected:
@@ -226,7 +226,7 @@ struct SessionStateMachine<Waiter> {
                             .refreshTokenLocked, "the refresh token was not released (\(error.code))",
                             underlying: error))))
         default:
-            trouble = error.codeName
+            trouble = .storeUnavailable(error.code)
             return .finish(
                 end(
                     .failure(
@@ -238,9 +238,9 @@ struct SessionStateMachine<Waiter> {
     /// There is no refresh token at all and the access token no longer serves.
     mutating func noRefreshToken(epoch: Int) -> Action {
         guard epoch == self.epoch else { return .finish(end(.failure(signedOutError))) }
-        signedOutReason = "the access token expired and there is no refresh token"
+        signedOutReason = .noRefreshToken
         tokens = nil
-        return .purge(end(.failure(SessionError(.noRefreshToken, signedOutReason!))))
+        return .purge(end(.failure(SessionError(.noRefreshToken, SignedOutReason.noRefreshToken.description))))
     }
 
     mutating func refreshSucceeded(_ fresh: TokenSet, epoch: Int, now: Date) -> Action {
@@ -256,7 +256,7 @@ struct SessionStateMachine<Waiter> {
         sent(at: now)
         guard epoch == self.epoch else { return .finish(end(.failure(signedOutError))) }
         let reason = "the refreshed ID token was rejected (\(error.reason))"
-        signedOutReason = reason
+        signedOutReason = .idTokenRejected
         tokens = nil
         needsPersist = false
         return .purge(end(.failure(SessionError(.idTokenRejected, reason, underlying: error))))
@@ -273,7 +273,7 @@ struct SessionStateMachine<Waiter> {
         failures = 0
         if let error {
             needsPersist = true
-            trouble = "tokens could not be stored: \(error.codeName)"
+            trouble = .tokensNotStored(error.code)
             return .finish(
                 end(
                     .failure(
@@ -294,7 +294,7 @@ struct SessionStateMachine<Waiter> {
         stored = true
         guard needsPersist else { return }
         needsPersist = false
-        if trouble?.hasPrefix("tokens could not be stored") == true { trouble = nil }
+        if case .tokensNotStored = trouble { trouble = nil }
     }
 
     mutating func refreshFailed(_ error: OAuthError, epoch: Int, now: Date) -> Action {
@@ -316,7 +316,7 @@ struct SessionStateMachine<Waiter> {
                 retryAt: notBefore)
         }
         backoff = Backoff(notBefore: notBefore, error: result, serverSet: error.retryAfter != nil)
-        trouble = error.codeName
+        trouble = .refreshFailed(error.code)
         return .finish(end(.failure(result)))
     }
 
@@ -324,7 +324,7 @@ struct SessionStateMachine<Waiter> {
     /// taken for a revocation.
     mutating func storeReadAfterRejection(_ stored: Result<TokenSet?, StorageError>, epoch: Int, now: Date) -> Action {
         guard epoch == self.epoch else { return .finish(end(.failure(signedOutError))) }
-        let reason = "the provider rejected the grant"
+        let reason = SignedOutReason.grantRejected
         if case .success(let stored?) = stored, let spent = flight?.spent, !Self.sameRound(stored, spent) {
             tokens = stored
             adoptions += 1
@@ -332,18 +332,18 @@ struct SessionStateMachine<Waiter> {
                 clearTrouble()
                 return .finish(end(.success(stored.accessToken.unredacted())))
             }
-            trouble = "the grant was rotated by another holder"
+            trouble = .grantRotatedElsewhere
             return .finish(
                 end(.failure(SessionError(.degraded, "another holder rotated the grant; try again"))))
         }
         return signOut(reason: reason)
     }
 
-    private mutating func signOut(reason: String) -> Action {
+    private mutating func signOut(reason: SignedOutReason) -> Action {
         signedOutReason = reason
         tokens = nil
         needsPersist = false
-        return .purge(end(.failure(SessionError(.signedOut, reason))))
+        return .purge(end(.failure(SessionError(.signedOut, reason.description))))
     }
 
     private mutating func end(_ result: Result<String, SessionError>) -> Finish {
@@ -364,7 +364,7 @@ struct SessionStateMachine<Waiter> {
     mutating func signOutRequested() -> TokenSet? {
         let ending = tokens
         epoch += 1
-        signedOutReason = "signed out by the user"
+        signedOutReason = .userSignedOut
         tokens = nil
         needsPersist = false
         backoff = nil
@@ -372,9 +372,9 @@ struct SessionStateMachine<Waiter> {
     }
 
     /// An API request failed in transport: read-only until a request gets through.
-    mutating func requestFailed(_ code: String) {
+    mutating func requestFailed(_ code: TransportError.Code) {
         guard signedOutReason == nil else { return }
-        offline = "offline (\(code))"
+        offline = code
     }
 
     /// An API request got an HTTP response.

@@ -125,7 +125,7 @@ struct AuthSessionTests {
             try await session.persist()
             let expected = error.retryAfter == nil ? SessionError.Code.degraded : .rateLimited
             await #expect(throws: SessionError(expected, "")) { try await session.validAccessToken() }
-            #expect(await session.state == .degraded(reason: error.codeName))
+            #expect(await session.state == .degraded(reason: .refreshFailed(error.code)))
             #expect(await !session.state.canMutate)
             #expect(try await store.load(service: "svc", account: "a") != nil, "\(error.codeName): tokens kept")
             // Back online, after the backoff: recovers.
@@ -174,7 +174,7 @@ struct AuthSessionTests {
         await store.injectFailure(StorageError(.interactionNotAllowed))
         await #expect(throws: SessionError(.degraded, "")) { try await session.validAccessToken() }
         #expect(await provider.refreshes == 0)
-        #expect(await session.state == .degraded(reason: "interaction_not_allowed"))
+        #expect(await session.state == .degraded(reason: .storeUnavailable(.interactionNotAllowed)))
         await store.clearFailure()
         #expect(try await session.validAccessToken() == "at-1")
         #expect(await session.state == .signedIn)
@@ -236,7 +236,7 @@ struct AuthSessionTests {
         await session.signOut()
         #expect(await provider.revoked == ["refresh_token", "access_token"])
         #expect(try await store.load(service: "svc", account: "a") == nil)
-        #expect(await iterator.next() == .signedOut(reason: "signed out by the user"))
+        #expect(await iterator.next() == .signedOut(reason: .userSignedOut))
     }
 
     /// Every observer of `stateUpdates()` sees every change (a view model and a logger both see the sign-out), where
@@ -250,9 +250,9 @@ struct AuthSessionTests {
         #expect(await first.next() == .signedIn)
         #expect(await second.next() == .signedIn)
         await session.signOut()
-        #expect(await first.next() == .signedOut(reason: "signed out by the user"))
-        #expect(await second.next() == .signedOut(reason: "signed out by the user"))
+        #expect(await first.next() == .signedOut(reason: .userSignedOut))
+        #expect(await second.next() == .signedOut(reason: .userSignedOut))
         var late = session.stateUpdates().makeAsyncIterator()
-        #expect(await late.next() == .signedOut(reason: "signed out by the user"), "a late observer starts from now")
+        #expect(await late.next() == .signedOut(reason: .userSignedOut), "a late observer starts from now")
     }
 }

@@ -180,7 +180,7 @@ struct BiometricRefreshTokenTests {
             Issue.record("the session must be signed out")
             return
         }
-        #expect(reason.contains("sign in again"))
+        #expect(reason == .refreshTokenUnreadable)
         #expect(try await setup.tokens.load(service: "svc", account: "a") == nil)
         let gone = try await setup.protected.raw(service: "svc.refresh-token", account: "a")
         #expect(gone == nil)
@@ -268,7 +268,7 @@ struct BiometricRefreshTokenTests {
         await protected.setPrompt(.background)
         provider.expireAccessTokens()
         await #expect(throws: SessionError(.degraded, "")) { _ = try await session.validAccessToken(minTTL: 1e9) }
-        #expect(await session.state == .degraded(reason: "interaction_not_allowed"))
+        #expect(await session.state == .degraded(reason: .storeUnavailable(.interactionNotAllowed)))
         #expect(provider.count("token.refresh_token") == 0)
         #expect(try await tokens.load(service: "svc", account: "default") != nil, "the session is still stored")
 

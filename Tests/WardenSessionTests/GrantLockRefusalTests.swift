@@ -38,7 +38,7 @@ struct GrantLockRefusalTests {
         let error = await #expect(throws: SessionError(.degraded, "")) { try await session.validAccessToken() }
         #expect(error?.failureKind == .transient)
         #expect(await provider.refreshes == 0, "the refresh token was spent without holding the grant")
-        #expect(await session.state == .degraded(reason: "lock_timeout"))
+        #expect(await session.state == .degraded(reason: .storeUnavailable(.lockTimeout)))
         #expect(try await store.load(service: "svc", account: "a") == before, "the session and store are kept")
     }
 }

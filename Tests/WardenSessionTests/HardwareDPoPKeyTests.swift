@@ -131,33 +131,36 @@ struct HardwareDPoPKeyTests {
     @Test func anUnidentifiedFailureIsReplacedOnlyIfItRepeats() async throws {
         let store = InMemoryStore()
         let enclave = FakeEnclave()
-        let first = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        // The per-launch count is process-wide by service and account: an account of its own keeps the other tests of
+        // this suite, running alongside, from resetting it.
+        let alice = "alice-\(UUID().uuidString)"
+        let first = try await DPoPKeys.hardware(store: store, service: "dpop", account: alice, maker: enclave)
         enclave.openFailure.withLock { $0 = .unidentified("CryptoKit.CryptoKitError 3") }
         for _ in 1..<DPoPKeys.maximumUnidentifiedFailures {
             DPoPKeys.newLaunch()
             // Many calls in one launch (the app's tasks, an extension) count once.
             for _ in 0..<5 {
                 let error = await #expect(throws: StorageError.self) {
-                    try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+                    try await DPoPKeys.hardware(store: store, service: "dpop", account: alice, maker: enclave)
                 }
                 #expect(error?.failureKind == .transient)
             }
         }
         enclave.openFailure.withLock { $0 = nil }
         #expect(
-            try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave).key
+            try await DPoPKeys.hardware(store: store, service: "dpop", account: alice, maker: enclave).key
                 .thumbprint == first.key.thumbprint)
         enclave.openFailure.withLock { $0 = .unidentified("CryptoKit.CryptoKitError 3") }
         for _ in 1..<DPoPKeys.maximumUnidentifiedFailures {
             DPoPKeys.newLaunch()
             await #expect(throws: StorageError.self) {
-                try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+                try await DPoPKeys.hardware(store: store, service: "dpop", account: alice, maker: enclave)
             }
         }
         DPoPKeys.newLaunch()
-        let replaced = try await DPoPKeys.hardware(store: store, service: "dpop", account: "alice", maker: enclave)
+        let replaced = try await DPoPKeys.hardware(store: store, service: "dpop", account: alice, maker: enclave)
         #expect(replaced.replacedUnusableKey && replaced.key.thumbprint != first.key.thumbprint)
-        #expect(try await store.load(service: "dpop.failures", account: "alice") == nil)
+        #expect(try await store.load(service: "dpop.failures", account: alice) == nil)
     }
 
     @Test func reopenFailuresAreClassified() {

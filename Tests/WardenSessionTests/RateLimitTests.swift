@@ -15,7 +15,7 @@ struct RateLimitTests {
         let start = clock.date.current
         let first = await #expect(throws: SessionError.self) { try await session.validAccessToken() }
         #expect(first?.code == .rateLimited && first?.retryAt == start.addingTimeInterval(30))
-        #expect(await session.state == .degraded(reason: "rate_limited"), "kept, never signed out")
+        #expect(await session.state == .degraded(reason: .refreshFailed(.rateLimited)), "kept, never signed out")
         await provider.setFailure(nil)
         for _ in 0..<10 {  // callers keep asking within the window: the provider is not called again
             clock.advance(2.9)
@@ -116,7 +116,7 @@ struct RateLimitTests {
         let url = URL(string: "https://api.example.com/me")!
         await #expect(throws: TransportError.self) { try await client.send(HTTPRequest(url: url)) }
         #expect(await !session.state.canMutate)
-        #expect(await session.state == .degraded(reason: "offline (not_connected)"))
+        #expect(await session.state == .degraded(reason: .offline(.notConnected)))
         #expect(await session.currentTokens != nil, "the session is kept")
         online.withLock { $0 = true }
         #expect(try await client.send(HTTPRequest(url: url)).status == 200)

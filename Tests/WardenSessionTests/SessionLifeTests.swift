@@ -61,7 +61,7 @@ struct SessionLifeTests {
         let error = await #expect(throws: SessionError.self) { try await session.validAccessToken() }
         #expect(error?.failureKind == .transient)
         let offlineState = await session.state
-        #expect(offlineState == .degraded(reason: "network") && !offlineState.canMutate)
+        #expect(offlineState == .degraded(reason: .refreshFailed(.network)) && !offlineState.canMutate)
         #expect(try await Self.stored(store, service) == before, "the store is untouched")
         // Within the backoff nothing is sent, however often the app asks.
         let attempts = transport.count
@@ -126,7 +126,7 @@ struct SessionLifeTests {
         _ = await app.signOut()
         clock.advance(3600)
         await #expect(throws: SessionError(.signedOut, "")) { try await widget.validAccessToken() }
-        #expect(await widget.state == .signedOut(reason: "signed out by another holder of the grant"))
+        #expect(await widget.state == .signedOut(reason: .signedOutElsewhere))
         #expect(provider.count("token.refresh_token") == 0, "a signed-out grant is never refreshed")
     }
 

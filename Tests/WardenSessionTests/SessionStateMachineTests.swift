@@ -69,7 +69,7 @@ struct SessionStateMachineTests {
             Issue.record("a signed-out machine did not fail")
             return
         }
-        #expect(error.code == .signedOut && machine.state == .signedOut(reason: "no stored session"))
+        #expect(error.code == .signedOut && machine.state == .signedOut(reason: .noSession))
     }
 
     @Test func callersDuringARoundWaitAndAllGetItsResult() throws {
@@ -161,7 +161,7 @@ struct SessionStateMachineTests {
         }
         let end = try #require(Self.finish(machine.storeRead(.success(nil), epoch: epoch, now: Self.t0)))
         #expect(throws: SessionError(.signedOut, "")) { try end.result.get() }
-        #expect(machine.state == .signedOut(reason: "signed out by another holder of the grant"))
+        #expect(machine.state == .signedOut(reason: .signedOutElsewhere))
         // Tokens never written yet (a session built over a sign-in before its first persist): not a sign-out.
         var fresh = Self.machine(stored: false)
         guard case .lockAndReadStore(let first) = fresh.tokenRequested(.validFor(60), now: Self.t0),
@@ -181,7 +181,7 @@ struct SessionStateMachineTests {
         let end = try #require(
             Self.finish(machine.storeRead(.failure(StorageError(.interactionNotAllowed)), epoch: epoch, now: Self.t0)))
         #expect(throws: SessionError(.degraded, "")) { try end.result.get() }
-        #expect(machine.state == .degraded(reason: "interaction_not_allowed") && machine.tokens != nil)
+        #expect(machine.state == .degraded(reason: .storeUnavailable(.interactionNotAllowed)) && machine.tokens != nil)
     }
 
     @Test func transientFailureOpensAnEqualJitterBackoffWindow() throws {
@@ -211,7 +211,7 @@ struct SessionStateMachineTests {
             now = retryAt
         }
         #expect(waits == [0.75, 1.5, 3, 6], "RetryPolicy's arithmetic, equal jitter at 0.5")
-        #expect(machine.state == .degraded(reason: "network"))
+        #expect(machine.state == .degraded(reason: .refreshFailed(.network)))
     }
 
     @Test func retryAfterIsExactAndOutlivesTheNetworkReturn() throws {
@@ -234,8 +234,8 @@ struct SessionStateMachineTests {
         var machine = Self.machine()
         _ = Self.sending(&machine)
         _ = machine.refreshFailed(OAuthError(.network), epoch: 0, now: Self.t0)
-        machine.requestFailed("not_connected")
-        #expect(machine.state == .degraded(reason: "offline (not_connected)"))
+        machine.requestFailed(.notConnected)
+        #expect(machine.state == .degraded(reason: .offline(.notConnected)))
         let retry = machine.networkBecameAvailable(now: Self.t0.addingTimeInterval(0.1))
         #expect(retry, "retry once now")
         #expect(machine.backoff == nil && machine.offline == nil)
@@ -248,7 +248,7 @@ struct SessionStateMachineTests {
 
     @Test func theNetworkReturnWithoutABackoffAsksForNothing() {
         var machine = Self.machine(Self.tokens(0, expiresIn: 3600))
-        machine.requestFailed("timed_out")
+        machine.requestFailed(.timedOut)
         let retry = machine.networkBecameAvailable(now: Self.t0)
         #expect(!retry)
         #expect(machine.state == .signedIn)
@@ -281,7 +281,7 @@ struct SessionStateMachineTests {
             return
         }
         #expect(throws: SessionError(.signedOut, "")) { try end.result.get() }
-        #expect(machine.tokens == nil && machine.state == .signedOut(reason: "the provider rejected the grant"))
+        #expect(machine.tokens == nil && machine.state == .signedOut(reason: .grantRejected))
     }
 
     @Test func signOutDuringARoundDiscardsEveryLaterStep() throws {
@@ -314,7 +314,7 @@ struct SessionStateMachineTests {
         let fresh = Self.tokens(1, expiresIn: 3600)
         let end = try #require(Self.finish(machine.persisted(fresh, epoch: 0, error: StorageError(.locked))))
         #expect(throws: SessionError(.persistenceFailed, "")) { try end.result.get() }
-        #expect(machine.needsPersist && machine.state == .degraded(reason: "tokens could not be stored: locked"))
+        #expect(machine.needsPersist && machine.state == .degraded(reason: .tokensNotStored(.locked)))
         guard case .deliver("at-1", persistFirst: let stale?) = machine.tokenRequested(.validFor(60), now: Self.t0)
         else {
             Issue.record("the in-memory tokens did not serve")

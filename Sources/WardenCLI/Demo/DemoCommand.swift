@@ -106,6 +106,7 @@ struct DemoCommand: CLICommand {
     static func describe(_ state: SessionState) -> String {
         switch state {
         case .signedIn: "signedIn"
+        case .degraded(reason: .refreshFailed(let code)): "degraded(\(code))"
         case .degraded(let reason): "degraded(\(reason))"
         case .signedOut(let reason): "signedOut(\(reason))"
         }
