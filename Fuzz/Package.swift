@@ -30,6 +30,7 @@ let harnesses: [(name: String, products: [String])] = [
     ("FuzzDPoPProof", ["WardenOAuth"]),
     ("FuzzJSON", ["WardenJOSE"]),
     ("FuzzJWK", ["WardenJOSE", "WardenCrypto"]),
+    ("FuzzLegacyCredentials", ["WardenSession"]),
     ("FuzzLoopbackRequest", ["WardenOAuth"]),
     ("FuzzOAuth1", ["WardenOAuth", "WardenCrypto", "WardenCore"]),
     ("FuzzPasskeyAssertion", ["WardenPasskeys"]),

@@ -118,6 +118,7 @@ struct SessionStateMachine<Waiter> {
     // MARK: - Asking for a token
 
     static func satisfies(_ tokens: TokenSet, _ need: Need, now: Date) -> Bool {
+        guard !tokens.accessToken.unredacted().isEmpty else { return false }  // a refresh-token-only grant
         let ttl = tokens.timeToLive(now: now)  // nil: no expiry announced, use it until a server refuses it
         switch need {
         case .validFor(let minimum): return ttl.map { $0 > minimum } ?? true

@@ -82,7 +82,10 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
         guard stored.v == Self.currentVersion else {
             throw StorageError(.corruptedData, "unsupported token set version \(stored.v)")
         }
-        guard !stored.accessToken.isEmpty, !stored.issuer.isEmpty else {
+        // An empty access token only beside a refresh token (a migrated refresh-token-only grant, refreshed first).
+        guard !stored.accessToken.isEmpty || stored.refreshToken != nil || stored.refreshTokenSeparate == true,
+            !stored.issuer.isEmpty
+        else {
             throw StorageError(.corruptedData, "the stored token set is incomplete")
         }
         self.init(

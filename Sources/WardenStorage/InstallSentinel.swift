@@ -42,6 +42,10 @@ public struct InstallSentinel: Sendable {
         case alreadyInstalled
         /// The marker was where an earlier layout kept it: it was moved to its place now, nothing was purged.
         case migrated
+        /// The marker was missing, but the app says an earlier version ran in this install (an update that adopted
+        /// the sentinel, ``purgeIfFirstLaunch(store:services:earlierVersionRan:)``): the marker was written, nothing
+        /// was purged.
+        case adopted
         /// The check could not trust a missing marker right now (prewarming, protected data unavailable); call it
         /// again on the next real launch. Nothing was purged.
         case deferred(String)
@@ -132,10 +136,15 @@ public struct InstallSentinel: Sendable {
     }
 
     /// Purges `services` when this is the first launch of this install.
+    ///
+    /// - Parameter earlierVersionRan: for an app that adopts the sentinel in an update (and a migration from another
+    ///   SDK, ``Result/adopted``): evidence that an earlier version ran in this install — something it left in the
+    ///   app's own container, which a reinstall deletes. Asked only when the marker is missing and nothing else
+    ///   decides; true writes the marker without purging. A group marker naming another install still purges.
     @discardableResult
-    public func purgeIfFirstLaunch(store: any CredentialStore, services: [String]) async throws(StorageError)
-        -> Result
-    {
+    public func purgeIfFirstLaunch(
+        store: any CredentialStore, services: [String], earlierVersionRan: (@Sendable () -> Bool)? = nil
+    ) async throws(StorageError) -> Result {
         guard let marker else {
             return .deferred("the app group container is unavailable; the install marker cannot be checked")
         }
@@ -157,6 +166,10 @@ public struct InstallSentinel: Sendable {
         }
         if isAppExtension {
             return .deferred("an app extension never purges; the app's first launch does")
+        }
+        if !marker.exists(), let earlierVersionRan, earlierVersionRan() {
+            try writeMarker(marker)
+            return .adopted
         }
         // The store must be readable before a missing marker is trusted.
         for service in services {

@@ -29,6 +29,20 @@
             let report = await session.signOut()                                   // local data gone; revoked, or retried later
         }
 
+        static func migration(client: AuthClient) async throws {
+let migration = SessionMigration(
+    from: .auth0(service: Bundle.main.bundleIdentifier!),   // or .gtmAppAuth(itemName: "auth"), .okta(), .appAuth(service:account:)
+    in: KeychainStore(),
+    earlierVersionRan: { UserDefaults.standard.object(forKey: "onboardingDone") != nil })
+let session: AuthSession?
+switch try await client.migrateSession(migration) {
+case .migrated(let migrated): session = migrated
+case .alreadyMigrated(let restored): session = restored
+case .nothingToMigrate, .purgedPreviousInstall, .deferred: session = try await client.restoreSession()
+}
+            _ = session
+        }
+
         static func providerPreset() throws {
             let preset = ProviderPreset.auth0(domain: "example.us.auth0.com", audience: "https://api.example.com")
             let redirect = preset.redirectURI(bundleID: "com.example.app")  // register this in the provider's console
