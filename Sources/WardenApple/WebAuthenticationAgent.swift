@@ -147,6 +147,58 @@
     #if WARDEN_APPLE
         import SwiftUI
 
+        /// SwiftUI's `@Environment(\.webAuthenticationSession)` as the browser of ``AuthClient``: the whole chain
+        /// (discovery, PAR, PKCE, the exchange, the ID token, storage) runs in the client, and the environment's session
+        /// only shows the provider's page. No `@unchecked Sendable`: the environment value is a main-actor struct, and
+        /// every call into it is made on the main actor.
+        ///
+        /// ```swift
+        /// struct SignInButton: View {
+        ///     @Environment(\.webAuthenticationSession) private var webAuthenticationSession
+        ///     let client: AuthClient
+        ///     var body: some View {
+        ///         Button("Sign in") {
+        ///             Task { _ = try await client.signIn(with: WebAuthenticationSessionBrowser(webAuthenticationSession)) }
+        ///         }
+        ///     }
+        /// }
+        /// ```
+        @available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+        public struct WebAuthenticationSessionBrowser: AuthorizationBrowser {
+            private let session: WebAuthenticationSession
+            private let ephemeral: Bool
+
+            /// A browser over the environment's session; `ephemeral` asks for a private browser session (no shared
+            /// cookies, so no single sign-on), as documented on ``WebAuthenticationAgent``.
+            public init(_ session: WebAuthenticationSession, ephemeral: Bool = false) {
+                self.session = session
+                self.ephemeral = ephemeral
+            }
+
+            public func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws
+                -> AuthorizationCode
+            {
+                var (url, pending) = try await request.prepare()
+                if requireIssuer { pending = pending.requiringIssuer() }
+                return try await WebAuthenticationSwiftUI.authorize(
+                    session, url: url, pending: pending, ephemeral: ephemeral)
+            }
+
+            /// Opens the provider's logout in the shared browser session (where its cookie is) and validates the return
+            /// to the post-logout redirect, which a web authentication session needs to finish.
+            public func endSession(_ request: EndSessionRequest) async throws -> EndSessionOutcome {
+                guard let redirect = request.postLogoutRedirectURI else {
+                    throw OAuthError(
+                        .invalidConfiguration,
+                        "a web authentication session needs a post_logout_redirect_uri to return to")
+                }
+                let returned = try await WebAuthenticationSwiftUI.present(
+                    session, url: try request.url(), returningTo: redirect, ephemeral: false)
+                try request.validateReturn(returned.absoluteString)
+                return .confirmed
+            }
+        }
+
         /// The SwiftUI variant over `@Environment(\.webAuthenticationSession)` (iOS 16.4, macOS 13.3).
         @available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
         public enum WebAuthenticationSwiftUI {
@@ -159,7 +211,17 @@
             public static func authorize(
                 _ session: WebAuthenticationSession, url: URL, pending: PendingAuthorization, ephemeral: Bool = false
             ) async throws -> AuthorizationCode {
-                guard let callback = WebAuthenticationCallback(pending.redirectURI) else {
+                let callbackURL = try await present(
+                    session, url: url, returningTo: pending.redirectURI, ephemeral: ephemeral)
+                return try pending.validate(callbackURL.absoluteString)
+            }
+
+            /// Shows `url` with the environment's session until it is sent to `redirect`; returns that URL.
+            @MainActor
+            static func present(
+                _ session: WebAuthenticationSession, url: URL, returningTo redirect: RedirectURI, ephemeral: Bool
+            ) async throws -> URL {
+                guard let callback = WebAuthenticationCallback(redirect) else {
                     throw OAuthError(.invalidRedirectURI, "a web authentication session cannot use a loopback redirect")
                 }
                 let browser: WebAuthenticationSession.BrowserSession = ephemeral ? .ephemeral : .shared
@@ -176,7 +238,7 @@
                         callbackURL = try await session.authenticate(
                             using: url, callbackURLScheme: scheme, preferredBrowserSession: browser)
                     }
-                    return try pending.validate(callbackURL.absoluteString)
+                    return callbackURL
                 } catch let error as ASWebAuthenticationSessionError {
                     guard
                         case .failed(let mapped) = BrowserSessionSlot.outcome(url: nil, errorCode: error.code.rawValue)

@@ -154,4 +154,19 @@ case .nothingToMigrate, .purgedPreviousInstall, .deferred: session = try await c
             _ = data
         }
     }
+    @available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
+struct SignInButton: View {
+    @Environment(\.webAuthenticationSession) private var webAuthenticationSession
+    let client: AuthClient
+    let signedIn: (AuthSession) -> Void
+    var body: some View {
+        Button("Sign in") {
+            Task {
+                if let signIn = try? await client.signIn(with: WebAuthenticationSessionBrowser(webAuthenticationSession)) {
+                    signedIn(signIn.session)
+                }
+            }
+        }
+    }
+}
 #endif
