@@ -51,7 +51,8 @@ let package = Package(
     name: "WardenAppleTypeCheck",
     targets: [
         standIn(appKit ? "AppKit" : "UIKit"),
-        standIn("SwiftUI"),
+        standIn("Combine"),
+        standIn("SwiftUI", ["Combine"]),
         standIn("os"),
         standIn("Security"),
         standIn("CryptoKit", ["Security", "LocalAuthentication"]),
@@ -74,8 +75,8 @@ let package = Package(
             "WardenApple",
             [
                 "WardenCore", "WardenCrypto", "WardenJOSE", "WardenOAuth", "WardenSession", "WardenStorage",
-                "WardenPasskeys", windowing, "SwiftUI", "AuthenticationServices", "LocalAuthentication", "Security",
-                "CryptoKit", "Network",
+                "WardenPasskeys", windowing, "SwiftUI", "Combine", "AuthenticationServices", "LocalAuthentication",
+                "Security", "CryptoKit", "Network",
             ]),
         // The README's Apple-only examples (Tests/ReadmeSnippetTests/Apple), so they compile per platform too.
         .target(

@@ -7,14 +7,18 @@ import WardenApple
     import FoundationNetworking  // only where this file is type-checked on Linux (TypeCheck/Package.swift)
 #endif
 
-/// The app's one `AuthClient` and its session: restored at launch (no network needed), signed in through the
-/// system browser, used for API calls through `URLSession`, ended with a report.
+/// The app's one `AuthClient` and its account model: restored at launch (no network needed), signed in through the
+/// system browser (SwiftUI's own web authentication session where the OS has it), used for API calls through
+/// `URLSession`, ended with a report. The views observe ``model`` (`SessionModel`, an `ObservableObject`), which
+/// follows the session's state stream: a refresh, an offline spell or a sign-out elsewhere redraws them.
 @MainActor
 final class SampleSession {
     let client: AuthClient
+    /// What the views observe: the state with its typed reason, who is signed in, whether a request runs.
+    let model: SessionModel
     /// Whether this device binds the refresh token to Face ID / Touch ID (a passcode and enrolled biometry).
     let protection: RefreshTokenProtection
-    private(set) var session: AuthSession?
+    var session: AuthSession? { model.session }
     private var network: NetworkPathObserver?
 
     init() throws {
@@ -27,21 +31,21 @@ final class SampleSession {
                 clientID: SampleConfiguration.clientID,
                 redirectURI: try RedirectURI(SampleConfiguration.redirectURI), store: store,
                 service: SampleConfiguration.service, sentinel: InstallSentinel(appID: SampleConfiguration.service)))
+        model = SessionModel(client: client)
     }
 
     /// The stored session, without a request: an app launched offline is signed in at once.
-    func restore() async throws -> SessionState? {
-        session = try await client.restoreSession()
+    func restore() async throws {
+        try await model.restore()
         watchNetwork()
-        return await session?.state
     }
 
-    /// Signs in through `ASWebAuthenticationSession`, presented from the window in front.
-    func signIn() async throws -> SessionState {
-        let signIn = try await client.signIn(with: WebAuthenticationAgent { Self.currentWindow() })
-        session = signIn.session
+    /// Signs in through `browser` (SwiftUI's web authentication session), or `ASWebAuthenticationSession` presented
+    /// from the window in front where the OS has no such session (before iOS 16.4).
+    func signIn(with browser: (any AuthorizationBrowser)? = nil) async throws -> String {
+        try await model.signIn(with: browser ?? WebAuthenticationAgent { Self.currentWindow() })
         watchNetwork()
-        return await signIn.session.state
+        return "Signed in."
     }
 
     /// Calls the API with the access token (refreshed once for any burst of 401s).
@@ -55,9 +59,7 @@ final class SampleSession {
 
     /// Signs out: the device forgets the session first, then the provider is told (retried later when offline).
     func signOut() async -> String {
-        guard let session else { return "Not signed in." }
-        let report = await session.signOut()
-        self.session = nil
+        guard let report = await model.signOut() else { return "Not signed in." }
         switch report.revocation {
         case .revoked: return "Signed out here and at the provider."
         case .failed(_, willRetry: true): return "Signed out here; the provider is told when you are online."
@@ -65,10 +67,6 @@ final class SampleSession {
         case .noEndpoint: return "Signed out here; the provider has no revocation endpoint."
         case .nothingToRevoke: return "Signed out."
         }
-    }
-
-    var state: SessionState? {
-        get async { await session?.state }
     }
 
     /// When the network returns, the session of that moment (not of when the observer started: a later sign-in

@@ -122,26 +122,31 @@ case .nothingToMigrate, .purgedPreviousInstall, .deferred: session = try await c
     }
 
     @MainActor struct AccountView: View {
-        let client: AuthClient
-        @State private var session: AuthSession?
+        @StateObject private var account: SessionModel          // iOS 17: ObservableSessionModel with @State
         @State private var message = ""
+
+        init(client: AuthClient) { _account = StateObject(wrappedValue: SessionModel(client: client)) }
 
         var body: some View {
             VStack {
                 Text(message)
-                if let session {
-                    Button("Sign out") { Task { _ = await session.signOut(); self.session = nil } }
+                switch account.state {
+                case .signedIn, .degraded:                         // degraded: offline, read-only (.degraded(reason: .offline))
+                    Text("Hello \((try? account.claims?.subject) ?? "")")   // who, from the ID token, offline too
+                    Button("Sign out") { Task { await account.signOut() } }
                         .privacyMasked()
-                } else {
+                case .signedOut(let reason):
+                    if reason == .grantRejected || reason == .refreshTokenUnreadable { Text("Please sign in again") }
                     Button("Sign in") {
                         Task {
-                            do { session = try await client.signIn(with: WebAuthenticationAgent { currentWindow() }).session }
+                            do { try await account.signIn(with: WebAuthenticationAgent { currentWindow() }) }
                             catch { message = "\(error)" }
                         }
                     }
+                    .disabled(account.isWorking)
                 }
             }
-            .task { session = try? await client.restoreSession() }  // no network needed
+            .task { try? await account.restore() }  // no network needed; the state follows the session from then on
         }
     }
 

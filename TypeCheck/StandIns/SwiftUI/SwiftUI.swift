@@ -7,6 +7,7 @@
 // Edge, EnvironmentValues, Environment) are iOS 13.0, macOS 10.15, Mac Catalyst 13.0, visionOS 1.0; the newer ones
 // say so on their declaration (Apple docs pages of `overlay(alignment:content:)`, `ignoresSafeArea(_:edges:)`,
 // ScenePhase).
+@_exported import Combine  // SwiftUI re-exports ObservableObject and @Published
 @_exported import Foundation
 
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
@@ -27,6 +28,32 @@ extension Never: View {
     public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
     public static func buildEither<T: View, F: View>(first: T) -> _ConditionalContent<T, F> { _ConditionalContent() }
     public static func buildEither<T: View, F: View>(second: F) -> _ConditionalContent<T, F> { _ConditionalContent() }
+    /// Apple docs: iOS 14.0, macOS 11.0, Mac Catalyst 14.0, visionOS 1.0 (`if #available` in a view builder).
+    @available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+    public static func buildLimitedAvailability<Content: View>(_ content: Content) -> AnyView { AnyView(content) }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public struct AnyView: View {
+    nonisolated public init<V: View>(_ view: V) {}
+    public var body: Never { fatalError() }
+}
+
+/// Apple docs: `@propertyWrapper @MainActor @preconcurrency struct StateObject<ObjectType: ObservableObject>`, iOS
+/// 14.0, macOS 11.0, Mac Catalyst 14.0, visionOS 1.0.
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+@MainActor @preconcurrency @propertyWrapper public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
+    public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) { wrappedValue = thunk() }
+    public var wrappedValue: ObjectType
+}
+
+/// Apple docs: `@propertyWrapper @MainActor @preconcurrency struct ObservedObject<ObjectType: ObservableObject>`, iOS
+/// 13.0, macOS 10.15, Mac Catalyst 13.0, visionOS 1.0.
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+@MainActor @preconcurrency @propertyWrapper public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty
+{
+    public init(wrappedValue: ObjectType) { self.wrappedValue = wrappedValue }
+    public var wrappedValue: ObjectType
 }
 
 @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)

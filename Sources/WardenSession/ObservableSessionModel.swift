@@ -1,0 +1,64 @@
+#if canImport(Observation)
+    import Observation
+    import WardenJOSE
+    import WardenOAuth
+    import WardenStorage
+
+    /// The account for SwiftUI with Observation (iOS 17, macOS 14): a view that reads ``state``, ``claims`` or
+    /// ``isWorking`` redraws when it changes. Before iOS 17, WardenApple's `SessionModel` (`ObservableObject`) is the
+    /// same object for `@StateObject`. Both mirror a ``SessionController``, which follows the session's own state
+    /// stream, so a refresh, an offline spell or a sign-out elsewhere (an extension) reaches the view.
+    ///
+    /// ```swift
+    /// @State private var account = ObservableSessionModel(client: client)
+    /// var body: some View {
+    ///     switch account.state {
+    ///     case .signedIn: Text("Hello \((try? account.claims?.subject) ?? "")")
+    ///     case .degraded(reason: .offline): Text("Offline: read-only")
+    ///     case .degraded: Text("Trying again soon")
+    ///     case .signedOut: SignInButton(account: account)
+    ///     }
+    /// }
+    /// ```
+    @available(iOS 17.0, macOS 14.0, macCatalyst 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @MainActor @Observable
+    public final class ObservableSessionModel {
+        /// The session's state, with its typed reason (``DegradedReason``, ``SignedOutReason``).
+        public private(set) var state: SessionState = .signedOut(reason: .noSession)
+        /// Who is signed in (the session's ID-token claims), without the network.
+        public private(set) var claims: JWTClaims?
+        /// Whether a restore, sign-in or sign-out is running.
+        public private(set) var isWorking = false
+        /// The session, while there is one (for API calls).
+        public private(set) var session: AuthSession?
+        /// The controller the model mirrors.
+        @ObservationIgnored public let controller: SessionController
+
+        public init(client: AuthClient) {
+            controller = SessionController(client: client)
+            controller.onChange = { [weak self] in self?.mirror($0) }
+        }
+
+        /// ``SessionController/restore()``.
+        public func restore() async throws(StorageError) { try await controller.restore() }
+        /// ``SessionController/migrate(_:)``.
+        @discardableResult
+        public func migrate(_ migration: SessionMigration) async throws(MigrationError) -> SessionMigration.Outcome {
+            try await controller.migrate(migration)
+        }
+        /// ``SessionController/signIn(with:parameters:)``.
+        public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
+            async throws
+        { try await controller.signIn(with: browser, parameters: parameters) }
+        /// ``SessionController/signOut()``.
+        @discardableResult
+        public func signOut() async -> SignOutReport? { await controller.signOut() }
+
+        private func mirror(_ controller: SessionController) {
+            if state != controller.state { state = controller.state }
+            claims = controller.claims
+            if isWorking != controller.isWorking { isWorking = controller.isWorking }
+            if session !== controller.session { session = controller.session }
+        }
+    }
+#endif

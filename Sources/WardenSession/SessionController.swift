@@ -1,0 +1,123 @@
+import Foundation
+import WardenCore
+import WardenJOSE
+import WardenOAuth
+import WardenStorage
+
+/// The account as a view shows it — the state (with its typed reason), who is signed in, whether a sign-in or
+/// sign-out is running — kept current by following the session's own state stream, on the main actor. The logic
+/// behind ``ObservableSessionModel`` (`@Observable`) and WardenApple's `SessionModel` (`ObservableObject`), which
+/// mirror these properties; usable on its own with ``onChange``.
+///
+/// ```swift
+/// let controller = SessionController(client: client)
+/// controller.onChange = { redraw($0.state, $0.claims) }
+/// try await controller.restore()                     // at launch, no network
+/// try await controller.signIn(with: browser)
+/// ```
+@MainActor
+public final class SessionController {
+    /// The client that signs in and restores.
+    public let client: AuthClient
+    /// The session, while there is one.
+    public private(set) var session: AuthSession?
+    /// The session's state; `.signedOut(reason: .noSession)` before ``restore()`` and after a sign-out.
+    public private(set) var state: SessionState = .signedOut(reason: .noSession)
+    /// Who is signed in: the session's ID-token claims (``AuthSession/idTokenClaims``), updated after each refresh.
+    public private(set) var claims: JWTClaims?
+    /// Whether a restore, sign-in or sign-out is running (disable the buttons that start another).
+    public private(set) var isWorking = false
+    /// Called on the main actor after any property changed.
+    public var onChange: (@MainActor (SessionController) -> Void)?
+
+    private var following: Task<Void, Never>?
+
+    public init(client: AuthClient) { self.client = client }
+
+    deinit { following?.cancel() }
+
+    /// Restores the stored session (``AuthClient/restoreSession()``): no network.
+    public func restore() async throws(StorageError) {
+        try await working { () async throws(StorageError) in
+            adopt(try await client.restoreSession())
+        }
+    }
+
+    /// Moves a user another SDK signed in into Warden, then follows the session (``AuthClient/migrateSession(_:)``).
+    @discardableResult
+    public func migrate(_ migration: SessionMigration) async throws(MigrationError) -> SessionMigration.Outcome {
+        try await working { () async throws(MigrationError) in
+            let outcome = try await client.migrateSession(migration)
+            switch outcome {
+            case .migrated(let migrated): adopt(migrated)
+            case .alreadyMigrated(let restored): adopt(restored)
+            case .nothingToMigrate, .purgedPreviousInstall, .deferred: adopt(try await restoredAfterMigration())
+            }
+            return outcome
+        }
+    }
+
+    private func restoredAfterMigration() async throws(MigrationError) -> AuthSession? {
+        do { return try await client.restoreSession() } catch {
+            throw MigrationError(
+                error.failureKind == .transient ? .storeUnavailable : .storeFailed, "the store failed (\(error.code))")
+        }
+    }
+
+    /// Signs in through `browser` (``AuthClient/signIn(with:parameters:)``) and follows the new session.
+    public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
+        async throws
+    {
+        try await working { () async throws in
+            adopt(try await client.signIn(with: browser, parameters: parameters).session)
+        }
+    }
+
+    /// Signs out (``AuthSession/signOut()``); nil when there was no session.
+    @discardableResult
+    public func signOut() async -> SignOutReport? {
+        guard let session else { return nil }
+        isWorking = true
+        changed()
+        let report = await session.signOut()
+        adopt(nil, signedOut: .userSignedOut)
+        isWorking = false
+        changed()
+        return report
+    }
+
+    private func working<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
+        isWorking = true
+        changed()
+        defer {
+            isWorking = false
+            changed()
+        }
+        return try await body()
+    }
+
+    /// Follows `next` (nil: none): its state stream drives ``state`` and ``claims`` until another replaces it.
+    private func adopt(_ next: AuthSession?, signedOut reason: SignedOutReason = .noSession) {
+        following?.cancel()
+        following = nil
+        session = next
+        claims = nil
+        guard let next else {
+            state = .signedOut(reason: reason)
+            changed()
+            return
+        }
+        let updates = next.stateUpdates()
+        following = Task { [weak self] in
+            for await update in updates {
+                let claims = await next.idTokenClaims
+                guard let self, self.session === next else { return }
+                self.state = update
+                self.claims = claims
+                self.changed()
+            }
+        }
+    }
+
+    private func changed() { onChange?(self) }
+}
