@@ -54,6 +54,7 @@ public struct OAuthError: CodedError {
             case noEndSessionEndpoint = "no_end_session_endpoint"
             case noUserInfoEndpoint = "no_userinfo_endpoint"
             case invalidUserInfo = "invalid_userinfo"
+            case storageFailed = "storage_failed"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -134,6 +135,9 @@ public struct OAuthError: CodedError {
         public static let presentationUnavailable = Code(.presentationUnavailable)
         /// The system browser session failed for another reason; not retried automatically.
         public static let browserFailed = Code(.browserFailed)
+        /// The signed-in session could not be stored (``OAuthError/underlying`` is the store's error): transient when
+        /// the store is only unavailable now (a locked device), else a misconfiguration (an entitlement, a name).
+        public static let storageFailed = Code(.storageFailed)
         /// The token endpoint issued another `token_type` than asked for: `Bearer` when DPoP was requested is a
         /// silent downgrade and refused; `DPoP` without a DPoP key is refused too.
         public static let tokenTypeMismatch = Code(.tokenTypeMismatch)
@@ -189,11 +193,16 @@ public struct OAuthError: CodedError {
     public let fromTokenEndpoint: Bool
     /// For an ID token that was refused: the JOSE check that refused it (`subject_mismatch`, `expired`, ...).
     public internal(set) var claimCode: String?
+    /// The failure underneath, when another layer's error was carried into this one (the store's error under
+    /// ``Code/storageFailed``, a transport's or a browser's under ``Code/network`` or ``Code/browserFailed``).
+    public let underlying: (any WardenError)?
 
     public init(
         _ code: Code, _ reason: String = "", status: Int? = nil, retryAfter: Double? = nil,
-        providerDescription: String? = nil, fromTokenEndpoint: Bool = false, file: String = #fileID, line: Int = #line
+        providerDescription: String? = nil, fromTokenEndpoint: Bool = false, underlying: (any WardenError)? = nil,
+        file: String = #fileID, line: Int = #line
     ) {
+        self.underlying = underlying
         self.file = file
         self.line = line
         self.code = code
@@ -215,6 +224,7 @@ public struct OAuthError: CodedError {
         case .temporarilyUnavailable, .serverError, .rateLimited, .network, .timedOut, .keySetUnavailable:
             return .transient
         case .cancelled, .accessDenied: return .userCancelled
+        case .storageFailed: return underlying?.failureKind == .transient ? .transient : .misconfiguration
         case .invalidRedirectURI, .insecureEndpoint, .invalidConfiguration, .invalidVerifier, .issuerMismatch,
             .invalidMetadata, .unsupportedGrantType, .invalidScope, .signInInProgress, .presentationUnavailable,
             .browserFailed, .noRevocationEndpoint, .noEndSessionEndpoint, .noUserInfoEndpoint:

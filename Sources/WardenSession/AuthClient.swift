@@ -218,9 +218,53 @@ public actor AuthClient {
 
     /// Signs the user in through `browser` and stores the session; see the type's documentation for the steps.
     ///
+    /// Every failure is an ``OAuthError`` an app can switch over: the provider's refusals and the checks' codes as
+    /// they are, a session that could not be stored as ``OAuthError/Code/storageFailed`` (the store's error as
+    /// ``OAuthError/underlying``), a cancelled task as ``OAuthError/Code/cancelled``, and any other error a
+    /// browser throws as ``OAuthError/Code/browserFailed`` (its own `WardenError` kept as the underlying one).
+    ///
+    /// ```swift
+    /// do { session = try await client.signIn(with: browser).session } catch {
+    ///     switch error.code {
+    ///     case .cancelled, .accessDenied: break                      // the user said no: show nothing
+    ///     case .network, .timedOut: showRetry()
+    ///     default: showNotice(error.reason)
+    ///     }
+    /// }
+    /// ```
+    ///
     /// - Parameter parameters: provider parameters for this sign-in, over the configuration's
     ///   (``AuthorizationParameters/merged(over:)``); e.g. `prompt=select_account` to switch accounts.
     public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
+        async throws(OAuthError) -> SignIn
+    {
+        do { return try await signInSteps(with: browser, parameters: parameters) } catch {
+            throw Self.signInError(error)
+        }
+    }
+
+    /// A sign-in failure as the one error type ``signIn(with:parameters:)`` throws.
+    static func signInError(_ error: any Error) -> OAuthError {
+        switch error {
+        case let error as OAuthError: return error
+        case let error as StorageError:
+            return OAuthError(
+                .storageFailed, "the signed-in session could not be stored (\(error.code))", underlying: error)
+        case is CancellationError: return OAuthError(.cancelled, "the sign-in task was cancelled")
+        case let error as TransportError:
+            return OAuthError(
+                error.failureKind == .transient ? .network : .browserFailed,
+                "the browser's request failed (\(error.code))",
+                underlying: error)
+        case let error as any WardenError:
+            return OAuthError(.browserFailed, "the browser failed (\(error.codeName))", underlying: error)
+        default:
+            // Another library's error: its type names it; its text may carry what the browser saw, so it stays out.
+            return OAuthError(.browserFailed, "the browser failed (\(type(of: error)))")
+        }
+    }
+
+    private func signInSteps(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters?)
         async throws -> SignIn
     {
         let metadata = try await metadata()

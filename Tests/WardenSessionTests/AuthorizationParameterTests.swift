@@ -80,7 +80,7 @@ struct AuthorizationParameterTests {
         do {
             _ = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()), parameters: strict)
             Issue.record("an authentication older than max_age was accepted")
-        } catch let error as OAuthError {
+        } catch {
             #expect(error.reason.contains("auth_time_too_old"), "\(error)")
         }
         #expect(try await T.stored(store) == before, "the refused sign-in stored nothing")

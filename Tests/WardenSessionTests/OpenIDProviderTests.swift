@@ -39,7 +39,7 @@ struct OpenIDProviderTests {
             _ = try await client.signIn(with: ScriptedBrowser(transport: URLSessionTransport()))
             return nil
         } catch {
-            return error as? OAuthError
+            return error
         }
     }
 

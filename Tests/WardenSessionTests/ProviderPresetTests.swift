@@ -210,7 +210,7 @@ struct ProviderPresetTests {
                 return (CancellationError(), nil)
             } catch {
                 #expect(try await store.load(service: "svc", account: "default") == nil)
-                return (error, (error as? OAuthError)?.claimCode)
+                return (error, error.claimCode)
             }
         }
 

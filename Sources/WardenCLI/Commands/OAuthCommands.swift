@@ -155,10 +155,11 @@ struct LoginCommand: CLICommand {
         do {
             signIn = try await client.signIn(
                 with: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
-        } catch let error as OAuthError {
+        } catch {
+            if let stored = error.underlying as? StorageError, error.code == .storageFailed {
+                throw StoreChoice.failure(stored)
+            }
             throw CLIError.from(error)  // offline or a 5xx during the exchange: 75; a refusal: 1
-        } catch let error as StorageError {
-            throw StoreChoice.failure(error)
         }
         try SessionFiles.save(
             .init(
