@@ -69,7 +69,8 @@ struct RootCommand: CLICommand {
             """,
         options: [.flag("version", "Show the version.")],
         subcommands: [
-            DemoCommand.self, DiscoverCommand.self, LoginCommand.self, TokenCommand.self, LogoutCommand.self,
+            DemoCommand.self, ProviderCommand.self, DiscoverCommand.self, LoginCommand.self, TokenCommand.self,
+            LogoutCommand.self,
             JWTCommand.self,
             JWSCommand.self,
             PKCECommand.self, OAuthCommand.self, OAuth1Command.self, PinCommand.self, StoreCommand.self,

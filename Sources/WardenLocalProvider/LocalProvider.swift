@@ -227,7 +227,16 @@ package final class LocalProvider: Sendable {
     }
 
     func metadataJSON(announcing issuer: String) -> String {
-        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","revocation_endpoint":"\#(base)/revoke","end_session_endpoint":"\#(base)/logout","userinfo_endpoint":"\#(base)/userinfo","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"],"pushed_authorization_request_endpoint":"\#(base)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR),"dpop_signing_alg_values_supported":["ES256"]\#(scopesSupportedMember)}"#
+        let emulation = stateBox.current.emulation
+        let revocation = emulation.announcesRevocation ? #","revocation_endpoint":"\#(base)/revoke""# : ""
+        let endSession = emulation.announcesEndSession ? #","end_session_endpoint":"\#(base)/logout""# : ""
+        let par =
+            emulation.announcesPAR
+            ? #","pushed_authorization_request_endpoint":"\#(base)/par","require_pushed_authorization_requests":\#(stateBox.current.requirePAR)"#
+            : ""
+        let dpop = emulation.announcesDPoP ? #","dpop_signing_alg_values_supported":["ES256"]"# : ""
+        return
+            #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token"\#(revocation)\#(endSession),"userinfo_endpoint":"\#(base)/userinfo","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"]\#(par)\#(dpop)\#(scopesSupportedMember)}"#
     }
 
     func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
@@ -307,12 +316,28 @@ package struct ProviderEmulation: Sendable, Equatable {
     /// Entra: the user's tenant (a GUID). ID tokens carry it as `tid`, and the multi-tenant discovery documents
     /// (`/common/v2.0`, `/organizations/v2.0`, `/consumers/v2.0`) announce the `{tenantid}` template issuer.
     package var tenant: String?
+    /// Announce `revocation_endpoint` (RFC 7009); Entra has none.
+    package var announcesRevocation = true
+    /// Announce `end_session_endpoint` (RP-Initiated Logout); Google has none, Auth0 only when the tenant enables
+    /// "RP-Initiated Logout End Session Endpoint Discovery" (on by default for tenants created since 2023-11-14).
+    package var announcesEndSession = true
+    /// Announce `pushed_authorization_request_endpoint` (RFC 9126); Google and Entra have none, Auth0 only with the
+    /// Highly Regulated Identity add-on and the tenant's "Allow Pushed Authorization Requests" switch.
+    package var announcesPAR = true
+    /// Announce `dpop_signing_alg_values_supported` (RFC 9449); Google and Entra have none, Auth0's DPoP is Early
+    /// Access (off unless granted).
+    package var announcesDPoP = true
 
     package init(
         issuerTrailingSlash: Bool = false, issuerPath: String = "", scopesSupported: [String]? = nil,
         refreshTokensNeedAccessTypeOffline: Bool = false, refreshTokensNeedOfflineAccess: Bool = false,
-        tenant: String? = nil
+        tenant: String? = nil, announcesRevocation: Bool = true, announcesEndSession: Bool = true,
+        announcesPAR: Bool = true, announcesDPoP: Bool = true
     ) {
+        self.announcesRevocation = announcesRevocation
+        self.announcesEndSession = announcesEndSession
+        self.announcesPAR = announcesPAR
+        self.announcesDPoP = announcesDPoP
         self.issuerTrailingSlash = issuerTrailingSlash
         self.issuerPath = issuerPath
         self.scopesSupported = scopesSupported
@@ -321,11 +346,17 @@ package struct ProviderEmulation: Sendable, Equatable {
         self.tenant = tenant
     }
 
-    /// Auth0: `https://{domain}/`.
-    package static let auth0 = ProviderEmulation(issuerTrailingSlash: true)
-    /// Google: no `offline_access`; `access_type=offline` for a refresh token.
+    /// Auth0: `https://{domain}/`; logout announced (a tenant created since 2023-11-14, or one that switched endpoint
+    /// discovery on), no PAR (an add-on) and no DPoP (Early Access).
+    package static let auth0 = ProviderEmulation(issuerTrailingSlash: true, announcesPAR: false, announcesDPoP: false)
+    /// Auth0 on an older tenant that never switched on "RP-Initiated Logout End Session Endpoint Discovery".
+    package static let auth0WithoutLogoutDiscovery = ProviderEmulation(
+        issuerTrailingSlash: true, announcesEndSession: false, announcesPAR: false, announcesDPoP: false)
+    /// Google (`accounts.google.com`'s discovery document): no `offline_access` — `access_type=offline` for a refresh
+    /// token —, a revocation endpoint, and no logout, PAR or DPoP.
     package static let google = ProviderEmulation(
-        scopesSupported: ["openid", "email", "profile"], refreshTokensNeedAccessTypeOffline: true)
+        scopesSupported: ["openid", "email", "profile"], refreshTokensNeedAccessTypeOffline: true,
+        announcesEndSession: false, announcesPAR: false, announcesDPoP: false)
     /// Okta's default custom authorization server: `…/oauth2/default`; a refresh token only for `offline_access`.
     package static let okta = ProviderEmulation(
         issuerPath: "/oauth2/default",
@@ -341,6 +372,7 @@ package struct ProviderEmulation: Sendable, Equatable {
     package static func entra(tenant: String) -> ProviderEmulation {
         ProviderEmulation(
             issuerPath: "/\(tenant)/v2.0", scopesSupported: ["openid", "profile", "email", "offline_access"],
-            refreshTokensNeedOfflineAccess: true, tenant: tenant)
+            refreshTokensNeedOfflineAccess: true, tenant: tenant, announcesRevocation: false, announcesPAR: false,
+            announcesDPoP: false)
     }
 }

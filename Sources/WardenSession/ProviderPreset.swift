@@ -34,6 +34,9 @@ public struct ProviderPreset: Sendable {
     public var trustedAudiences: Set<String>
     /// The multi-tenant issuer template the configuration opts in to (``entraMultiTenant(audience:allowedTenants:)``).
     public var issuerTemplate: TenantIssuerTemplate?
+    /// The client ID when the preset was made with it (``google(clientID:)``, whose redirect derives from it): the
+    /// configuration then needs it no second time.
+    public var clientID: String?
     private let redirectTemplate: @Sendable (String) -> String
 
     /// The redirect URI this provider's console expects for an app with `bundleID`.
@@ -41,9 +44,12 @@ public struct ProviderPreset: Sendable {
 
     /// An ``AuthClient/Configuration`` with this provider's settings, its tokens one item per account in `store`
     /// (``ItemTokenStore``).
+    ///
+    /// `clientID` may be left out where the preset has one (``google(clientID:)``); an empty client ID is refused at
+    /// sign-in (`invalid_configuration`).
     @_disfavoredOverload
     public func configuration(
-        clientID: String, redirectURI: RedirectURI, store: any CredentialStore, service: String,
+        clientID: String? = nil, redirectURI: RedirectURI, store: any CredentialStore, service: String,
         account: String = "default", transport: any HTTPTransport = URLSessionTransport(),
         sentinel: InstallSentinel? = nil, postLogoutRedirectURI: RedirectURI? = nil
     ) -> AuthClient.Configuration {
@@ -59,12 +65,13 @@ public struct ProviderPreset: Sendable {
     ///   - sentinel: the reinstall check (``InstallSentinel``) run before the first restore.
     ///   - postLogoutRedirectURI: where RP-initiated logout returns (registered with the provider).
     public func configuration(
-        clientID: String, redirectURI: RedirectURI, store: any TokenStore, service: String,
+        clientID: String? = nil, redirectURI: RedirectURI, store: any TokenStore, service: String,
         account: String = "default", transport: any HTTPTransport = URLSessionTransport(),
         sentinel: InstallSentinel? = nil, postLogoutRedirectURI: RedirectURI? = nil
     ) -> AuthClient.Configuration {
         var configuration = AuthClient.Configuration(
-            issuer: issuer, clientID: clientID, redirectURI: redirectURI, scopes: scopes, store: store,
+            issuer: issuer, clientID: clientID ?? self.clientID ?? "", redirectURI: redirectURI, scopes: scopes,
+            store: store,
             service: service, account: account, transport: transport)
         configuration.authorizationParameters = authorizationParameters
         configuration.trustedAudiences = trustedAudiences
@@ -113,9 +120,11 @@ public struct ProviderPreset: Sendable {
         let prefix =
             clientID.hasSuffix(".apps.googleusercontent.com")
             ? String(clientID.dropLast(".apps.googleusercontent.com".count)) : clientID
-        return ProviderPreset(
+        var preset = ProviderPreset(
             name: "Google", issuer: "https://accounts.google.com", scopes: ["openid", "email", "profile"],
             parameters: parameters, redirect: { _ in "com.googleusercontent.apps.\(prefix):/oauthredirect" })
+        preset.clientID = clientID
+        return preset
     }
 
     /// Microsoft Entra ID (v2.0 endpoints) for one tenant, by its tenant ID (a GUID): Entra announces the GUID issuer
@@ -164,6 +173,7 @@ public struct ProviderPreset: Sendable {
         var moved = ProviderPreset(
             name: name, issuer: issuer, scopes: scopes, parameters: authorizationParameters, redirect: redirectTemplate)
         moved.trustedAudiences = trustedAudiences
+        moved.clientID = clientID
         if let issuerTemplate, let scheme = issuer.range(of: "://") {
             let rest = issuer[scheme.upperBound...]
             let origin = issuer[..<(rest.firstIndex(of: "/") ?? issuer.endIndex)]

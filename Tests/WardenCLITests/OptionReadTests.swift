@@ -77,7 +77,18 @@ struct OptionReadTests {
                     browser, "--timeout", "20", "--revocation-endpoint", "{issuer}/revoke", "--param", "prompt=login",
                     "--token-param", "resource=https://api.example.com", "--trusted-audience",
                     "https://api.example.com",
-                ] + store)
+                ] + store),
+            Invocation(
+                [
+                    "--issuer", "{issuer}", "--client-id", clientID, "--issuer-template", "{issuer}/{tenantid}/v2.0",
+                    "--allowed-tenant", "9188040d-6c67-4c5b-b112-36a304b66dad", "--browser", browser, "--timeout", "5",
+                ] + store),
+        ],
+        "provider": [
+            Invocation([
+                "--emulate", "entra", "--client-id", "x", "--redirect-uri", "com.example.app:/cb", "--tenant",
+                "9188040d-6c67-4c5b-b112-36a304b66dad", "--for", "1",
+            ])
         ],
         "token": [Invocation(["--min-ttl", "86400", "--burst", "3"] + store, setup: [login])],
         "discover": [Invocation(["--json", "{issuer}"])],

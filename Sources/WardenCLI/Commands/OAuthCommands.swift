@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenJOSE
 import WardenOAuth
 import WardenSession
 import WardenStorage
@@ -115,6 +116,13 @@ struct LoginCommand: CLICommand {
             .value("browser", "CMD", "Open the URL with this command instead of the system browser."),
             .value("timeout", "SEC", "How long to wait for the redirect (default 300)."),
             .value("revocation-endpoint", "URL", "RFC 7009 endpoint, when the provider's discovery omits it."),
+            .value(
+                "issuer-template", "URL",
+                "A multi-tenant issuer (Entra's https://login.microsoftonline.com/{tenantid}/v2.0, with --issuer …/common/v2.0): each ID token's iss must be it filled with the token's own tid; the session is kept under that tenant's issuer."
+            ),
+            .value(
+                "allowed-tenant", "GUID", "With --issuer-template: a tenant that may sign in (repeatable).",
+                repeatable: true),
         ] + StoreChoice.options)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
@@ -142,6 +150,15 @@ struct LoginCommand: CLICommand {
         }
         configuration.tokenParameters = tokenParameters
         configuration.trustedAudiences = Set(arguments.all("trusted-audience"))
+        let allowedTenants = arguments.all("allowed-tenant")
+        if let template = arguments.value("issuer-template") {
+            do {
+                configuration.issuerTemplate = try TenantIssuerTemplate(
+                    template, allowedTenants: allowedTenants.isEmpty ? nil : Set(allowedTenants))
+            } catch { throw CLIError.usage("--issuer-template: \(error.reason)", code: error.codeName) }
+        } else if !allowedTenants.isEmpty {
+            throw CLIError.usage("--allowed-tenant needs --issuer-template")
+        }
         let client = AuthClient(configuration)
         let metadata: ProviderMetadata
         do { metadata = try await client.metadata() } catch {
@@ -161,9 +178,11 @@ struct LoginCommand: CLICommand {
             }
             throw CLIError.from(error)  // offline or a 5xx during the exchange: 75; a refusal: 1
         }
+        // With a tenant template the session lives under the tenant's own issuer: later refreshes discover it there.
+        let sessionIssuer = await signIn.session.currentTokens?.issuer ?? metadata.issuer
         try SessionFiles.save(
             .init(
-                issuer: metadata.issuer, clientID: clientID, revocationEndpoint: revocation?.absoluteString,
+                issuer: sessionIssuer, clientID: clientID, revocationEndpoint: revocation?.absoluteString,
                 tokenParameters: tokenParameters.isEmpty ? nil : tokenParameters.map { [$0.0, $0.1] },
                 trustedAudiences: configuration.trustedAudiences.isEmpty ? nil : configuration.trustedAudiences.sorted()
             ),
