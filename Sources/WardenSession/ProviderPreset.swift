@@ -38,9 +38,18 @@ public struct ProviderPreset: Sendable {
     /// configuration then needs it no second time.
     public var clientID: String?
     private let redirectTemplate: @Sendable (String) -> String
+    private var httpsRedirectTemplate: (@Sendable (String) -> String)?
 
     /// The redirect URI this provider's console expects for an app with `bundleID`.
     public func redirectURI(bundleID: String) -> String { redirectTemplate(bundleID) }
+
+    /// The universal-link (`https`) redirect the provider serves an `apple-app-site-association` for, where it does
+    /// (Auth0: `https://{domain}/ios/{bundle}/callback`, as Auth0.swift's `useHTTPS()`), else nil. iOS 17.4, macOS
+    /// 14.4 and visionOS 1.1 match it with `ASWebAuthenticationSession.Callback.https(host:path:)`; before that
+    /// ``WebAuthenticationAgent`` refuses it (`invalid_redirect_uri`) — keep ``redirectURI(bundleID:)`` for those. The
+    /// app needs `webcredentials:{host}` in its Associated Domains, and the provider your Team ID and bundle ID (Auth0:
+    /// the application's Advanced Settings → Device Settings), so that the host's association file names the app.
+    public func httpsRedirectURI(bundleID: String) -> String? { httpsRedirectTemplate?(bundleID) }
 
     /// An ``AuthClient/Configuration`` with this provider's settings, its tokens one item per account in `store`
     /// (``ItemTokenStore``).
@@ -99,9 +108,11 @@ public struct ProviderPreset: Sendable {
         var parameters = AuthorizationParameters()
         parameters.audience = audience
         let (origin, host) = Self.origin(domain)
-        return ProviderPreset(
+        var preset = ProviderPreset(
             name: "Auth0", issuer: origin + "/", scopes: ["openid", "profile", "offline_access"],
             parameters: parameters, redirect: { "\($0)://\(host)/ios/\($0)/callback" })
+        preset.httpsRedirectTemplate = { "https://\(host)/ios/\($0)/callback" }
+        return preset
     }
 
     /// Okta: the org (`https://{org}.okta.com`) or a custom authorization server
@@ -174,6 +185,7 @@ public struct ProviderPreset: Sendable {
             name: name, issuer: issuer, scopes: scopes, parameters: authorizationParameters, redirect: redirectTemplate)
         moved.trustedAudiences = trustedAudiences
         moved.clientID = clientID
+        moved.httpsRedirectTemplate = httpsRedirectTemplate
         if let issuerTemplate, let scheme = issuer.range(of: "://") {
             let rest = issuer[scheme.upperBound...]
             let origin = issuer[..<(rest.firstIndex(of: "/") ?? issuer.endIndex)]

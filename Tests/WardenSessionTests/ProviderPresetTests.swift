@@ -272,6 +272,35 @@ struct ProviderPresetTests {
         #expect(ProviderPreset.auth0(domain: "example.us.auth0.com").issuer == "https://example.us.auth0.com/")
         #expect(ProviderPreset.okta(issuer: "https://example.okta.com").issuer == "https://example.okta.com")
     }
+
+    /// Auth0 serves the association file for `https://{domain}/ios/{bundle}/callback` (Auth0.swift's `useHTTPS()`);
+    /// the other presets have no provider-served universal link.
+    @Test func universalLinkRedirects() throws {
+        let auth0 = ProviderPreset.auth0(domain: "example.us.auth0.com")
+        let https = try #require(auth0.httpsRedirectURI(bundleID: "com.example.app"))
+        #expect(https == "https://example.us.auth0.com/ios/com.example.app/callback")
+        #expect(try RedirectURI(https).string == https, "a claimed https redirect is a valid registration")
+        #expect(auth0.at(issuer: "https://login.example.com/").httpsRedirectURI(bundleID: "a.b") != nil)
+        #expect(ProviderPreset.okta(issuer: "https://example.okta.com").httpsRedirectURI(bundleID: "a.b") == nil)
+        #expect(
+            ProviderPreset.google(clientID: "1-x.apps.googleusercontent.com").httpsRedirectURI(bundleID: "a") == nil)
+    }
+
+    /// Google's client ID is given once: the preset carries it, an explicit one still wins.
+    @Test func googlesClientIDIsGivenOnce() throws {
+        let preset = ProviderPreset.google(clientID: "123-abc.apps.googleusercontent.com")
+        let redirect = try RedirectURI(preset.redirectURI(bundleID: "com.example.app"))
+        #expect(
+            preset.configuration(redirectURI: redirect, store: InMemoryStore(), service: "s").clientID
+                == "123-abc.apps.googleusercontent.com")
+        #expect(
+            preset.configuration(clientID: "other", redirectURI: redirect, store: InMemoryStore(), service: "s")
+                .clientID == "other")
+        #expect(
+            ProviderPreset.okta(issuer: "https://o.okta.com").configuration(
+                redirectURI: redirect, store: InMemoryStore(), service: "s"
+            ).clientID.isEmpty, "no client ID anywhere: refused at sign-in as invalid_configuration")
+    }
 }
 
 /// A preset takes the options an app sets beside the provider's (the reinstall check, the post-logout redirect), and

@@ -43,6 +43,15 @@ case .nothingToMigrate, .purgedPreviousInstall, .deferred: session = try await c
             _ = session
         }
 
+        static func universalLinkRedirect() -> String {
+let preset = ProviderPreset.auth0(domain: "example.us.auth0.com")
+var redirect = preset.redirectURI(bundleID: "com.example.app")             // custom scheme: every iOS version
+if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *), let https = preset.httpsRedirectURI(bundleID: "com.example.app") {
+    redirect = https                                                        // universal link: no other app can claim it
+}
+            return redirect
+        }
+
         static func providerPreset() throws {
             let preset = ProviderPreset.auth0(domain: "example.us.auth0.com", audience: "https://api.example.com")
             let redirect = preset.redirectURI(bundleID: "com.example.app")  // register this in the provider's console
