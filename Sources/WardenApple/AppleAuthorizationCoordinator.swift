@@ -163,6 +163,9 @@
             sent.withLock { $0.removeValue(forKey: ObjectIdentifier(controller)) }.map { ($0.run, $0.state, $0.nonce) }
         }
 
+        /// `ASAuthorizationControllerDelegate`: maps the credential to an ``AppleAuthorizationResult``, checking it
+        /// against what its request sent (a mismatch is ``AppleAuthorizationError/Code/invalidResponse``), and
+        /// resumes the caller. A controller of no pending request is ignored.
         public nonisolated func authorizationController(
             controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
         ) {
@@ -172,6 +175,8 @@
                 with: Result { try Self.map(authorization.credential, state: request.state, nonce: request.nonce) })
         }
 
+        /// `ASAuthorizationControllerDelegate`: resumes the caller with the ``AppleAuthorizationError`` for the
+        /// reported error. A controller of no pending request is ignored.
         public nonisolated func authorizationController(
             controller: ASAuthorizationController, didCompleteWithError error: any Error
         ) {

@@ -34,6 +34,8 @@
         private let onTransferred: @MainActor () -> Void
         private var observer: (any NSObjectProtocol)?
 
+        /// A monitor of the Apple ID `userID` signed in to `session`; `onTransferred` is called on the main actor
+        /// when the credential was transferred to another team. Nothing is checked until ``start()``.
         public init(session: AuthSession, userID: String, onTransferred: @escaping @MainActor () -> Void = {}) {
             self.session = session
             self.userID = userID

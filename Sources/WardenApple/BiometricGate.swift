@@ -8,8 +8,10 @@
     /// It never releases a secret: secrets stay behind Keychain access control (`KeychainAccessControl
     /// .biometryCurrentSet`), so a jailbroken hook that makes this return `true` still gets no token.
     public struct BiometricGate: Sendable {
+        /// Which `LAPolicy` the prompt evaluates.
         public let policy: BiometricPolicyChoice
 
+        /// A gate evaluating `policy` (default ``BiometricPolicyChoice/biometryOrPasscode``).
         public init(policy: BiometricPolicyChoice = .biometryOrPasscode) { self.policy = policy }
 
         /// Why the gate did not pass: each `LAError` case has its own (``BiometricFailure``).

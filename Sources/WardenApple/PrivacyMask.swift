@@ -11,6 +11,8 @@
         let placeholder: Placeholder
         let policy: PrivacyMaskPolicy
 
+        /// The content with the placeholder laid over it, filling the safe area too, whenever the policy masks in
+        /// the current scene phase.
         public func body(content: Content) -> some View {
             content.overlay {
                 if policy.masked(active: scenePhase == .active, background: scenePhase == .background) {
@@ -69,6 +71,8 @@
         /// Notification tokens; a Sendable box so that `deinit` (nonisolated) can remove them.
         private let observers = Locked<[any NSObjectProtocol]>([])
 
+        /// Starts masking `window` as `policy` decides (default: on every deactivation). The window is held weakly;
+        /// keep the controller as long as the window.
         public init(window: UIWindow, policy: PrivacyMaskPolicy = PrivacyMaskPolicy()) {
             self.window = window
             self.policy = policy

@@ -26,7 +26,9 @@
         /// The key's `dataRepresentation`: a blob only this device's Secure Enclave can use (Sendable, unlike the
         /// key handle, so each signature reopens the handle from it).
         let blob: Data
+        /// The public key as a JWK (`kty`, `crv`, `x`, `y` only).
         public let publicJWK: String
+        /// The RFC 7638 thumbprint of ``publicJWK`` (what a bound token's `cnf.jkt` must equal).
         public let thumbprint: String
 
         init(_ key: SecureEnclave.P256.Signing.PrivateKey) throws {
@@ -40,6 +42,8 @@
             thumbprint = jwk.thumbprint
         }
 
+        /// An ES256 signature (raw `r || s`) over `input`, made by the Secure Enclave after reopening the key from
+        /// its blob; throws when the Secure Enclave cannot use the blob (another device, a deleted key).
         public func sign(_ input: [UInt8]) throws -> [UInt8] {
             let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
             return Array(try key.signature(for: Data(input)).rawRepresentation)

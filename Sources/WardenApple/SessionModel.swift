@@ -38,6 +38,7 @@
         /// The controller the model mirrors.
         public let controller: SessionController
 
+        /// A model mirroring a new `SessionController` over `client`; it starts signed out, before ``restore()``.
         public init(client: AuthClient) {
             controller = SessionController(client: client)
             controller.onChange = { [weak self] in self?.mirror($0) }

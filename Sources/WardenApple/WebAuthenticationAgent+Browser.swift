@@ -7,6 +7,8 @@
     /// `AuthClient.signOut(_:endingBrowserSessionWith:)` ends the provider's session in the same sheet
     /// (the main-actor ``WebAuthenticationAgent/endSession(_:)`` witnesses the async requirement).
     extension WebAuthenticationAgent: AuthorizationBrowser {
+        /// Prepares `request` and runs it in the sheet (``WebAuthenticationAgent/authorize(url:pending:)``);
+        /// `requireIssuer` demands RFC 9207 `iss` in the response.
         public nonisolated func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws
             -> AuthorizationCode
         {

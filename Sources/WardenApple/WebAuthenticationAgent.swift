@@ -29,6 +29,7 @@
     /// ```
     @MainActor
     public final class WebAuthenticationAgent: NSObject, ASWebAuthenticationPresentationContextProviding {
+        /// Whether the sheet uses a private browser session (no shared cookies, so no single sign-on); default `false`.
         public var prefersEphemeralWebBrowserSession = false
         private let anchor: () -> ASPresentationAnchor
         private let slot = BrowserSessionSlot()
@@ -175,6 +176,8 @@
                 self.ephemeral = ephemeral
             }
 
+            /// Prepares `request`, presents it in the environment's web authentication session and returns the
+            /// validated code; `requireIssuer` demands RFC 9207 `iss` in the response.
             public func authorize(_ request: AuthorizationRequest, requireIssuer: Bool) async throws
                 -> AuthorizationCode
             {

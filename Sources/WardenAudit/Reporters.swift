@@ -2,6 +2,8 @@ import Foundation
 
 /// Renders an ``AuditReport`` as text, JSON or SARIF 2.1.0.
 public enum AuditFormat: String, Sendable, CaseIterable {
+    /// Plain text (``Reporter/text(_:colour:pathPrefix:)``), JSON (``Reporter/json(_:version:)``) and SARIF 2.1.0
+    /// (``Reporter/sarif(_:version:rootURI:)``).
     case text, json, sarif
 }
 

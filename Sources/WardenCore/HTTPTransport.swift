@@ -2,6 +2,7 @@ import Foundation
 
 /// Anything with HTTP headers.
 public protocol HTTPMessage: Sendable {
+    /// The header fields, name to value; ``HTTPMessage/header(_:)`` looks one up ignoring case.
     var headers: [String: String] { get }
 }
 
@@ -18,13 +19,17 @@ extension HTTPMessage {
 /// The transport seam lives in WardenCore (not WardenOAuth) because WardenJOSE's ``JWKSCache``-style fetchers
 /// need it too and JOSE may not depend on OAuth.
 public struct HTTPRequest: HTTPMessage, CustomStringConvertible {
+    /// The HTTP method, `GET` by default.
     public var method: String
+    /// The request URL.
     public var url: URL
     public var headers: [String: String]
+    /// The request body, if any.
     public var body: Data?
     /// Per-request timeout in seconds.
     public var timeout: TimeInterval
 
+    /// A request; by default a `GET` with no headers, no body and a 30-second timeout.
     public init(
         method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 30
     ) {
@@ -42,10 +47,13 @@ public struct HTTPRequest: HTTPMessage, CustomStringConvertible {
 
 /// An HTTP response, as a transport returns it or as the loopback server sends it.
 public struct HTTPResponse: HTTPMessage {
+    /// The HTTP status code.
     public var status: Int
     public var headers: [String: String]
+    /// The response body; empty when there is none.
     public var body: Data
 
+    /// A response; no headers and an empty body by default.
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
@@ -59,6 +67,8 @@ public struct HTTPResponse: HTTPMessage {
 /// Implementations throw ``TransportError`` for failures below HTTP (timeouts, offline, DNS) and return every HTTP
 /// status as a response.
 public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response, whatever its status; throws ``TransportError`` when no HTTP
+    /// response arrives.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
@@ -95,12 +105,19 @@ public enum TransportErrorDomain: ErrorDomain {
         private init(_ backing: Backing) { self.backing = backing }
         public var description: String { backing.rawValue }
 
+        /// The request did not complete within its timeout.
         public static let timedOut = Code(.timedOut)
+        /// No connection to the server could be made.
         public static let cannotConnect = Code(.cannotConnect)
+        /// The connection broke while the request was in flight.
         public static let connectionLost = Code(.connectionLost)
+        /// The server's host name could not be resolved.
         public static let dnsLookupFailed = Code(.dnsLookupFailed)
+        /// The device has no usable network connection.
         public static let notConnected = Code(.notConnected)
+        /// The request was cancelled.
         public static let cancelled = Code(.cancelled)
+        /// The response (its body, or the `Content-Length` it announces) is over the transport's size cap.
         public static let responseTooLarge = Code(.responseTooLarge)
         /// A non-https URL to a non-loopback host.
         public static let insecureURL = Code(.insecureURL)
@@ -111,6 +128,7 @@ public enum TransportErrorDomain: ErrorDomain {
         public static let pinningUnsupported = Code(.pinningUnsupported)
         /// The server's certificate chain matched no configured pin.
         public static let pinningFailed = Code(.pinningFailed)
+        /// Any other failure below HTTP (e.g. a response that is not HTTP).
         public static let other = Code(.other)
     }
 }

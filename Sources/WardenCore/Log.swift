@@ -2,6 +2,7 @@ import Foundation
 
 /// Severity of a log record.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    /// The levels, from least to most severe: `debug` < `info` < `notice` < `warning` < `error`.
     case debug, info, notice, warning, error
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -29,6 +30,7 @@ public struct LogRecord: Sendable {
     public let metadata: [String: String]
     /// Where the call was made.
     public let file: String
+    /// The line of the call.
     public let line: Int
 }
 
@@ -111,30 +113,35 @@ public struct WardenLogger: Sendable {
                 file: file, line: line))
     }
 
+    /// Logs `message` at ``LogLevel/debug``, as ``WardenLogger/log(_:_:metadata:file:line:)`` does.
     public func debug(
         _ message: @autoclosure () -> String, metadata: [String: String] = [:], file: String = #fileID,
         line: Int = #line
     ) {
         log(.debug, message(), metadata: metadata, file: file, line: line)
     }
+    /// Logs `message` at ``LogLevel/info``, as ``WardenLogger/log(_:_:metadata:file:line:)`` does.
     public func info(
         _ message: @autoclosure () -> String, metadata: [String: String] = [:], file: String = #fileID,
         line: Int = #line
     ) {
         log(.info, message(), metadata: metadata, file: file, line: line)
     }
+    /// Logs `message` at ``LogLevel/notice``, as ``WardenLogger/log(_:_:metadata:file:line:)`` does.
     public func notice(
         _ message: @autoclosure () -> String, metadata: [String: String] = [:], file: String = #fileID,
         line: Int = #line
     ) {
         log(.notice, message(), metadata: metadata, file: file, line: line)
     }
+    /// Logs `message` at ``LogLevel/warning``, as ``WardenLogger/log(_:_:metadata:file:line:)`` does.
     public func warning(
         _ message: @autoclosure () -> String, metadata: [String: String] = [:], file: String = #fileID,
         line: Int = #line
     ) {
         log(.warning, message(), metadata: metadata, file: file, line: line)
     }
+    /// Logs `message` at ``LogLevel/error``, as ``WardenLogger/log(_:_:metadata:file:line:)`` does.
     public func error(
         _ message: @autoclosure () -> String, metadata: [String: String] = [:], file: String = #fileID,
         line: Int = #line
@@ -145,12 +152,14 @@ public struct WardenLogger: Sendable {
 
 /// Discards everything (the default until an app configures a sink).
 public struct NoLogSink: LogSink {
+    /// A sink that discards every record.
     public init() {}
     public func log(_ record: LogRecord) {}
 }
 
 /// Writes `warden[category] level: message key=value` lines to standard error.
 public struct StderrLogSink: LogSink {
+    /// A sink that writes each record as one line to standard error.
     public init() {}
     public func log(_ record: LogRecord) {
         let metadata = record.metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()

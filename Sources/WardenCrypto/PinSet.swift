@@ -14,7 +14,9 @@ import Foundation
 public struct PinSet: Sendable, Equatable {
     /// Enforce (block on mismatch) or only report.
     public enum Mode: Sendable, Equatable {
+        /// A chain that matches no pin is blocked, until the pin set expires.
         case enforce
+        /// A chain that matches no pin is allowed, with a report.
         case reportOnly
     }
 
@@ -27,14 +29,18 @@ public struct PinSet: Sendable, Equatable {
         /// No pin matched and the policy enforces.
         case block(String)
 
+        /// Whether the connection may proceed: false only for ``PinSet/Decision/block(_:)``.
         public var allowsConnection: Bool {
             if case .block = self { return false }
             return true
         }
     }
 
+    /// The accepted SPKI SHA-256 pins; at least two distinct ones.
     public let pins: Set<CertificatePin>
+    /// When the policy stops enforcing: from then on a chain that matches no pin is allowed with a report.
     public let expires: Date
+    /// Whether a chain that matches no pin is blocked (``PinSet/Mode/enforce``, the default) or only reported.
     public let mode: Mode
 
     /// A pin set. At least two pins are required: one for the current key and at least one backup that is not

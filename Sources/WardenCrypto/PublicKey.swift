@@ -15,8 +15,11 @@ import Foundation
 public struct PublicKey: Sendable {
     /// What kind of key this is; the kind decides which ``SignatureAlgorithm``s can be used.
     public enum Kind: Sendable, Hashable, CustomStringConvertible {
+        /// An RSA key, with the size of its modulus in bits.
         case rsa(modulusBits: Int)
+        /// An ECDSA key on the given curve.
         case ec(EllipticCurve)
+        /// An Ed25519 key.
         case ed25519
 
         public var description: String {

@@ -17,18 +17,27 @@ public struct X509Certificate: Sendable, Hashable {
     /// One extension: its dotted OID, the critical flag, and the contents of `extnValue` (the bytes inside the
     /// OCTET STRING).
     public struct Extension: Sendable, Hashable {
+        /// The extension's `extnID`, as a dotted OID.
         public let oid: String
+        /// The `critical` flag; false when the extension omits it.
         public let isCritical: Bool
+        /// The contents of `extnValue`: the bytes inside the OCTET STRING.
         public let value: [UInt8]
     }
 
     /// Well-known name attribute OIDs.
     public struct NameAttribute: Sendable, Hashable {
+        /// The attribute type, as a dotted OID.
         public let oid: String
+        /// An attribute with the dotted OID `oid`, for one that has no constant here.
         public init(oid: String) { self.oid = oid }
+        /// `commonName` (CN), 2.5.4.3.
         public static let commonName = NameAttribute(oid: "2.5.4.3")
+        /// `countryName` (C), 2.5.4.6.
         public static let country = NameAttribute(oid: "2.5.4.6")
+        /// `organizationName` (O), 2.5.4.10.
         public static let organization = NameAttribute(oid: "2.5.4.10")
+        /// `organizationalUnitName` (OU), 2.5.4.11.
         public static let organizationalUnit = NameAttribute(oid: "2.5.4.11")
     }
 

@@ -23,13 +23,18 @@ import WardenCrypto
 /// let claims = try verifier.verify(idToken, nonce: pending.nonce, accessToken: tokens.accessToken)
 /// ```
 public struct IDTokenVerifier: Sendable {
+    /// The provider's issuer, which `iss` must equal exactly (unless ``issuerTemplate`` is set).
     public let issuer: String
+    /// This client's ID: `aud` must contain it, and `azp`, when present, must equal it.
     public let clientID: String
     /// Audiences besides the client ID that an `aud` may also name (e.g. the API an Auth0 `audience` asked for).
     /// Any other audience is refused.
     public let trustedAudiences: Set<String>
+    /// The provider's key set, which the signature is verified with.
     public let keys: JWKSet
+    /// The algorithms a token's `alg` may name; ``JWSAlgorithm/asymmetric`` by default.
     public let allowedAlgorithms: Set<JWSAlgorithm>
+    /// The clock-skew allowance for `exp`, `nbf` and `auth_time`; ``Leeway/standard`` (60 s) by default.
     public let leeway: Leeway
     /// Opt-in: instead of ``issuer``, `iss` must be this multi-tenant template filled with the token's own `tid`
     /// (``TenantIssuerPolicy``). Nil (the default): `iss` equals ``issuer`` exactly.

@@ -4,19 +4,33 @@ import WardenCrypto
 ///
 /// `Ed25519` (RFC 9864's fully-specified name) and `EdDSA` are both accepted for Ed25519 keys.
 public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// HMAC with SHA-256, with an `oct` key.
     case hs256 = "HS256"
+    /// HMAC with SHA-384, with an `oct` key.
     case hs384 = "HS384"
+    /// HMAC with SHA-512, with an `oct` key.
     case hs512 = "HS512"
+    /// RSASSA-PKCS1-v1_5 with SHA-256.
     case rs256 = "RS256"
+    /// RSASSA-PKCS1-v1_5 with SHA-384.
     case rs384 = "RS384"
+    /// RSASSA-PKCS1-v1_5 with SHA-512.
     case rs512 = "RS512"
+    /// RSASSA-PSS with SHA-256.
     case ps256 = "PS256"
+    /// RSASSA-PSS with SHA-384.
     case ps384 = "PS384"
+    /// RSASSA-PSS with SHA-512.
     case ps512 = "PS512"
+    /// ECDSA on P-256 with SHA-256.
     case es256 = "ES256"
+    /// ECDSA on P-384 with SHA-384.
     case es384 = "ES384"
+    /// ECDSA on P-521 with SHA-512.
     case es512 = "ES512"
+    /// EdDSA (RFC 8037), verified with Ed25519 keys only.
     case edDSA = "EdDSA"
+    /// Ed25519 (RFC 9864), the fully-specified name for EdDSA with an Ed25519 key.
     case ed25519 = "Ed25519"
 
     public var description: String { rawValue }

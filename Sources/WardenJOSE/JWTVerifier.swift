@@ -18,7 +18,9 @@ import WardenCore
 ///
 /// "Now" is read once per verification through the injected clock. Thread-safety: `Sendable`.
 public struct JWTVerifier: Sendable {
+    /// The signature check, with the keys, allowed algorithms and size cap the verifier was created with.
     public let signatureVerifier: JWSVerifier
+    /// The policy the claims must meet once the signature verifies.
     public let policy: any ClaimPolicy
     let now: NowProvider
 
@@ -55,8 +57,11 @@ public struct JWTVerifier: Sendable {
 
     /// A verified JWT.
     public struct Verified: Sendable {
+        /// The token's protected header.
         public let header: JOSEHeader
+        /// The token's claims, which met the policy.
         public let claims: JWTClaims
+        /// The key of the set that verified the signature.
         public let key: JWK
     }
 

@@ -17,7 +17,9 @@ import WardenJOSE
 /// let claims = try await verification.verify(tokens, nonce: code.pending.nonce?.unredacted())
 /// ```
 public struct IDTokenVerification: Sendable {
+    /// The issuer an ID token's `iss` must equal (unless ``issuerTemplate`` is set).
     public let issuer: String
+    /// The client ID an ID token's `aud` must name (and `azp`, when present, must equal).
     public let clientID: String
     /// Audiences an ID token's `aud` may name besides the client ID.
     public let trustedAudiences: Set<String>

@@ -197,6 +197,8 @@ public struct OAuthError: CodedError {
     /// ``Code/storageFailed``, a transport's or a browser's under ``Code/network`` or ``Code/browserFailed``).
     public let underlying: (any WardenError)?
 
+    /// An error with `code` and `reason` (the code in words when `reason` is empty); `providerDescription` is kept
+    /// sanitised (printable ASCII, at most 200 characters), and `file` and `line` default to the caller's.
     public init(
         _ code: Code, _ reason: String = "", status: Int? = nil, retryAfter: Double? = nil,
         providerDescription: String? = nil, fromTokenEndpoint: Bool = false, underlying: (any WardenError)? = nil,

@@ -43,6 +43,7 @@ public struct AuthenticatorData: Sendable {
     public let bytes: [UInt8]
     /// SHA-256 of the RP ID the authenticator used.
     public let rpIDHash: [UInt8]
+    /// The flags byte (UP, UV, BE, BS, AT, ED).
     public let flags: Flags
     /// The signature counter (0 when the authenticator does not keep one).
     public let signCount: UInt32

@@ -3,15 +3,21 @@ import WardenCore
 /// A CBOR value (RFC 8949) of the subset WebAuthn uses: integers, byte and text strings, arrays, maps, booleans
 /// and null. Tags, floats, `undefined` and indefinite lengths do not appear in WebAuthn data and are refused.
 public indirect enum CBORValue: Sendable, Hashable {
+    /// A non-negative integer (major type 0).
     case unsigned(UInt64)
     /// A negative integer, stored as its value (`-1 - n` in CBOR terms).
     case negative(Int64)
+    /// A byte string (major type 2).
     case bytes([UInt8])
+    /// A text string (major type 3), valid UTF-8.
     case text(String)
+    /// An array of items (major type 4).
     case array([CBORValue])
     /// Map entries in encoded order (canonical, no duplicates).
     case map([CBORMapEntry])
+    /// `true` or `false` (simple values 21 and 20).
     case bool(Bool)
+    /// `null` (simple value 22).
     case null
 
     /// The integer value when it fits in `Int64`.
@@ -38,9 +44,12 @@ public indirect enum CBORValue: Sendable, Hashable {
 
 /// One map entry.
 public struct CBORMapEntry: Sendable, Hashable {
+    /// The entry's key.
     public let key: CBORValue
+    /// The entry's value.
     public let value: CBORValue
 
+    /// An entry with `key` and `value`.
     public init(key: CBORValue, value: CBORValue) {
         self.key = key
         self.value = value
@@ -68,8 +77,11 @@ public struct CBORError: WardenError, Equatable {
 /// let format = attestation["fmt"]
 /// ```
 public struct CBORDecoder: Sendable {
+    /// The largest input accepted, in bytes (default 1 MiB).
     public var maximumBytes: Int
+    /// The deepest nesting accepted, with the top-level item at depth 0 (default 16).
     public var maximumDepth: Int
+    /// The most items accepted in one input, counting map keys and nested items (default 65,536).
     public var maximumItems: Int
 
     /// A decoder with caps on input size, nesting depth and item count.

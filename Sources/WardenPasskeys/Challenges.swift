@@ -8,6 +8,7 @@ import WardenJOSE
 public struct PasskeyChallenge: Sendable, Equatable {
     /// Which ceremony the challenge is for.
     public enum Ceremony: String, Sendable {
+        /// Registration (`navigator.credentials.create`) or sign-in (`navigator.credentials.get`).
         case registration, authentication
     }
 
@@ -15,7 +16,9 @@ public struct PasskeyChallenge: Sendable, Equatable {
     public let value: [UInt8]
     /// The user or session it was issued to.
     public let binding: String
+    /// The ceremony the challenge may be redeemed for.
     public let ceremony: Ceremony
+    /// The moment after which the challenge is refused as expired.
     public let expires: Date
 
     /// The base64url form for the options JSON.

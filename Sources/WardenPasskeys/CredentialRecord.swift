@@ -21,6 +21,7 @@ public struct CredentialRecord: Sendable, Equatable, JSONDocument {
     public var algorithm: COSEAlgorithm
     /// The last signature counter seen.
     public var signCount: UInt32
+    /// Transport hints the client reported at registration (`internal`, `hybrid`, `usb`...); may be empty.
     public var transports: [String]
     /// BE at registration; it never changes for a credential.
     public var backupEligible: Bool
@@ -33,7 +34,9 @@ public struct CredentialRecord: Sendable, Equatable, JSONDocument {
     /// The user handle (`user.id` of the creation options) the credential belongs to: the account every sign-in
     /// with it names.
     public var userHandle: [UInt8]
+    /// The attestation statement format of the registration.
     public var attestationFormat: AttestationFormat
+    /// What the registration's attestation showed about the authenticator.
     public var attestationType: AttestationType
 
     /// A record from its parts (normally made by ``RelyingParty/verifyRegistration(_:challenge:userHandle:requireUserVerification:now:)``).

@@ -3,13 +3,17 @@ import WardenJOSE
 
 /// `userVerification` / `residentKey` requirement strings.
 public enum PasskeyRequirement: String, Sendable {
+    /// The WebAuthn requirement levels, serialized as their raw values.
     case required, preferred, discouraged
 }
 
 /// A credential to exclude (registration) or allow (sign-in).
 public struct PasskeyCredentialDescriptor: Sendable, Equatable {
+    /// The credential ID.
     public let id: [UInt8]
+    /// Transport hints for the client (`internal`, `hybrid`, `usb`...); omitted from the JSON when empty.
     public let transports: [String]
+    /// A descriptor for credential `id` with optional transport hints.
     public init(id: [UInt8], transports: [String] = []) {
         self.id = id
         self.transports = transports
@@ -35,20 +39,29 @@ public struct PasskeyCredentialDescriptor: Sendable, Equatable {
 /// respond(json: options.json())
 /// ```
 public struct PasskeyCreationOptions: Sendable {
+    /// The RP ID (`rp.id`), taken from the relying party.
     public var rpID: String
+    /// The relying party name shown to the user (`rp.name`).
     public var rpName: String
     /// The user handle: random bytes, at most 64, never an e-mail address or other PII.
     public var userID: [UInt8]
     /// The largest user handle WebAuthn allows (`user.id`, 64 bytes).
     public static let maximumUserIDBytes = 64
+    /// The account name shown to the user (`user.name`).
     public var userName: String
+    /// The user's display name (`user.displayName`); the user name when not given.
     public var userDisplayName: String
+    /// The issued challenge bytes (base64url-encoded in the JSON).
     public var challenge: [UInt8]
+    /// The COSE algorithms offered in `pubKeyCredParams`, taken from the relying party.
     public var algorithms: [COSEAlgorithm]
     /// Milliseconds.
     public var timeout: Int
+    /// Credentials the user already has, which the authenticator must not register again.
     public var excludeCredentials: [PasskeyCredentialDescriptor]
+    /// Whether a discoverable credential is wanted (default ``PasskeyRequirement/required``).
     public var residentKey: PasskeyRequirement
+    /// Whether user verification is wanted (default ``PasskeyRequirement/preferred``).
     public var userVerification: PasskeyRequirement
     /// `none` (the default: no attestation needed), `indirect`, `direct` or `enterprise`.
     public var attestation: String
@@ -95,12 +108,15 @@ public struct PasskeyCreationOptions: Sendable {
 
 /// `PublicKeyCredentialRequestOptionsJSON` (§5.5): the sign-in options.
 public struct PasskeyRequestOptions: Sendable {
+    /// The RP ID (`rpId`), taken from the relying party.
     public var rpID: String
+    /// The issued challenge bytes (base64url-encoded in the JSON).
     public var challenge: [UInt8]
     /// Milliseconds.
     public var timeout: Int
     /// Empty for a discoverable (username-less) sign-in.
     public var allowCredentials: [PasskeyCredentialDescriptor]
+    /// Whether user verification is wanted (default ``PasskeyRequirement/preferred``).
     public var userVerification: PasskeyRequirement
 
     /// Options for a sign-in with an issued challenge; `allowCredentials` empty for a username-less sign-in.

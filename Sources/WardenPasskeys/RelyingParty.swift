@@ -37,7 +37,10 @@ public struct RelyingParty: Sendable {
     public var allowedTopOrigins: Set<String> = []
     /// Algorithms offered in `pubKeyCredParams`; registrations with other keys are refused.
     public var algorithms: [COSEAlgorithm] = COSEAlgorithm.supported
+    /// How registrations' attestation statements are judged. The default ``AttestationPolicy`` checks `apple`
+    /// chains against Apple's WebAuthn root and requires no trusted attestation.
     public var attestation = AttestationPolicy()
+    /// What to do when the signature counter does not increase (default ``RelyingParty/SignCountPolicy/reject``).
     public var signCountPolicy = SignCountPolicy.reject
 
     /// SHA-256 of the RP ID.
@@ -230,16 +233,19 @@ public struct RegistrationResult: Sendable {
 
 /// A verified sign-in.
 public struct AssertionResult: Sendable, Equatable {
+    /// The ID of the credential that signed.
     public let credentialID: [UInt8]
     /// The account signed in: the user handle stored in the credential record at registration (never the
     /// response's).
     public let userHandle: [UInt8]
     /// The counter to store (unchanged when a regression was reported).
     public let newSignCount: UInt32
+    /// Whether the UV flag was set in this assertion.
     public let userVerified: Bool
     /// BS in this assertion.
     public let backedUp: Bool
     /// Set only with ``RelyingParty/SignCountPolicy/report`` when the counter did not increase.
     public let signCountRegressed: Bool
+    /// Authenticator extension outputs, if any.
     public let extensions: CBORValue?
 }

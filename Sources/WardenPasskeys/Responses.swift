@@ -12,7 +12,9 @@ import WardenJOSE
 public struct RegistrationResponse: Sendable, JSONDocument {
     /// `rawId` (which must equal `id`).
     public let credentialID: [UInt8]
+    /// The raw `response.clientDataJSON` bytes.
     public let clientDataJSON: [UInt8]
+    /// The raw `response.attestationObject` bytes (CBOR).
     public let attestationObject: [UInt8]
     /// Transport hints (`internal`, `hybrid`, `usb`, `nfc`, `ble`...).
     public let transports: [String]
@@ -74,9 +76,13 @@ public struct RegistrationResponse: Sendable, JSONDocument {
 
 /// An authentication (assertion) response in the `AuthenticationResponseJSON` shape.
 public struct AssertionResponse: Sendable, JSONDocument {
+    /// `rawId` (which must equal `id`).
     public let credentialID: [UInt8]
+    /// The raw `response.clientDataJSON` bytes.
     public let clientDataJSON: [UInt8]
+    /// The raw `response.authenticatorData` bytes.
     public let authenticatorData: [UInt8]
+    /// The assertion signature over the authenticator data and the SHA-256 of the client data.
     public let signature: [UInt8]
     /// The user handle a discoverable credential returns.
     public let userHandle: [UInt8]?

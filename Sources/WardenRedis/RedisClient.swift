@@ -5,6 +5,7 @@ import WardenCrypto
 /// A small pool of Redis connections (``RedisConfiguration/connections``), each running its bounded blocking calls
 /// on its own queue; commands go round-robin. Shared by the stores built on one server.
 public final class RedisClient: Sendable {
+    /// The configuration the client was made with, already checked.
     public let configuration: RedisConfiguration
     private let pool: [RedisConnection]
     private let next = Locked(0)

@@ -14,6 +14,7 @@ import WardenCore
 public struct RedisConfiguration: Sendable {
     /// A host name, an IPv4 address or an IPv6 address (without brackets).
     public var host: String
+    /// The TCP port, 1...65535 (6379 by default).
     public var port: Int
     /// The ACL user (`AUTH user password`); nil authenticates as `default` when a password is set.
     public var username: String?
@@ -30,6 +31,8 @@ public struct RedisConfiguration: Sendable {
     /// How many connections run commands in parallel (each its own blocking queue).
     public var connections: Int
 
+    /// A configuration from its parts, checked by ``RedisClient/init(_:)``; by default `127.0.0.1:6379`, database 0,
+    /// prefix `warden:`, a 2-second connect and 1-second command timeout, and 4 connections.
     public init(
         host: String = "127.0.0.1", port: Int = 6379, username: String? = nil, password: Redacted<String>? = nil,
         database: Int = 0, keyPrefix: String = "warden:", connectTimeout: Duration = .seconds(2),

@@ -15,9 +15,11 @@ import WardenPasskeys
 /// issuance per session. Run Redis with `maxmemory-policy noeviction` (an evicted challenge is only a failed sign-in,
 /// but an evicted DPoP `jti` is a replay): a full Redis then answers `-OOM` and the store refuses (transient).
 public struct RedisChallengeStore: ChallengeStore {
+    /// The client the store's commands run on; its key prefix starts every key.
     public let client: RedisClient
     let now: NowProvider
 
+    /// A store over `client`; `now` is the clock a challenge's remaining lifetime (the `PX` of `SET`) is counted from.
     public init(client: RedisClient, now: @escaping NowProvider = systemNow) {
         self.client = client
         self.now = now
@@ -84,10 +86,12 @@ public struct RedisChallengeStore: ChallengeStore {
 /// replica, an eviction) forgets `jti`s of the last acceptance window: run it with AOF and `maxmemory-policy
 /// noeviction`, under which a full Redis answers `-OOM` and proofs are refused (transient), never replayed.
 public struct RedisDPoPReplayCache: DPoPReplayCache {
+    /// The client the cache's commands and script run on; its key prefix starts every key.
     public let client: RedisClient
     /// Live entries one proof key may hold (10,000 by default, as ``InMemoryDPoPReplayCache``).
     public let perKeyCapacity: Int
 
+    /// A cache over `client`; `perKeyCapacity` (default 10,000) is raised to at least 1.
     public init(client: RedisClient, perKeyCapacity: Int = 10_000) {
         self.client = client
         self.perKeyCapacity = max(1, perKeyCapacity)

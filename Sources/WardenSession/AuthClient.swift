@@ -40,16 +40,23 @@ public actor AuthClient {
             case metadata(ProviderMetadata)
         }
 
+        /// Where the provider's endpoints come from: discovery from an issuer, or metadata given by hand.
         public var provider: Provider
+        /// The OAuth client ID registered with the provider.
         public var clientID: String
         /// The registered redirect URI (a loopback browser replaces the port with its listener's).
         public var redirectURI: RedirectURI
+        /// The scopes requested at sign-in (default ``AuthClient/Configuration/defaultScopes``).
         public var scopes: [String]
         /// Where the session lives (``ItemTokenStore`` when a `CredentialStore` was given, or a ``SplitTokenStore``).
         public var store: any TokenStore
+        /// The store service the session's tokens are saved under.
         public var service: String
+        /// The store account the session's tokens are saved under (default `"default"`).
         public var account: String
+        /// The HTTP transport for discovery, token requests and authorized API calls (default `URLSessionTransport`).
         public var transport: any HTTPTransport
+        /// The retry policy of the clients ``AuthClient/authorizedClient(for:clock:)`` makes.
         public var retryPolicy: RetryPolicy
         /// RFC 7009 endpoint when discovery omits it.
         public var revocationEndpoint: URL?
@@ -84,6 +91,7 @@ public actor AuthClient {
         /// the template filled with its own `tid` (an allowed tenant, when the template names them); the session
         /// is stored under that tenant's issuer, and refreshes must keep it. Nil (the default): issuers are equal.
         public var issuerTemplate: TenantIssuerTemplate?
+        /// The clock for token expiry and ID-token validation (default `systemNow`).
         public var now: NowProvider
 
         /// The scopes when none are configured: `openid offline_access`, less `offline_access` where discovery's
@@ -182,6 +190,7 @@ public actor AuthClient {
     private var cachedVerification: IDTokenVerification?
     private var revocationRetry: Task<[SignOutReport.Revocation], Never>?
 
+    /// A client for `configuration`; nothing is fetched until a sign-in, refresh or revocation needs it.
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
     /// The provider's metadata (discovered once, then cached), with the configured revocation endpoint.

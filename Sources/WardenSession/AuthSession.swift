@@ -6,7 +6,9 @@ import WardenStorage
 
 /// What a session needs from the token endpoint. ``TokenClient`` and `AuthClient`'s endpoint conform.
 public protocol TokenRefresher: Sendable {
+    /// Redeems `refreshToken` at the token endpoint, optionally narrowing the grant to `scope`.
     func refresh(refreshToken: String, scope: String?) async throws(OAuthError) -> TokenResponse
+    /// Revokes `token` (RFC 7009), with `hint` as its `token_type_hint` (e.g. `refresh_token`).
     func revoke(token: String, hint: String) async throws(OAuthError)
     /// Checks the ID token a refresh returned against `current`, the session's validated one (OpenID Connect
     /// Core §12.2). The default cannot check it: the session then keeps `current` and never stores the new one.
@@ -65,7 +67,9 @@ extension TokenClient: TokenRefresher {
 /// Thread-safety: an actor that executes the actions of a pure state machine (`SessionStateMachine`), which holds
 /// every policy.
 public actor AuthSession {
+    /// The store service the session's tokens are saved under.
     public let service: String
+    /// The store account the session's tokens are saved under.
     public let account: String
     /// The DPoP key the session's tokens are bound to (``AuthorizedClient`` signs API requests with it).
     public nonisolated let dpop: DPoPBinding?

@@ -13,14 +13,19 @@ import WardenOAuth
 /// let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
 /// ```
 public struct AuthorizedClient: Sendable {
+    /// The session whose access token authorizes each request.
     public let session: AuthSession
     let transport: any HTTPTransport
+    /// How transient failures are retried (default: ``RetryPolicy``'s defaults).
     public let retryPolicy: RetryPolicy
     let clock: any Clock<Duration>
+    /// The shortest remaining lifetime, in seconds, an access token must have to be sent without
+    /// refreshing first (default 30).
     public let minimumTTL: TimeInterval
 
     let now: NowProvider
 
+    /// A client for `session` over `transport`, sleeping between retries on `clock`.
     public init(
         session: AuthSession, transport: any HTTPTransport, retryPolicy: RetryPolicy = RetryPolicy(),
         clock: any Clock<Duration> = ContinuousClock(), minimumTTL: TimeInterval = 30,

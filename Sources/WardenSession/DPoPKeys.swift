@@ -101,6 +101,7 @@ public enum HardwareKeyFailure: WardenError, Equatable {
 extension DPoPKeys {
     /// A DPoP key as it was loaded.
     public struct Loaded: Sendable {
+        /// The key, ready to sign DPoP proofs.
         public let key: any DPoPKey
         /// Whether the key is held by hardware (false: the software fallback, where there is none).
         public let hardwareBacked: Bool

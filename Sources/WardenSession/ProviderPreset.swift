@@ -28,7 +28,10 @@ public struct ProviderPreset: Sendable {
     public let name: String
     /// The issuer exactly as the provider announces it.
     public let issuer: String
+    /// The scopes the configuration requests (with `offline_access` where the provider needs it to issue a
+    /// refresh token).
     public var scopes: [String]
+    /// Provider parameters of every sign-in (Google's `access_type=offline`, Auth0's `audience`).
     public var authorizationParameters: AuthorizationParameters
     /// Audiences an ID token may name besides the client ID.
     public var trustedAudiences: Set<String>
@@ -46,7 +49,7 @@ public struct ProviderPreset: Sendable {
     /// The universal-link (`https`) redirect the provider serves an `apple-app-site-association` for, where it does
     /// (Auth0: `https://{domain}/ios/{bundle}/callback`, as Auth0.swift's `useHTTPS()`), else nil. iOS 17.4, macOS
     /// 14.4 and visionOS 1.1 match it with `ASWebAuthenticationSession.Callback.https(host:path:)`; before that
-    /// ``WebAuthenticationAgent`` refuses it (`invalid_redirect_uri`) — keep ``redirectURI(bundleID:)`` for those. The
+    /// `WebAuthenticationAgent` refuses it (`invalid_redirect_uri`) — keep ``redirectURI(bundleID:)`` for those. The
     /// app needs `webcredentials:{host}` in its Associated Domains, and the provider your Team ID and bundle ID (Auth0:
     /// the application's Advanced Settings → Device Settings), so that the host's association file names the app.
     public func httpsRedirectURI(bundleID: String) -> String? { httpsRedirectTemplate?(bundleID) }

@@ -24,10 +24,15 @@ extension Duration {
 /// let policy = RetryPolicy(maximumAttempts: 4, baseDelay: .milliseconds(200))
 /// ```
 public struct RetryPolicy: Sendable {
+    /// The most attempts per request, the first included (default 4).
     public var maximumAttempts: Int
+    /// The first backoff step, doubled at each further attempt (default 250 ms).
     public var baseDelay: Duration
+    /// The cap on one backoff step (default 30 s); a `Retry-After` wait is not capped by it.
     public var maximumDelay: Duration
+    /// The most time the waits of one request may add up to (default 60 s): the caller's budget.
     public var maximumTotalDelay: Duration
+    /// Whether methods other than GET, HEAD, OPTIONS, PUT and DELETE are retried (default `false`).
     public var retryNonIdempotent: Bool
     /// The share of each backoff step that is fixed: 0 is "full jitter" (a delay anywhere in [0, step), the API
     /// default), 0.5 is "equal jitter" (never sooner than half a step, what a session's refresh backoff uses).
@@ -35,6 +40,8 @@ public struct RetryPolicy: Sendable {
     /// Returns a value in [0, 1); injected for tests.
     let jitter: @Sendable () -> Double
 
+    /// A policy; by default 4 attempts, a 250 ms base step capped at 30 s, 60 s of waiting in all and full
+    /// jitter. `jitterFloor` is clamped to [0, 1].
     public init(
         maximumAttempts: Int = 4, baseDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(30),
         maximumTotalDelay: Duration = .seconds(60), retryNonIdempotent: Bool = false, jitterFloor: Double = 0,
@@ -51,7 +58,9 @@ public struct RetryPolicy: Sendable {
 
     /// What to do after a failure.
     public enum Decision: Sendable, Equatable {
+        /// Try again after waiting this long.
         case retry(after: Duration)
+        /// Do not retry: the attempt's result stands.
         case giveUp
         /// The server's `Retry-After` is beyond what this policy may wait (``maximumTotalDelay``, the caller's
         /// budget) or than its attempts allow: fail now, saying when the server allows the next try.
@@ -60,8 +69,11 @@ public struct RetryPolicy: Sendable {
 
     /// The outcome of one attempt, as the policy sees it.
     public enum Outcome: Sendable {
+        /// The request failed in the transport; only timeouts and connectivity errors are retried.
         case transport(TransportError)
+        /// The server answered with this HTTP status and, when it sent one, its `Retry-After` in seconds.
         case status(Int, retryAfter: TimeInterval?)
+        /// The request was cancelled: never retried.
         case cancelled
     }
 

@@ -32,6 +32,7 @@ public final class SessionController {
 
     private var following: Task<Void, Never>?
 
+    /// A controller over `client`, signed out until ``restore()`` or a sign-in.
     public init(client: AuthClient) { self.client = client }
 
     deinit { following?.cancel() }

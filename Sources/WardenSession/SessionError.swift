@@ -88,6 +88,7 @@ public struct SessionError: CodedError {
 /// }
 /// ```
 public enum SessionState: Sendable, Equatable {
+    /// A usable session: mutations enabled (``canMutate`` is `true`).
     case signedIn
     /// Transient trouble: keep the session, read-only UI (`canMutate` false).
     case degraded(reason: DegradedReason)

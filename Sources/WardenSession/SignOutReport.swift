@@ -42,10 +42,12 @@ public struct SignOutReport: Sendable, Equatable {
     public let localDataDeleted: Bool
     /// Why the local deletion failed, when it did (a locked keychain); the memory copy is gone regardless.
     public let localDeletionError: StorageError?
+    /// What happened at the provider when the grant was revoked (RFC 7009).
     public let revocation: Revocation
     /// Whether the provider's browser session was ended too (``AuthClient/signOut(_:endingBrowserSessionWith:)``).
     public var browserSession: BrowserSession = .kept
 
+    /// A report from its parts (normally made by ``AuthSession/signOut()``).
     public init(
         localDataDeleted: Bool, localDeletionError: StorageError? = nil, revocation: Revocation,
         browserSession: BrowserSession = .kept

@@ -13,13 +13,20 @@ import WardenStorage
 /// try await store.save(try set.encoded(), service: "com.example.app.tokens", account: "alice")
 /// ```
 public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    /// The version of the stored form (`"v"`) that ``encoded()`` writes and ``init(encoded:)`` accepts.
     public static let currentVersion = 1
 
+    /// The access token; empty for a migrated refresh-token-only grant, which is refreshed first.
     public var accessToken: Redacted<String>
+    /// The refresh token, when the provider issued one and it is held in this item.
     public var refreshToken: Redacted<String>?
+    /// The ID token, when one was issued.
     public var idToken: Redacted<String>?
+    /// When the access token expires (nil when the provider did not say).
     public var expiresAt: Date?
+    /// The granted scope (space-separated, from the token response), nil when none was returned.
     public var scope: String?
+    /// The issuer that granted the tokens (a stored set without one is refused as corrupted).
     public var issuer: String
     /// The refresh token exists but lives in a separate, more protected item (``SplitTokenStore``): it is read
     /// only when a refresh needs it.
@@ -31,6 +38,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible, CustomRefl
     /// store (the app and its extensions) compare it to tell that another holder already rotated the grant.
     public var generation: UInt64 = 0
 
+    /// A token set from its parts: generation 0, no DPoP binding, the refresh token held in this item.
     public init(
         accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scope: String?, issuer: String
     ) {

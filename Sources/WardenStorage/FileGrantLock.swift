@@ -24,6 +24,7 @@ import WardenCore
 ///
 /// Thread-safety: a value; every file operation is a short non-blocking system call.
 public struct FileGrantLock: GrantLock {
+    /// The directory of the lease files, shared by every holder.
     public let directory: URL
     /// How long a holder that stopped renewing (crashed, killed, suspended) blocks the others.
     public let leaseDuration: Duration
@@ -40,13 +41,15 @@ public struct FileGrantLock: GrantLock {
     /// and an extension woken on a locked phone (a notification service, a widget) could then never take the lease.
     package static let fileProtection = DataProtectionClass.completeUntilFirstUserAuthentication
 
-    /// - Parameters:
-    ///   - directory: created (0700) when missing; must be shared by every holder.
-    ///   - leaseDuration: 1...300 s; default 10 s.
-    ///   - timeout: how long to wait for a live holder; default 60 s.
     /// The longest lease any holder can take (``leaseDuration`` is clamped to it).
     static let maximumLeaseSeconds: Double = 300
 
+    /// A lock whose lease files live in `directory` (created 0700 on first use; it must be shared by every holder).
+    ///
+    /// - Parameters:
+    ///   - directory: created (0700) when missing; must be shared by every holder.
+    ///   - leaseDuration: clamped to 1...300 s; default 10 s.
+    ///   - timeout: how long to wait for a live holder, at least zero; default 60 s.
     public init(
         directory: URL, leaseDuration: Duration = .seconds(10), timeout: Duration = .seconds(60),
         now: @escaping NowProvider = systemNow, clock: any Clock<Duration> = ContinuousClock()

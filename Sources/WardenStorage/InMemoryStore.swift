@@ -11,6 +11,7 @@ public actor InMemoryStore: CredentialStore {
     /// instance is another store, with its own lock.
     public nonisolated let grantLock: any GrantLock = ProcessGrantLock()
 
+    /// An empty store with its own in-process ``grantLock``.
     public init() {}
 
     /// Makes every call throw `error` until ``clearFailure()`` (tests of locked keychains and full disks).

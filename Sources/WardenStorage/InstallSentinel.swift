@@ -51,6 +51,8 @@ public struct InstallSentinel: Sendable {
         case deferred(String)
     }
 
+    /// The app's identifier: it names the default marker file (`dev.warden.installed.<appID>` on Apple platforms,
+    /// `<appID>.installed` on Linux).
     public let appID: String
     /// Nil when the marker's place is unavailable right now (the app-group container).
     let marker: FileMarker?

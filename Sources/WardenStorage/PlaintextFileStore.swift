@@ -8,6 +8,8 @@ import WardenCore
 /// rename); every time the store is opened it logs a warning. Anyone who can read your home directory can read
 /// these tokens.
 public actor PlaintextFileStore: CredentialStore {
+    /// The directory holding the credential files (mode 0700): one hex-named subdirectory per service, one hex-named
+    /// file per account.
     public let directory: URL
     /// A ``FileGrantLock`` in `.locks` of the directory: every process that opens the same directory shares it.
     public nonisolated let grantLock: any GrantLock

@@ -4,9 +4,13 @@
 public enum AppleFrameworkRules {
     /// One documented outcome: the raw code, when the framework reports it, and where that is written down.
     public struct Outcome: Sendable, Equatable, CustomStringConvertible {
+        /// The raw code the framework reports (`0` for an entry that is not an error code).
         public let code: Int
+        /// The framework's name for the outcome (an `LAError.Code` or `ASAuthorizationError.Code` case, an API).
         public let name: String
+        /// When the framework reports it.
         public let when: String
+        /// Where that is written down: SDK headers, Apple documentation pages, issue threads that observed it.
         public let source: String
         public var description: String { "\(name) (\(code))" }
     }
@@ -111,6 +115,7 @@ public enum AppleFrameworkRules {
     /// optional error (Apple, `ASAuthorizationAppleIDProvider.CredentialState`: authorized, revoked, notFound —
     /// "hasn't established a relationship" —, transferred — "transferred to a different team").
     public enum CredentialStateReport: Sendable, Equatable, CaseIterable {
+        /// The four states Apple documents for `CredentialState`.
         case authorized, revoked, notFound, transferred
         /// A state added by a later SDK (`@unknown default`).
         case unknown

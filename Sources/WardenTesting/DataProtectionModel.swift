@@ -39,6 +39,8 @@ public final class DataProtectionModel: @unchecked Sendable {  // Locked-guarded
 
     /// The classes, as Foundation names them.
     public enum DataProtection: String, Sendable, CaseIterable {
+        /// `FileProtectionType.complete`, `.completeUnlessOpen`, `.completeUntilFirstUserAuthentication` and
+        /// `.none`, with the rules D3 to D6.
         case complete, completeUnlessOpen, completeUntilFirstUserAuthentication, none
     }
 

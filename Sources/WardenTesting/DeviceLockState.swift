@@ -6,5 +6,6 @@ public enum DeviceLockState: Sendable, Equatable {
     /// Unlocked at least once since boot, locked now: the `…AfterFirstUnlock…` / `…UntilFirstUserAuthentication`
     /// class keys are available, the `complete` ones are not.
     case locked
+    /// Unlocked now: every class key is available.
     case unlocked
 }

@@ -56,15 +56,25 @@ import WardenStorage
 public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
     /// One request for the user's authentication, as the system sheet would show it.
     public struct Prompt: Equatable, Sendable, CustomStringConvertible {
-        public enum Operation: String, Sendable { case read, update }
+        /// What the prompt authenticates: reading an access-controlled item's data (K6), or updating it (K7).
+        public enum Operation: String, Sendable {
+            /// Reading the item's data (`SecItemCopyMatching` with its data).
+            case read
+            /// Replacing the item's data (`SecItemUpdate`).
+            case update
+        }
+        /// Whether the prompt is for a read or an update.
         public let operation: Operation
+        /// The item's service.
         public let service: String
+        /// The item's account.
         public let account: String
         public var description: String { "\(operation.rawValue) \(service)/\(account)" }
     }
 
     /// What the app's biometry can do (K9, K10).
     public enum Biometry: Sendable {
+        /// Biometry is enrolled and allowed for the app: access-controlled reads prompt the user.
         case enrolled
         /// Face ID or Touch ID turned off for this app in Settings, or nothing enrolled: `.biometryCurrentSet` items
         /// cannot be read.

@@ -183,6 +183,14 @@ enum ReadmeSnippets {
         }
     }
 
+    static func failureSemantics(api: AuthorizedClient, request: HTTPRequest) async throws {
+        do {
+            _ = try await api.send(request)
+        } catch let error as SessionError where error.code == .rateLimited {
+            print("try again at", error.retryAt!)
+        }
+    }
+
     static func rateLimits(api: AuthorizedClient, request: HTTPRequest) async throws {
         do { _ = try await api.send(request) } catch let error as SessionError where error.code == .rateLimited {
             showRetry(at: error.retryAt!)

@@ -84,6 +84,7 @@ public struct AppleAuthorizationError: CodedError {
     /// `ASAuthorizationErrorDomain`.
     public static let authorizationErrorDomain = "com.apple.AuthenticationServices.AuthorizationError"
 
+    /// An error Warden raises itself, with no system domain; an empty `reason` becomes the code's name.
     public init(_ code: Code, _ reason: String = "", file: String = #fileID, line: Int = #line) {
         self.file = file
         self.line = line
@@ -176,15 +177,22 @@ public struct AppleAuthorizationError: CodedError {
 /// A Sign in with Apple credential, as the app must handle it: the user ID to keep, the identity token and code
 /// for the server, and the e-mail and name, which Apple delivers **only on the first sign-in** — persist them now.
 public struct AppleIDSignIn: Sendable, CustomStringConvertible {
+    /// The stable Apple user ID (`sub`): keep it to check the credential state on later launches.
     public let userID: String
+    /// The identity token (a JWT Apple signs), for the server to verify.
     public let identityToken: Redacted<String>
+    /// The authorization code, for the server to redeem with Apple.
     public let authorizationCode: Redacted<String>
+    /// The user's e-mail address, delivered only on the first sign-in.
     public let email: String?
+    /// The user's given name, delivered only on the first sign-in.
     public let givenName: String?
+    /// The user's family name, delivered only on the first sign-in.
     public let familyName: String?
     /// The raw nonce whose SHA-256 went into the request: send it to the server with the token.
     public let rawNonce: Redacted<String>
 
+    /// A credential from its parts; the tokens and the nonce are kept redacted.
     public init(
         userID: String, identityToken: String, authorizationCode: String, email: String?, givenName: String?,
         familyName: String?, rawNonce: String
@@ -205,6 +213,7 @@ public struct AppleIDSignIn: Sendable, CustomStringConvertible {
 
 /// What one authorization produced.
 public enum AppleAuthorizationResult: Sendable {
+    /// A Sign in with Apple credential.
     case appleID(AppleIDSignIn)
     /// `PublicKeyCredential.toJSON()` of a new passkey: post it to the server (`RelyingParty.verifyRegistration`).
     case passkeyRegistration(json: String)
@@ -217,16 +226,23 @@ public enum AppleAuthorizationResult: Sendable {
 /// Keeps the Apple user ID (`sub`) of the signed-in user in a ``CredentialStore`` (the Keychain on device), so
 /// the credential state can be checked on every launch (`AppleIDCredentialMonitor`).
 public struct AppleUserIDStore: Sendable {
+    /// The store that holds the user ID.
     public let store: any CredentialStore
+    /// The service the user ID is stored under.
     public let service: String
+    /// The account the user ID is stored under (default `"apple-user-id"`).
     public let account: String
 
+    /// A store for the user ID in `store` under `service` and `account`.
     public init(store: any CredentialStore, service: String, account: String = "apple-user-id") {
         self.store = store
         self.service = service
         self.account = account
     }
 
+    /// Stores `userID`, replacing any earlier one.
+    ///
+    /// - Throws: `invalidName` for an empty ID or one over 512 bytes, and the store's errors.
     public func save(_ userID: String) async throws(StorageError) {
         guard !userID.isEmpty, userID.utf8.count <= 512 else {
             throw StorageError(.invalidName, "not an Apple user ID")
@@ -234,6 +250,9 @@ public struct AppleUserIDStore: Sendable {
         try await store.save(Data(userID.utf8), service: service, account: account)
     }
 
+    /// The stored user ID, or nil when none is stored.
+    ///
+    /// - Throws: `corruptedData` when the stored item is empty or not UTF-8.
     public func load() async throws(StorageError) -> String? {
         guard let data = try await store.load(service: service, account: account) else { return nil }
         guard let text = String(data: data, encoding: .utf8), !text.isEmpty else {
@@ -242,5 +261,6 @@ public struct AppleUserIDStore: Sendable {
         return text
     }
 
+    /// Deletes the stored user ID.
     public func delete() async throws(StorageError) { try await store.delete(service: service, account: account) }
 }

@@ -5,6 +5,7 @@ import WardenStorage
 /// What to do with a Sign in with Apple credential state (`ASAuthorizationAppleIDProvider.CredentialState`),
 /// decided portably so the Apple monitor only translates.
 public enum AppleIDCredentialReaction: Sendable, Equatable {
+    /// Authorized: keep the session.
     case keepSession
     /// Revoked, or unknown to Apple: sign the session out.
     case signOut
@@ -12,7 +13,18 @@ public enum AppleIDCredentialReaction: Sendable, Equatable {
     case reauthenticate
 
     /// The states as Apple names them, and ``unknown`` for a state a newer SDK adds (`@unknown default`).
-    public enum State: Sendable { case authorized, revoked, notFound, transferred, unknown }
+    public enum State: Sendable {
+        /// The Apple ID still authorizes the app.
+        case authorized
+        /// The user stopped using Sign in with Apple with the app (or Apple revoked it).
+        case revoked
+        /// Apple does not know this user for the app.
+        case notFound
+        /// The user was transferred to another team (an app transfer).
+        case transferred
+        /// A state this version does not know (`@unknown default`).
+        case unknown
+    }
 
     /// The reaction to a state alone: only a definite answer signs out; a state this version does not know keeps the
     /// session (nil).
@@ -48,8 +60,11 @@ public enum AppleIDCredentialReaction: Sendable, Equatable {
     public struct CheckError: Sendable, Equatable, CustomStringConvertible {
         /// One error of the chain.
         public struct Link: Sendable, Equatable {
+            /// The error's domain (`NSError.domain`).
             public let domain: String
+            /// The error's code in its domain.
             public let code: Int
+            /// A link for `code` in `domain`.
             public init(domain: String, code: Int) {
                 self.domain = domain
                 self.code = code
@@ -59,6 +74,7 @@ public enum AppleIDCredentialReaction: Sendable, Equatable {
         /// The error first, then what it wraps.
         public let chain: [Link]
 
+        /// An error from its chain, the reported error first.
         public init(chain: [Link]) { self.chain = chain }
 
         /// The error and up to seven errors it wraps.
@@ -193,11 +209,14 @@ public struct PrivacyMaskPolicy: Sendable, Equatable {
 
     /// A scene life-cycle event (`UIScene` notifications, SwiftUI's `scenePhase`).
     public enum Event: Sendable, Equatable {
+        /// The moments of the `UIScene` notifications of the same names (`UIScene.willDeactivateNotification`...).
         case willDeactivate, didEnterBackground, willEnterForeground, didActivate
     }
 
+    /// When to mask (default ``PrivacyMaskPolicy/Trigger/inactive``).
     public var trigger: Trigger
 
+    /// A policy masking on `trigger` (by default on every deactivation).
     public init(trigger: Trigger = .inactive) { self.trigger = trigger }
 
     /// Whether the mask shows after `event`, given whether it showed before.
@@ -225,6 +244,7 @@ public enum UsageDescriptionCheck {
     /// Where the biometric prompt runs: Face ID (iPhone, iPad) and Optic ID (Vision Pro) need
     /// `NSFaceIDUsageDescription` in Info.plist, Touch ID on a Mac (macOS and Mac Catalyst apps) needs none.
     public enum Platform: Sendable, CaseIterable {
+        /// iPhone and iPad, Apple Vision Pro, a native Mac app, and a Mac Catalyst app.
         case iOS, visionOS, macOS, macCatalyst
 
         /// Whether a biometric prompt on this platform needs `NSFaceIDUsageDescription`.

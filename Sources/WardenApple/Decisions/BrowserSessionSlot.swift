@@ -32,7 +32,9 @@ import WardenOAuth
 public final class BrowserSessionSlot: Sendable {
     /// How one browser session ended.
     public enum Outcome: Sendable, Equatable {
+        /// The session ended at the redirect: the callback URL, with the authorization response.
         case callback(URL)
+        /// The session failed or was cancelled, as an `OAuthError`.
         case failed(OAuthError)
     }
 
@@ -52,6 +54,7 @@ public final class BrowserSessionSlot: Sendable {
 
     private let state = Locked(State())
 
+    /// An idle slot.
     public init() {}
 
     /// Whether a session is running.

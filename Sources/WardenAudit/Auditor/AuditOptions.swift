@@ -20,5 +20,7 @@ public struct AuditOptions: Sendable {
         "node_modules", ".git", "build", "SourcePackages",
     ]
 
+    /// The defaults: ``AuditOptions/vendored`` folders skipped, no baseline, findings in test code not listed, no
+    /// progress.
     public init() {}
 }

@@ -6,6 +6,7 @@ import WardenCore
 public struct AuditReport: Sendable {
     /// The findings after suppressions and the baseline, sorted by file, line, column and rule.
     public let findings: [Finding]
+    /// Files scanned, not counting the ones ``AuditReport/skipped``.
     public let filesScanned: Int
     /// Lines read in the files scanned.
     public let linesScanned: Int

@@ -10,6 +10,7 @@ import WardenCore
 /// for finding in report.findings { print(finding.file, finding.line, finding.rule.id) }
 /// ```
 public struct Auditor: Sendable {
+    /// What the auditor skips and how it reports progress.
     public let options: AuditOptions
 
     /// An auditor with `options` (vendored folders skipped, no baseline, no progress by default).

@@ -1,5 +1,6 @@
 /// How serious a finding is. `--fail-on` compares with this order: note < warning < error.
 public enum Severity: String, Sendable, Comparable, CaseIterable {
+    /// The levels, least serious first.
     case note, warning, error
 
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
@@ -24,7 +25,9 @@ public enum Severity: String, Sendable, Comparable, CaseIterable {
 /// One entry of the catalogue: a stable id (used in suppressions, baselines and SARIF), a severity, a one-line
 /// message, the fix, and the OWASP MASVS control and MASWE weakness it maps to.
 public struct RuleInfo: Sendable, Hashable {
+    /// The stable id, used in `warden:ignore` suppressions, baselines and SARIF.
     public let id: String
+    /// How serious its findings are.
     public let severity: Severity
     /// A short title.
     public let name: String
@@ -32,7 +35,9 @@ public struct RuleInfo: Sendable, Hashable {
     public let message: String
     /// How to fix it.
     public let fix: String
+    /// The OWASP MASVS controls it maps to (`MASVS-AUTH-1`...).
     public let masvs: [String]
+    /// The OWASP MASWE weaknesses it maps to (`MASWE-0019`...); may be empty.
     public let maswe: [String]
 
     /// Creates a catalogue entry (the catalogue is ``Catalogue/all``).
@@ -52,11 +57,15 @@ public struct RuleInfo: Sendable, Hashable {
 
 /// One finding.
 public struct Finding: Sendable, Hashable {
+    /// The rule that found it.
     public let rule: RuleInfo
     /// The path relative to the audited root.
     public let file: String
+    /// The 1-based line in ``Finding/file``.
     public let line: Int
+    /// The 1-based column in ``Finding/line`` (1 when the rule reports a whole line).
     public let column: Int
+    /// The message: the rule's default one, or a more specific one the rule wrote.
     public let message: String
     /// A fingerprint stable across unrelated edits (rule, file, the line's code with string literals emptied, occurrence).
     public internal(set) var fingerprint: String
@@ -67,6 +76,7 @@ public struct Finding: Sendable, Hashable {
     /// where it is made (the `SecItemAdd` that stores an item with the accessibility class on ``line``).
     public internal(set) var related: [Int] = []
 
+    /// The rule's severity.
     public var severity: Severity { rule.severity }
 }
 

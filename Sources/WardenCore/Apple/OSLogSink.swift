@@ -31,6 +31,8 @@
             self.messages = messages
         }
 
+        /// Logs `record` at its level under the record's category, its message marked as ``messages`` says and its
+        /// metadata (`key=value` pairs) always `.private`.
         public func log(_ record: LogRecord) {
             let logger = Logger(subsystem: subsystem, category: record.category)
             let message = record.message

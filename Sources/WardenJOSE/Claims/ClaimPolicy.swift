@@ -4,8 +4,11 @@ import WardenCrypto
 
 /// What a claim policy sees: the verified header and claims, and "now" read once through the injected clock.
 public struct ClaimContext: Sendable {
+    /// The token's verified protected header.
     public let header: JOSEHeader
+    /// The token's claims.
     public let claims: JWTClaims
+    /// The time the policy checks against, read once per verification.
     public let now: Date
 
     /// A context for checking a policy on its own (an app's unit test of its policy); ``JWTVerifier`` builds one for
@@ -38,19 +41,28 @@ public protocol ClaimPolicy: Sendable {
 /// Builds a list of policies that must all hold.
 @resultBuilder
 public enum ClaimPolicyBuilder {
+    /// Lifts one policy into a one-element list.
     public static func buildExpression(_ policy: any ClaimPolicy) -> [any ClaimPolicy] { [policy] }
+    /// Concatenates the policies of a block's statements, in order.
     public static func buildBlock(_ parts: [any ClaimPolicy]...) -> [any ClaimPolicy] { parts.flatMap { $0 } }
+    /// The policies of an `if` without `else`: none when the condition is false.
     public static func buildOptional(_ part: [any ClaimPolicy]?) -> [any ClaimPolicy] { part ?? [] }
+    /// The policies of the first branch of an `if`-`else` or `switch`.
     public static func buildEither(first: [any ClaimPolicy]) -> [any ClaimPolicy] { first }
+    /// The policies of the second branch of an `if`-`else` or `switch`.
     public static func buildEither(second: [any ClaimPolicy]) -> [any ClaimPolicy] { second }
+    /// Concatenates the policies a `for` loop produced, in iteration order.
     public static func buildArray(_ parts: [[any ClaimPolicy]]) -> [any ClaimPolicy] { parts.flatMap { $0 } }
 }
 
 /// Every policy must hold; the first failure is reported.
 public struct AllOf: ClaimPolicy {
+    /// The policies checked, in order.
     public let policies: [any ClaimPolicy]
 
+    /// A policy that requires every policy the builder block lists, checked in order.
     public init(@ClaimPolicyBuilder _ policies: () -> [any ClaimPolicy]) { self.policies = policies() }
+    /// A policy that requires every policy in `policies`, checked in order.
     public init(_ policies: [any ClaimPolicy]) { self.policies = policies }
 
     public func check(_ context: ClaimContext) throws(JOSEError) {

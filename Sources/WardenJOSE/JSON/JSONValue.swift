@@ -3,11 +3,17 @@
 /// Objects keep their members in document order and never hold duplicate names (the reader rejects them);
 /// numbers keep their source text and whether they were written as integers.
 public enum JSONValue: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, with its source text.
     case number(JSONNumber)
+    /// A string.
     case string(String)
+    /// An array, elements in document order.
     case array([JSONValue])
+    /// An object, members in document order.
     case object(JSONObject)
 
     /// The string, if this is one.
@@ -83,7 +89,9 @@ public struct JSONNumber: Sendable, Equatable, CustomStringConvertible {
 
 /// One member of a JSON object.
 public struct JSONMember: Sendable, Equatable {
+    /// The member's name.
     public let name: String
+    /// The member's value.
     public let value: JSONValue
 }
 

@@ -16,9 +16,13 @@ import WardenCrypto
 public struct JWK: Sendable, CustomStringConvertible, JSONDocument {
     /// RFC 7518 §6.1 key types.
     public enum KeyType: String, Sendable {
+        /// `RSA`: an RSA public key.
         case rsa = "RSA"
+        /// `EC`: an elliptic-curve public key.
         case ec = "EC"
+        /// `OKP`: an octet key pair; Warden accepts Ed25519 public keys.
         case okp = "OKP"
+        /// `oct`: a symmetric HMAC secret.
         case oct
     }
 

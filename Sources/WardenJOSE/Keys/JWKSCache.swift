@@ -20,10 +20,14 @@ import WardenCore
 ///
 /// Thread-safety: an actor.
 public actor JWKSCache {
+    /// The JWKS endpoint.
     public let url: URL
     let transport: any HTTPTransport
     let now: NowProvider
+    /// The least time, in seconds, between two refetches forced by an unknown `kid`, and how long a failed refresh
+    /// keeps serving the last good set before asking again.
     public let minimumRefetchInterval: TimeInterval
+    /// The range, in seconds, that a response's `Cache-Control: max-age` is clamped into.
     public let maximumAgeBounds: ClosedRange<TimeInterval>
 
     private var current: JWKSet?
@@ -35,6 +39,8 @@ public actor JWKSCache {
     /// callers get the failure at once instead of one request each to an endpoint that is down.
     private var failure: (error: JOSEError, retryAt: Date, backoff: TimeInterval)?
 
+    /// A cache of the JWKS at `url`, fetched over `transport`; `minimumRefetchInterval` defaults to 60 s,
+    /// `maximumAgeBounds` to 5 minutes to 24 hours, and `now` to the system clock.
     public init(
         url: URL, transport: any HTTPTransport, minimumRefetchInterval: TimeInterval = 60,
         maximumAgeBounds: ClosedRange<TimeInterval> = 300...86_400, now: @escaping NowProvider = systemNow

@@ -17,10 +17,15 @@ import Foundation
 public struct AuthorizationParameters: Sendable {
     /// OIDC Core §3.1.2.1 `prompt` values (RFC 9700 and Initiating User Registration add `create`).
     public enum Prompt: String, Sendable, CaseIterable {
+        /// `none`: the provider must not show any page; it answers with an error when the user would have to interact.
         case none
+        /// `login`: the provider asks the user to authenticate again, even with a session.
         case login
+        /// `consent`: the provider asks the user for consent again before returning to the client.
         case consent
+        /// `select_account`: the provider asks the user to pick an account.
         case selectAccount = "select_account"
+        /// `create`: the provider shows its account-creation page.
         case create
     }
 
@@ -42,6 +47,7 @@ public struct AuthorizationParameters: Sendable {
     /// `code_challenge`, ...) are refused.
     public var additional: [(String, String)] = []
 
+    /// Parameters with nothing set: every field empty or nil, so only the code flow's own parameters are sent.
     public init() {}
 
     /// Names with a typed field here.

@@ -19,9 +19,13 @@ import WardenJOSE
 /// let code = try pending.validate(callbackURL)
 /// ```
 public struct AuthorizationRequest: Sendable {
+    /// The provider's metadata: its authorization endpoint, issuer and PAR settings.
     public let metadata: ProviderMetadata
+    /// The `client_id`: non-empty printable ASCII.
     public let clientID: String
+    /// The registered redirect URI, sent as `redirect_uri` unless a loopback listener supplies a concrete one.
     public let redirectURI: RedirectURI
+    /// The scopes, sent space-separated as `scope` (default: `openid`).
     public let scopes: [String]
     /// The provider parameters (`prompt`, `login_hint`, `max_age`, `audience`, `resource`, ...).
     public let parameters: AuthorizationParameters
@@ -74,10 +78,11 @@ public struct AuthorizationRequest: Sendable {
         self.useNonce = useNonce ?? scopes.contains("openid")
     }
 
-    /// Builds the URL to open and the pending state that validates the response.
+    /// The URL the browser opens and the pending state that validates the response: the request is pushed to the
+    /// provider first (RFC 9126) when ``pushed`` and the metadata say so — the browser then gets only `client_id` and
+    /// `request_uri` — otherwise it is ``make(random:redirectOverride:now:)``'s.
+    ///
     /// - Parameter redirectOverride: the concrete loopback redirect (with its port), when using a listener.
-    /// The request as the browser should open it: pushed to the provider first (RFC 9126) when ``pushed`` and the
-    /// metadata say so — the browser then gets only `client_id` and `request_uri` — otherwise ``make(random:redirectOverride:now:)``.
     public func prepare(redirectOverride: String? = nil, now: @escaping NowProvider = systemNow) async throws -> (
         url: URL, pending: PendingAuthorization
     ) {

@@ -9,18 +9,24 @@ import WardenJOSE
 /// credentials in the fragment, every parameter at most once, `state` equal in constant time — also on `error=`
 /// responses — and `iss`); ``code(from:)`` then surfaces a provider error or returns a bounded, VSCHAR-only code.
 public struct AuthorizationResponseValidator: Sendable {
+    /// The largest callback URL accepted, in bytes (8 KiB).
     public static let maximumCallbackBytes = 8 * 1024
+    /// The largest `code` accepted, in bytes (2 KiB).
     public static let maximumCodeBytes = 2 * 1024
 
+    /// The redirect URI the response must be sent to (matched component by component).
     public let redirectURI: RedirectURI
     let state: Redacted<String>
     /// The expected issuer; nil when none is known, in which case a response carrying `iss` is refused.
     public let issuer: String?
+    /// Whether the response must carry RFC 9207 `iss`.
     public let requireIssuer: Bool
     /// A multi-tenant provider's template (``ProviderMetadata/issuerTemplate``): `iss` may then be the template
     /// filled with an allowed tenant ID; the ID token must then come from that same issuer.
     public let issuerTemplate: TenantIssuerTemplate?
 
+    /// A validator for a response to the request that used `redirectURI` and `state`; with `requireIssuer` a response
+    /// without RFC 9207 `iss` is refused.
     public init(
         redirectURI: RedirectURI, state: Redacted<String>, issuer: String?, requireIssuer: Bool,
         issuerTemplate: TenantIssuerTemplate? = nil

@@ -2,6 +2,7 @@ import Foundation
 
 /// Opens the authorization URL in the user's browser. Warden never signs in inside an embedded web view.
 public protocol BrowserLauncher: Sendable {
+    /// Opens `url` in the browser; throws when the browser cannot be launched.
     func open(_ url: URL) throws
 }
 

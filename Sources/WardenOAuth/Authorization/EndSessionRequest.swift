@@ -19,12 +19,17 @@ import WardenJOSE
 /// let outcome = try await WebAuthenticationAgent { window }.endSession(logout)
 /// ```
 public struct EndSessionRequest: Sendable, CustomStringConvertible {
+    /// The provider's issuer; a return carrying `iss` must equal it.
     public let issuer: String
+    /// The provider's `end_session_endpoint`.
     public let endpoint: URL
+    /// The `client_id` sent with the request.
     public let clientID: String
+    /// The session's ID token, sent as `id_token_hint`; nil to send none.
     public let idTokenHint: Redacted<String>?
     /// Where the provider sends the browser back (registered with it); nil to end the session without a return.
     public let postLogoutRedirectURI: RedirectURI?
+    /// The 256-bit random `state` sent with the post-logout redirect, which the return must carry back.
     public let state: Redacted<String>
     /// `ui_locales` for the provider's logout page.
     public let uiLocales: [String]

@@ -9,16 +9,23 @@ import WardenJOSE
 /// Thread-safety: a final class whose one-time flag is lock-protected, so a second callback (a replay, a double
 /// tap) is refused even when two arrive concurrently.
 public final class PendingAuthorization: Sendable, CustomStringConvertible {
+    /// The provider's issuer, from its metadata.
     public let issuer: String
+    /// The `client_id` the request was made for.
     public let clientID: String
+    /// The registered redirect URI the response must be sent to.
     public let redirectURI: RedirectURI
     /// The redirect actually sent (with the loopback port).
     public let redirect: String
+    /// The PKCE verifier and S256 challenge the request used; the verifier goes into the token exchange.
     public let pkce: PKCE
+    /// The `state` the request sent; the response must carry it back (compared in constant time).
     public let state: Redacted<String>
+    /// The `nonce` the request sent, to check the ID token's `nonce` against; nil when none was sent.
     public let nonce: Redacted<String>?
     /// Whether the response must carry RFC 9207 `iss`.
     public let requireIssuer: Bool
+    /// When the request was built.
     public let createdAt: Date
     /// The `max_age` the request sent: the ID token's `auth_time` must be within it.
     public let maxAge: TimeInterval?
@@ -90,11 +97,15 @@ public final class PendingAuthorization: Sendable, CustomStringConvertible {
 
 /// A validated authorization code with the pending request it belongs to (for the token exchange).
 public struct AuthorizationCode: Sendable, CustomStringConvertible {
+    /// The authorization code (printable ASCII, at most ``AuthorizationResponseValidator/maximumCodeBytes``).
     public let code: Redacted<String>
+    /// The pending request the code answers: its PKCE verifier, nonce and redirect go into the token exchange.
     public let pending: PendingAuthorization
     /// The response's RFC 9207 `iss`, when it carried one (already checked against the issuer or its template).
     public var issuer: String?
 
+    /// A code with its pending request and the response's `iss`; it does no validation itself
+    /// (``PendingAuthorization/validate(_:)`` does).
     public init(code: Redacted<String>, pending: PendingAuthorization, issuer: String? = nil) {
         self.code = code
         self.pending = pending

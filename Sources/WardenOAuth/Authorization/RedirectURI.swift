@@ -19,11 +19,15 @@
 public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     /// Which RFC 8252 form this is.
     public enum Kind: Sendable, Hashable {
+        /// A private-use scheme such as `com.example.app:/oauth/callback` (RFC 8252 §7.1).
         case privateUseScheme
+        /// A claimed `https` URI (RFC 8252 §7.2).
         case claimedHTTPS
+        /// An `http` loopback IP literal, `127.0.0.1` or `[::1]` (RFC 8252 §7.3); any port matches.
         case loopback
     }
 
+    /// The form of this redirect URI.
     public let kind: Kind
     /// The URI as registered.
     public let string: String
@@ -31,6 +35,8 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     /// The parsed scheme (lower-cased), host (as written) and path, for the Apple layer's callback matching.
     package var components: (scheme: String, host: String, path: String) { (url.scheme, url.host, url.path) }
 
+    /// Parses and checks `string` as described above; throws ``OAuthError/Code/invalidRedirectURI`` when it is not one
+    /// of the three forms, or when a private-use scheme is not in reverse-DNS form.
     public init(_ string: String) throws(OAuthError) {
         try self.init(string, acceptingNonReverseDNSScheme: false)
     }

@@ -13,10 +13,12 @@ import WardenCrypto
 ///
 /// Thread-safety: nonces behind a lock; the key is immutable.
 public final class DPoPBinding: Sendable {
+    /// The key every proof is signed with.
     public let key: any DPoPKey
     let factory: DPoPProofFactory
     private let nonces = Locked<[String: String]>([:])
 
+    /// A binding for `key`, with no nonces yet; `random` and `now` feed the proofs' `jti` and `iat`.
     public init(key: any DPoPKey, random: some RandomSource = SecureRandom(), now: @escaping NowProvider = systemNow) {
         self.key = key
         factory = DPoPProofFactory(key: key, random: random, now: now)

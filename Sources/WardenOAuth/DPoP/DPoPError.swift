@@ -44,6 +44,7 @@ public enum DPoPErrorDomain: ErrorDomain {
         public static let badKey = Code(.badKey)
         /// `jwk` carries private members (`d`, `p`, `q`, ...).
         public static let privateKey = Code(.privateKey)
+        /// The signature does not verify with the `jwk` in the header.
         public static let invalidSignature = Code(.invalidSignature)
         /// `htm` is not the request's method.
         public static let methodMismatch = Code(.methodMismatch)

@@ -12,10 +12,12 @@ import WardenJOSE
 /// request.headers["DPoP"] = proof
 /// ```
 public struct DPoPProofFactory: Sendable {
+    /// The key that signs the proofs; its public JWK goes into each proof's header.
     public let key: any DPoPKey
     let random: any RandomSource
     let now: NowProvider
 
+    /// A factory signing with `key`; `random` makes each `jti` and `now` gives `iat`.
     public init(key: any DPoPKey, random: some RandomSource = SecureRandom(), now: @escaping NowProvider = systemNow) {
         self.key = key
         self.random = random

@@ -17,9 +17,14 @@ import WardenJOSE
 ///                                      accessToken: token, boundThumbprint: claims.cnfJKT)
 /// ```
 public struct DPoPVerifier: Sendable {
+    /// The largest proof accepted, in bytes (8 KiB).
     public static let maximumProofBytes = 8 * 1024
+    /// The `alg` values accepted: the asymmetric ones among those given to
+    /// ``init(replayCache:allowedAlgorithms:maxAge:leeway:now:)``.
     public let allowedAlgorithms: Set<JWSAlgorithm>
+    /// How old `iat` may be, in seconds (default 300); also how long a `jti` is remembered, with ``leeway``.
     public let maxAge: TimeInterval
+    /// How far in the future `iat` may be, in seconds (default 5).
     public let leeway: TimeInterval
     let replayCache: any DPoPReplayCache
     let now: NowProvider
@@ -29,12 +34,18 @@ public struct DPoPVerifier: Sendable {
 
     /// What a valid proof says.
     public struct Proof: Sendable {
+        /// The RFC 7638 thumbprint of the proof's `jwk`: what a bound token's `cnf.jkt` must equal.
         public let thumbprint: String
+        /// The proof's `jti` (at most 256 bytes), now recorded in the replay cache.
         public let jti: String
+        /// The proof's `iat`.
         public let issuedAt: Date
+        /// The proof's `nonce`, if it carries one.
         public let nonce: String?
     }
 
+    /// A verifier recording `jti`s in `replayCache`. `allowedAlgorithms` is narrowed to the asymmetric algorithms;
+    /// `maxAge` (default 300 seconds) and `leeway` (default 5 seconds) bound `iat`.
     public init(
         replayCache: any DPoPReplayCache,
         allowedAlgorithms: Set<JWSAlgorithm> = [.es256, .es384, .es512, .ps256, .rs256, .edDSA, .ed25519],
@@ -49,6 +60,10 @@ public struct DPoPVerifier: Sendable {
 
     static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
+    /// Verifies `proof` for the request's `method` and `url` with the checks above and returns what it says. Pass
+    /// `expectedNonce` to require that server-issued nonce, `accessToken` to check `ath`, and `boundThumbprint` (the
+    /// token's `cnf.jkt`) to check the key. Throws the ``DPoPError`` of the first check that fails; the `jti` is
+    /// recorded in the replay cache only when every other check passed.
     public func verify(
         _ proof: String, method: String, url: URL, expectedNonce: String? = nil, accessToken: String? = nil,
         boundThumbprint: String? = nil

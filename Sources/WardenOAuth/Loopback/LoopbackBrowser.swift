@@ -12,12 +12,18 @@
     /// let signIn = try await client.signIn(with: LoopbackBrowser(launcher: CommandBrowser(command: "firefox")))
     /// ```
     public struct LoopbackBrowser: AuthorizationBrowser {
+        /// What opens the authorization URL (default ``SystemBrowser``).
         public let launcher: any BrowserLauncher
+        /// How long to wait for the browser's callback before failing (default 300 seconds).
         public let timeout: Duration
+        /// The path the listener takes the sign-in callback on (default `/callback`); it must start with `/` and have
+        /// no query or fragment.
         public let path: String
         /// Listeners whose browser request waits for ``signInFinished(_:error:)``, by pending request.
         private let held = Locked<[ObjectIdentifier: LoopbackRedirectListener]>([:])
 
+        /// A loopback browser opening URLs with `launcher` (default ``SystemBrowser``), waiting up to `timeout`
+        /// (default 300 seconds) for the callback on `path` (default `/callback`).
         public init(
             launcher: any BrowserLauncher = SystemBrowser(), timeout: Duration = .seconds(300),
             path: String = "/callback"

@@ -23,7 +23,9 @@
     /// catch { listener.respond(.refused(code: (error as? OAuthError)?.codeName ?? "error")) }
     /// ```
     public final class LoopbackRedirectListener: Sendable {
+        /// The path the callback is expected on (default `/callback`); requests to other paths get a 404.
         public let path: String
+        /// The ephemeral port the listener is bound to on 127.0.0.1.
         public let port: UInt16
         private let server: LoopbackHTTPServer
         private let received: Locked<(callback: String?, waiters: [CheckedContinuation<String, Never>])>

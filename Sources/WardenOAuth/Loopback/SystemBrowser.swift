@@ -3,6 +3,7 @@
     import Foundation
     /// The system browser: `$BROWSER`, else `xdg-open` on Linux / `open` on macOS.
     public struct SystemBrowser: BrowserLauncher {
+        /// The system browser launcher; `$BROWSER` is read each time a URL is opened.
         public init() {}
 
         public func open(_ url: URL) throws {
@@ -21,8 +22,10 @@
     /// A browser command (`--browser CMD`): run through `/bin/sh -c 'CMD "$1"'` with the URL as `$1`, so the URL is
     /// an argument, never shell text.
     public struct CommandBrowser: BrowserLauncher {
+        /// The shell command the URL is passed to as `$1`.
         public let command: String
 
+        /// A launcher that runs `command` through `/bin/sh` with the URL as `$1`.
         public init(command: String) { self.command = command }
 
         public func open(_ url: URL) throws {

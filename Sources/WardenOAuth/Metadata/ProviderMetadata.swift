@@ -8,14 +8,23 @@ import WardenJOSE
 /// OIDC Discovery §4.3) and that every endpoint is https (http only on loopback, for tests and the demo).
 /// A provider without discovery is configured by hand with ``init(issuer:authorizationEndpoint:tokenEndpoint:revocationEndpoint:jwksURI:authorizationResponseIssParameterSupported:)``.
 public struct ProviderMetadata: Sendable {
+    /// The issuer identifier: as configured by hand, or as the discovery document announced it (equal to the configured
+    /// issuer, or to an opted-in ``issuerTemplate``'s template).
     public let issuer: String
+    /// `authorization_endpoint` (https, or http on loopback).
     public let authorizationEndpoint: URL
+    /// `token_endpoint` (https, or http on loopback).
     public let tokenEndpoint: URL
+    /// RFC 7009 `revocation_endpoint` (https, or http on loopback); nil when not announced.
     public private(set) var revocationEndpoint: URL?
+    /// `jwks_uri`: where the provider's signing keys are (https, or http on loopback); nil when not announced.
     public let jwksURI: URL?
+    /// `userinfo_endpoint` (https, or http on loopback); nil when not announced or configured by hand.
     public let userinfoEndpoint: URL?
     /// RFC 9207: the provider sends `iss` in authorization responses, so its absence is an attack.
     public let authorizationResponseIssParameterSupported: Bool
+    /// `code_challenge_methods_supported` (empty when not announced; `S256` for metadata configured by hand). Warden
+    /// sends S256 whatever it lists.
     public let codeChallengeMethodsSupported: [String]
     /// RFC 9126 `pushed_authorization_request_endpoint`.
     public private(set) var pushedAuthorizationRequestEndpoint: URL?
@@ -218,8 +227,12 @@ public actor ProviderMetadataCache {
     private var entries: [String: ProviderMetadata] = [:]
     private let transport: any HTTPTransport
 
+    /// An empty cache that discovers through `transport`.
     public init(transport: any HTTPTransport) { self.transport = transport }
 
+    /// The metadata of `issuer`: cached, or discovered with
+    /// ``ProviderMetadata/discover(issuer:transport:issuerTemplate:)`` and cached when it succeeds. A failed discovery
+    /// throws and caches nothing.
     public func metadata(for issuer: String) async throws(OAuthError) -> ProviderMetadata {
         if let cached = entries[issuer] { return cached }
         let fresh = try await ProviderMetadata.discover(issuer: issuer, transport: transport)
@@ -227,5 +240,6 @@ public actor ProviderMetadataCache {
         return fresh
     }
 
+    /// Drops the cached metadata of `issuer`, so the next ``metadata(for:)`` discovers it again.
     public func invalidate(_ issuer: String) { entries[issuer] = nil }
 }

@@ -24,11 +24,18 @@ import WardenJOSE
 public struct OAuth1Signer: Sendable, CustomStringConvertible, CustomReflectable {
     /// The signature method and the key material it needs. Printing or dumping it never shows the secret.
     public enum Method: Sendable, CustomStringConvertible, CustomReflectable {
+        /// `HMAC-SHA1` (RFC 5849 §3.4.2), keyed with the encoded consumer secret and token secret joined by `&`.
         case hmacSHA1(consumerSecret: String)
+        /// `HMAC-SHA256`: as ``hmacSHA1(consumerSecret:)``, with SHA-256.
         case hmacSHA256(consumerSecret: String)
+        /// `HMAC-SHA512`: as ``hmacSHA1(consumerSecret:)``, with SHA-512.
         case hmacSHA512(consumerSecret: String)
+        /// `RSA-SHA1` (RFC 5849 §3.4.3): an RSA PKCS #1 v1.5 signature with SHA-1 by the given private key.
         case rsaSHA1(RSAPrivateKey)
+        /// `RSA-SHA256`: an RSA PKCS #1 v1.5 signature with SHA-256 by the given private key.
         case rsaSHA256(RSAPrivateKey)
+        /// `PLAINTEXT` (RFC 5849 §3.4.4): the signature is the encoded consumer secret and token secret joined by `&`,
+        /// so the secrets travel as they are.
         case plaintext(consumerSecret: String)
 
         var name: String {
@@ -53,12 +60,16 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible, CustomReflectable
         case plaintext(Redacted<String>)
     }
 
+    /// `oauth_consumer_key`, the client's identifier.
     public let consumerKey: String
     let methodName: String
     let key: Key
+    /// `oauth_token`, the token credential's identifier, sent when set.
     public let token: String?
     let tokenSecret: Redacted<String>?
+    /// `realm`, first in the `Authorization` header when set; never part of the signature base string.
     public let realm: String?
+    /// `oauth_callback`, sent when set (the temporary-credential request, RFC 5849 §2.1).
     public let callback: String?
     let verifier: Redacted<String>?
     /// Include `oauth_version="1.0"` (default true, as most providers and libraries expect).
@@ -66,6 +77,9 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible, CustomReflectable
     let random: any RandomSource
     let now: NowProvider
 
+    /// A signer for `consumerKey` with `method` and its key; `token` and `tokenSecret` are the token credentials,
+    /// `callback` and `verifier` are sent as `oauth_callback` and `oauth_verifier`, `realm` goes in the header.
+    /// `random` makes the nonces and `now` the timestamps.
     public init(
         consumerKey: String, method: Method, token: String? = nil, tokenSecret: String? = nil, realm: String? = nil,
         callback: String? = nil, verifier: String? = nil, includeVersion: Bool = true,

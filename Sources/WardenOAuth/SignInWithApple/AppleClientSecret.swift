@@ -15,14 +15,21 @@ import WardenJOSE
 public struct AppleClientSecret: Sendable {
     /// Apple's limit on a client secret's lifetime.
     public static let maximumLifetime: TimeInterval = 180 * 86_400
+    /// The `aud` of every client secret: `https://appleid.apple.com`.
     public static let audience = "https://appleid.apple.com"
 
+    /// The developer team ID, sent as `iss`.
     public let teamID: String
+    /// The client ID (Services ID or bundle ID), sent as `sub`.
     public let clientID: String
+    /// The key ID of the `.p8` key, sent as the header's `kid`.
     public let keyID: String
     let privateKey: ECPrivateKey
     let now: NowProvider
 
+    /// A secret maker for `teamID`, `clientID` and `keyID` signing with `privateKey`; throws `JOSEError` when the key
+    /// is not P-256, or an identifier is empty, over 255 bytes, or not printable ASCII without spaces, quotes or
+    /// backslashes.
     public init(
         teamID: String, clientID: String, keyID: String, privateKey: ECPrivateKey,
         now: @escaping NowProvider = systemNow
@@ -60,12 +67,17 @@ public struct AppleClientSecret: Sendable {
 /// tests): ES256 signature with the registered key, `kid`, `iss` = team, `sub` = client, `aud`, `iat` not in the
 /// future, `exp` not passed and at most 180 days after `iat`.
 public struct AppleClientSecretVerifier: Sendable {
+    /// The team ID, which the secret's `iss` must equal.
     public let teamID: String
+    /// The client ID (Services ID or bundle ID), which the secret's `sub` must equal.
     public let clientID: String
+    /// The registered key's ID, which the secret's `kid` must equal.
     public let keyID: String
+    /// The public half of the registered key: the only key a secret's signature may verify with (ES256).
     public let publicKey: PublicKey
     let now: NowProvider
 
+    /// A verifier for secrets signed with `publicKey` under `keyID` for `teamID` and `clientID`.
     public init(
         teamID: String, clientID: String, keyID: String, publicKey: PublicKey, now: @escaping NowProvider = systemNow
     ) {
@@ -76,6 +88,8 @@ public struct AppleClientSecretVerifier: Sendable {
         self.now = now
     }
 
+    /// Verifies `secret` with the checks above, allowing no leeway on `exp`; throws a `JOSEError` for the first that
+    /// fails.
     public func verify(_ secret: String) throws(JOSEError) {
         let jwk = try JWK(publicKey: publicKey, keyID: keyID, algorithm: .es256)
         let teamID = teamID

@@ -20,13 +20,18 @@ public struct AppleIdentityTokenVerifier: Sendable {
     /// Apple's issuer.
     public static let issuer = "https://appleid.apple.com"
 
+    /// The client IDs (bundle IDs or Services IDs) the token's `aud` may name.
     public let clientIDs: Set<String>
+    /// Apple's signing keys (from `https://appleid.apple.com/auth/keys`).
     public let keys: JWKSet
+    /// The clock leeway on `exp` and `iat` (default 60 seconds).
     public let leeway: Leeway
     /// The expected `iss` (Apple's, unless a test emulates Apple on another origin).
     public let expectedIssuer: String
     let now: NowProvider
 
+    /// A verifier accepting tokens for `clientIDs` signed by `keys`, with `leeway` on the time claims (default 60
+    /// seconds) and `issuer` as the expected `iss` (default Apple's).
     public init(
         clientIDs: Set<String>, keys: JWKSet, leeway: Leeway = .standard, issuer: String = Self.issuer,
         now: @escaping NowProvider = systemNow
@@ -44,6 +49,7 @@ public struct AppleIdentityTokenVerifier: Sendable {
         public let subject: String
         /// The client ID the token was issued to.
         public let audience: String
+        /// `email`: the user's address or a private relay address; nil when the token carries none.
         public let email: String?
         /// `email_verified`, given by Apple as a string or a boolean.
         public let emailVerified: Bool?
@@ -51,6 +57,7 @@ public struct AppleIdentityTokenVerifier: Sendable {
         public let isPrivateEmail: Bool?
         /// `real_user_status`: 0 unsupported, 1 unknown, 2 likely real.
         public let realUserStatus: Int?
+        /// All the token's claims, verified.
         public let claims: JWTClaims
     }
 

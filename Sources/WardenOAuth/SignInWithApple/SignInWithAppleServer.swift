@@ -16,6 +16,7 @@ import WardenJOSE
 /// try await apple.revoke(refreshToken: result.tokens.refreshToken!.unredacted())   // on account deletion
 /// ```
 public struct SignInWithAppleServer: Sendable {
+    /// What makes the client secret: each call signs a fresh one, valid for 300 seconds.
     public let secret: AppleClientSecret
     /// `https://appleid.apple.com` (a test can point at an emulation on loopback).
     public let base: URL
@@ -25,11 +26,16 @@ public struct SignInWithAppleServer: Sendable {
     let now: NowProvider
     let keys: JWKSCache
 
+    /// The result of ``exchange(code:rawNonce:redirectURI:)``: Apple's tokens and the verified identity.
     public struct Exchange: Sendable {
+        /// Apple's token response: access, refresh and identity tokens.
         public let tokens: TokenResponse
+        /// The verified identity token's user.
         public let identity: AppleIdentityTokenVerifier.Identity
     }
 
+    /// A server client authenticating with `secret`, calling Apple at `base` through `transport`, and expecting
+    /// `issuer` in identity tokens; Apple's keys are fetched from `base`'s `auth/keys`.
     public init(
         secret: AppleClientSecret, transport: any HTTPTransport, base: URL = URL(string: "https://appleid.apple.com")!,
         issuer: String = AppleIdentityTokenVerifier.issuer, now: @escaping NowProvider = systemNow

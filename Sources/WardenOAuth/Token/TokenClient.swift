@@ -25,8 +25,11 @@ public enum ClientAuthentication: Sendable {
 /// let refreshed = try await client.refresh(refreshToken: tokens.refreshToken!.unredacted())
 /// ```
 public struct TokenClient: Sendable {
+    /// The provider's metadata: its token, revocation and PAR endpoints.
     public let metadata: ProviderMetadata
+    /// The client identifier: `client_id` in the body, or the Basic user name with `client_secret_basic`.
     public let clientID: String
+    /// How the client authenticates to the token, revocation and PAR endpoints.
     public let authentication: ClientAuthentication
     package let transport: any HTTPTransport
     package let now: NowProvider
@@ -43,6 +46,8 @@ public struct TokenClient: Sendable {
         "client_assertion", "client_assertion_type", "scope",
     ]
 
+    /// A client for `metadata`'s endpoints as `clientID`, without additional parameters; `authentication` defaults to
+    /// ``ClientAuthentication/none`` (a public client), and `dpop` to no DPoP.
     public init(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
         transport: any HTTPTransport, dpop: DPoPBinding? = nil, now: @escaping NowProvider = systemNow
@@ -109,6 +114,8 @@ public struct TokenClient: Sendable {
         return try await tokenRequest(form)
     }
 
+    /// Redeems `refreshToken` at the token endpoint (RFC 6749 §6), narrowing to `scope` when given; the answer is
+    /// checked as every token response is, and a rotated refresh token comes back in it.
     public func refresh(refreshToken: String, scope: String? = nil) async throws(OAuthError) -> TokenResponse {
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { form.append(("scope", scope)) }

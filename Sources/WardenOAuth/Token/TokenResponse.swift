@@ -6,18 +6,24 @@ import WardenJOSE
 ///
 /// Secrets print `<redacted>`.
 public struct TokenResponse: Sendable, CustomStringConvertible, JSONDocument {
+    /// `access_token`: non-empty when parsed from a response.
     public let accessToken: Redacted<String>
     /// `Bearer` (compared case-insensitively when parsing; normalised here).
     public let tokenType: String
+    /// `expires_in`: the access token's lifetime in seconds from the response; nil when the provider sent none.
     public let expiresIn: TimeInterval?
+    /// `refresh_token`, when the provider sent one.
     public let refreshToken: Redacted<String>?
+    /// `id_token`, as received (not verified here), when the provider sent one.
     public let idToken: Redacted<String>?
+    /// `scope`: the granted scopes, space-separated, when the provider sent them.
     public let scope: String?
     /// The response's `Date` header (the provider's clock), when it had a valid one; see ``ProviderTime``.
     public var serverDate: Date?
     /// The device time when the response arrived.
     public var receivedAt: Date?
 
+    /// A response from its fields as given, without the checks of ``init(json:)``.
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval?, refreshToken: String?,
         idToken: String?, scope: String?

@@ -6,8 +6,11 @@ import WardenCrypto
 public struct AttestationFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The `none` format: no attestation statement.
     public static let none = AttestationFormat(rawValue: "none")
+    /// The `packed` format (WebAuthn §8.2).
     public static let packed = AttestationFormat(rawValue: "packed")
+    /// The `apple` anonymous attestation format (WebAuthn §8.8).
     public static let apple = AttestationFormat(rawValue: "apple")
     public var description: String { rawValue }
 }

@@ -138,6 +138,8 @@ public struct SessionMigration: Sendable {
     /// configuration has no sentinel, or when the earlier version already used Warden's.
     public let earlierVersionRan: (@Sendable () -> Bool)?
 
+    /// A migration of the `source` item held in `legacyStore`, with the reinstall evidence
+    /// ``earlierVersionRan`` describes.
     public init(from source: Source, in legacyStore: any CredentialStore, earlierVersionRan: (@Sendable () -> Bool)?) {
         self.source = source
         self.legacyStore = legacyStore

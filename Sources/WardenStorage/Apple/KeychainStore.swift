@@ -87,18 +87,23 @@
                 configuration: configuration, grantLock: grantLock)
         }
 
+        /// Stores `data` as the generic-password item `service` + `account`, replacing any existing item.
         public func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             try await store.save(data, service: service, account: account)
         }
+        /// The item `service` + `account`, or nil when there is none.
         public func load(service: String, account: String) async throws(StorageError) -> Data? {
             try await store.load(service: service, account: account)
         }
+        /// Deletes the item `service` + `account` (no error when it does not exist).
         public func delete(service: String, account: String) async throws(StorageError) {
             try await store.delete(service: service, account: account)
         }
+        /// Deletes every item of `service`.
         public func deleteAll(service: String) async throws(StorageError) {
             try await store.deleteAll(service: service)
         }
+        /// The accounts that have an item under `service`.
         public func accounts(service: String) async throws(StorageError) -> [String] {
             try await store.accounts(service: service)
         }

@@ -26,6 +26,8 @@ public struct KeychainAuthenticationReuse: Sendable, Equatable {
     /// Every protected read prompts.
     public static let none = KeychainAuthenticationReuse()
 
+    /// Reuse windows in seconds, both 0 by default; each is clamped to 0...``maximumAfterDeviceUnlock`` or
+    /// 0...``maximumInApp``, and a value that is not finite becomes 0.
     public init(afterDeviceUnlock: TimeInterval = 0, inApp: TimeInterval = 0) {
         self.afterDeviceUnlock = Self.clamp(afterDeviceUnlock, Self.maximumAfterDeviceUnlock)
         self.inApp = Self.clamp(inApp, Self.maximumInApp)

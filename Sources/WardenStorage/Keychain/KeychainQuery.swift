@@ -9,8 +9,13 @@ import Foundation
 /// | `.afterFirstUnlockThisDeviceOnly` | after the first unlock since boot | tokens needed by background refresh / extensions |
 /// | `.whenPasscodeSetThisDeviceOnly` | unlocked and a passcode is set; deleted if the passcode is removed | the most sensitive items |
 public enum KeychainAccessibility: String, Sendable, CaseIterable {
+    /// `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` (the default): readable only while the device is unlocked, never
+    /// synced.
     case whenUnlockedThisDeviceOnly
+    /// `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`: readable after the first unlock since boot, never synced.
     case afterFirstUnlockThisDeviceOnly
+    /// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`: readable while the device is unlocked and has a passcode,
+    /// never synced; the item is deleted if the passcode is removed.
     case whenPasscodeSetThisDeviceOnly
 }
 

@@ -33,6 +33,8 @@
         /// processes refresh them, as `warden token` does); default: this process only.
         public let grantLock: any GrantLock
 
+        /// A store labelling its items with `labelPrefix` (default `Warden`), giving each call `timeout` (default 10
+        /// seconds), and sharing `grantLock` (default ``ProcessGrantLock/shared``).
         public init(
             labelPrefix: String = "Warden", timeout: Duration = .seconds(10),
             grantLock: any GrantLock = ProcessGrantLock.shared

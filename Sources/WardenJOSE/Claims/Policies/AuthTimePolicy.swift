@@ -2,9 +2,13 @@ import Foundation
 
 /// `auth_time` with a requested `max_age` (OIDC Core §3.1.2.1): required, and not older than `max_age`.
 public struct AuthTimePolicy: ClaimPolicy {
+    /// The requested `max_age`, in seconds.
     public let maximumAge: TimeInterval
+    /// The clock-skew allowance added to ``maximumAge``.
     public let leeway: Leeway
 
+    /// A policy requiring `auth_time`, at most `maximumAge` plus `leeway` seconds before now; `leeway` defaults to
+    /// ``Leeway/standard`` (60 s).
     public init(maximumAge: TimeInterval, leeway: Leeway = .standard) {
         self.maximumAge = maximumAge
         self.leeway = leeway

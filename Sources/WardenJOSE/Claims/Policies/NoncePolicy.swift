@@ -4,6 +4,7 @@ import WardenCrypto
 public struct NoncePolicy: ClaimPolicy {
     let expected: String
 
+    /// A policy requiring `nonce` to equal `expected`, the value the client stored.
     public init(_ expected: String) { self.expected = expected }
 
     public func check(_ context: ClaimContext) throws(JOSEError) {

@@ -5,8 +5,10 @@ import WardenCrypto
 /// issuer), same `sub`, same `aud` set, same `azp` (absent if it was absent), `auth_time` never earlier, a `nonce`
 /// (when present) equal to the original's.
 public struct RefreshContinuityPolicy: ClaimPolicy {
+    /// The claims of the original ID token, which the refreshed one must continue.
     public let original: JWTClaims
 
+    /// A policy checking a refreshed ID token against the claims of the original.
     public init(original: JWTClaims) { self.original = original }
 
     public func check(_ context: ClaimContext) throws(JOSEError) {

@@ -1,5 +1,6 @@
 /// `sub` (OIDC Core §2): REQUIRED, a non-empty string of at most 255 ASCII characters.
 public struct SubjectPolicy: ClaimPolicy {
+    /// A policy requiring `sub` to be a string of 1 to 255 ASCII characters.
     public init() {}
 
     public func check(_ context: ClaimContext) throws(JOSEError) {

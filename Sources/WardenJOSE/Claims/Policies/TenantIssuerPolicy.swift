@@ -3,8 +3,10 @@ import WardenCore
 /// `iss` against a ``TenantIssuerTemplate``: the token names its tenant in `tid`, its `iss` is the template filled
 /// with that `tid` (compared byte for byte), and the tenant is allowed.
 public struct TenantIssuerPolicy: ClaimPolicy {
+    /// The template that `iss`, filled with the token's `tid`, must match.
     public let template: TenantIssuerTemplate
 
+    /// A policy checking `iss` and `tid` against `template`.
     public init(_ template: TenantIssuerTemplate) { self.template = template }
 
     public func check(_ context: ClaimContext) throws(JOSEError) {
