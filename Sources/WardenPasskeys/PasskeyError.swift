@@ -46,6 +46,7 @@ public enum PasskeyErrorDomain: ErrorDomain {
             case challengeBindingMismatch = "challenge_binding_mismatch"
             case invalidConfiguration = "invalid_configuration"
             case challengeStoreUnavailable = "challenge_store_unavailable"
+            case signInFailed = "sign_in_failed"
         }
         private let backing: Backing
         private init(_ backing: Backing) { self.backing = backing }
@@ -108,5 +109,9 @@ public enum PasskeyErrorDomain: ErrorDomain {
         /// The challenge store could not answer (a remote store unreachable, timing out or refusing us): the
         /// ceremony is refused, and the client may retry (a transient failure).
         public static let challengeStoreUnavailable = Code(.challengeStoreUnavailable)
+        /// A sign-in refused by ``AccountPrivacy``: the one answer for an unknown user, an unknown credential and a
+        /// known user's wrong one, so that the answer never tells whether an account exists (the real reason goes to
+        /// the server's log only).
+        public static let signInFailed = Code(.signInFailed)
     }
 }

@@ -31,6 +31,8 @@ func showRetry(at date: Date) {}
 func respond(json: String) {}
 func save(_ record: CredentialRecord) {}
 func load(credentialID: [UInt8]) throws -> CredentialRecord { throw PasskeyError(.malformed) }
+func credentials(of name: String) -> [CredentialRecord]? { nil }
+func credential(id: [UInt8]) -> CredentialRecord? { nil }
 
 enum ReadmeSnippets {
     static func crypto(message: [UInt8], key: [UInt8], receivedTag: [UInt8], x: [UInt8], y: [UInt8], signature: [UInt8], n: [UInt8], e: [UInt8], sig: [UInt8], msg: [UInt8], pemText: String) async throws {
@@ -209,6 +211,18 @@ enum ReadmeSnippets {
             print(error)              // "<code>: <reason> (<Module>/<File>.swift:<line>)"
             if error.failureKind == .transient { /* keep the session, retry later */ }
         }
+    }
+
+    static func accountPrivacy(
+        serverSecret: [UInt8], rp: RelyingParty, challenge: PasskeyChallenge, name: String, response: AssertionResponse
+    ) throws {
+let privacy = try AccountPrivacy(secret: serverSecret)        // 32+ random bytes, the same on every instance
+let options = privacy.requestOptions(
+    relyingParty: rp, challenge: challenge, username: name, credentials: credentials(of: name))  // nil: no such user
+let result = try privacy.verifyAssertion(
+    response, challenge: challenge.value, credential: credential(id: response.credentialID),  // nil: unknown ID
+    relyingParty: rp, allowCredentials: options.allowCredentials.map(\.id))
+        _ = result
     }
 
     static func passkeys(session: WebSession, user: User, body: [UInt8]) async throws {
