@@ -191,7 +191,7 @@
         }
 
         /// The credential as a Sendable value, checked against what its request sent.
-        private nonisolated static func map(
+        nonisolated static func map(
             _ credential: any ASAuthorizationCredential, state expectedState: String, nonce: AppleSignInNonce
         ) throws -> AppleAuthorizationResult {
             switch credential {

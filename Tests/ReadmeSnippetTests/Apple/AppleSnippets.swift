@@ -183,4 +183,18 @@ struct SignInButton: View {
         }
     }
 }
+    @available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+struct AppleSignInView: View {
+    @State private var flow = AppleSignInButtonFlow()              // nonce, state, the checks: the coordinator's
+    let send: (AppleIDSignIn) async throws -> Void                 // to your server: token, code, raw nonce, name once
+    var body: some View {
+        SignInWithAppleButton(.signIn, onRequest: flow.prepare, onCompletion: { result in
+            Task {
+                do { try await send(try flow.complete(result)) }
+                catch let error as AppleAuthorizationError where error.code == .cancelled {}   // the user closed it
+                catch { /* show error.reason */ }
+            }
+        })
+    }
+}
 #endif

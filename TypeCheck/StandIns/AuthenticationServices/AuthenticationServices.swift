@@ -110,6 +110,24 @@ public struct ASWebAuthenticationSessionError: Error, Hashable {
     ) async throws -> URL { url }
 }
 
+/// Apple docs: `@MainActor struct SignInWithAppleButton: View` (the AuthenticationServices SwiftUI overlay), iOS 14.0,
+/// macOS 11.0, Mac Catalyst 14.0, visionOS 1.0; `init(_:onRequest:onCompletion:)`, `Label` with `signIn`,
+/// `continue`, `signUp`.
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+@MainActor public struct SignInWithAppleButton: View {
+    public struct Label: Sendable {
+        public static let signIn = Label()
+        public static let `continue` = Label()
+        public static let signUp = Label()
+    }
+    public init(
+        _ label: SignInWithAppleButton.Label = .signIn,
+        onRequest: @escaping (ASAuthorizationAppleIDRequest) -> Void,
+        onCompletion: @escaping (Result<ASAuthorization, any Error>) -> Void
+    ) {}
+    public var body: Never { fatalError("stand-in") }
+}
+
 extension EnvironmentValues {
     /// Apple docs: iOS 16.4, macOS 13.3 (the page lists no Mac Catalyst or visionOS version: inherited from iOS, as
     /// the WebAuthenticationSession it returns is documented for Mac Catalyst 16.4 and visionOS 1.0).
