@@ -15,7 +15,7 @@ import WardenCrypto
 ///   takes the stored record, or nil when the credential ID is unknown; for nil it verifies against a decoy record
 ///   whose key nobody holds, so that an unknown credential runs the same checks — client data, authenticator data, a
 ///   P-256 signature verification — as a known one with a bad signature. Every refusal is
-///   ``PasskeyError/Code/signInFailed`` with one reason; the real code is logged at debug level for the server.
+///   ``PasskeyErrorDomain/Code/signInFailed`` with one reason; the real code is logged at debug level for the server.
 ///
 /// ```swift
 /// let privacy = try AccountPrivacy(secret: serverSecret)   // 32+ bytes, the same on every instance, kept
@@ -89,7 +89,7 @@ public struct AccountPrivacy: Sendable {
 
     /// Verifies a sign-in as ``RelyingParty/verifyAssertion(_:challenge:credential:allowCredentials:expectedUserHandle:requireUserVerification:)``
     /// does, with `credential` nil when the response's credential ID is unknown: then against a decoy record whose
-    /// key nobody holds, through the same checks. Every refusal is ``PasskeyError/Code/signInFailed``.
+    /// key nobody holds, through the same checks. Every refusal is ``PasskeyErrorDomain/Code/signInFailed``.
     public func verifyAssertion(
         _ response: AssertionResponse, challenge: [UInt8], credential: CredentialRecord?,
         relyingParty: RelyingParty, allowCredentials: [[UInt8]]? = nil, requireUserVerification: Bool = false
