@@ -228,8 +228,97 @@ extension LocalProvider {
                 grantID: outcome.grant, refresh: outcome.refresh, nonce: nil,
                 includeIDToken: stateBox.current.quirks.refreshIDTokens && grant?.scope.contains("openid") == true,
                 refresh: true, jkt: proven, headers: nonceHeader)
+        case "urn:ietf:params:oauth:grant-type:device_code":
+            bump("token.device_code")
+            return deviceToken(form, proven: proven, headers: nonceHeader)
         default:
             return .json(400, #"{"error":"unsupported_grant_type"}"#)
+        }
+    }
+
+    /// RFC 8628 §3.1: a device code and a user code for the requested scopes.
+    func deviceAuthorization(_ request: LoopbackRequest) -> HTTPResponse {
+        let form = Self.form(String(decoding: request.body, as: UTF8.self))
+        guard form["client_id"] == clientID else { return .json(401, #"{"error":"invalid_client"}"#) }
+        bump("device_authorization")
+        let deviceCode = Self.secureToken()
+        let userCode = String(Self.secureToken().uppercased().filter(\.isLetter).prefix(8))
+        let scope = Set((form["scope"] ?? "").split(separator: " ").map(String.init))
+        let (interval, lifetime) = stateBox.withLock { state in
+            state.devices[deviceCode] = DeviceGrant(
+                userCode: userCode, scope: scope, expires: now().addingTimeInterval(state.deviceLifetime))
+            return (Int(state.deviceInterval), Int(state.deviceLifetime))
+        }
+        return .json(
+            200,
+            #"{"device_code":"\#(deviceCode)","user_code":"\#(userCode)","verification_uri":"\#(base)/device","verification_uri_complete":"\#(base)/device?user_code=\#(userCode)","expires_in":\#(lifetime),"interval":\#(interval)}"#
+        )
+    }
+
+    /// RFC 8628 §3.4–3.5: the device's poll — pending, slow_down when it polls faster than the interval, denied,
+    /// expired, or the tokens once approved (then the device code is spent).
+    func deviceToken(_ form: [String: String], proven: String?, headers: [String: String]) -> HTTPResponse {
+        guard let deviceCode = form["device_code"] else { return .json(400, #"{"error":"invalid_request"}"#) }
+        let current = now()
+        enum Answer {
+            case error(String)
+            case issue(Set<String>)
+        }
+        let answer: Answer = stateBox.withLock { state in
+            guard var device = state.devices[deviceCode], !device.used else { return .error("invalid_grant") }
+            defer { state.devices[deviceCode] = device }
+            guard current < device.expires else { return .error("expired_token") }
+            if let last = device.lastPoll, current.timeIntervalSince(last) < state.deviceInterval {
+                device.lastPoll = current
+                return .error("slow_down")
+            }
+            device.lastPoll = current
+            switch device.decision {
+            case .pending: return .error("authorization_pending")
+            case .denied: return .error("access_denied")
+            case .approved:
+                device.used = true
+                return .issue(device.scope)
+            }
+        }
+        switch answer {
+        case .error(let error): return .json(400, #"{"error":"\#(error)"}"#)
+        case .issue(let scope):
+            let grantID = Self.secureToken()
+            let refresh = Self.secureToken()
+            stateBox.withLock { state in
+                state.grants[grantID] = Grant(
+                    refreshToken: refresh, subject: "demo-user-1", scope: scope.sorted().joined(separator: " "),
+                    sessionID: Self.secureToken(),
+                    authTime: current, jkt: proven)
+                state.refreshIndex[refresh] = grantID
+            }
+            return issue(
+                grantID: grantID, refresh: refresh, nonce: nil, includeIDToken: scope.contains("openid"),
+                refresh: false, jkt: proven, headers: headers)
+        }
+    }
+
+    /// The user approves (or, `approve: false`, denies) the device sign-in showing `userCode`; false when no pending
+    /// authorization has that code.
+    @discardableResult
+    package func decideDevice(userCode: String, approve: Bool) -> Bool {
+        stateBox.withLock { state in
+            guard
+                let entry = state.devices.first(where: {
+                    $0.value.userCode == userCode && $0.value.decision == .pending
+                })
+            else { return false }
+            state.devices[entry.key]?.decision = approve ? .approved : .denied
+            return true
+        }
+    }
+
+    /// The polling interval and lifetime the next device authorizations announce.
+    package func setDeviceTiming(interval: TimeInterval, lifetime: TimeInterval) {
+        stateBox.withLock {
+            $0.deviceInterval = interval
+            $0.deviceLifetime = lifetime
         }
     }
 

@@ -91,6 +91,22 @@ package final class LocalProvider: Sendable {
         var observations = Observations()
         /// The browser's session at this provider (its cookie): nil when signed out there.
         var browserSession: (id: String, subject: String, authenticatedAt: Date)?
+        /// RFC 8628 device authorizations by device code.
+        var devices: [String: DeviceGrant] = [:]
+        /// The `interval` and `expires_in` device authorizations announce.
+        var deviceInterval: TimeInterval = 5
+        var deviceLifetime: TimeInterval = 600
+    }
+
+    /// One RFC 8628 device authorization: what the user decided, and when the device last polled.
+    struct DeviceGrant {
+        enum Decision { case pending, approved, denied }
+        let userCode: String
+        let scope: Set<String>
+        let expires: Date
+        var decision = Decision.pending
+        var lastPoll: Date?
+        var used = false
     }
 
     package let clientID: String
@@ -236,7 +252,7 @@ package final class LocalProvider: Sendable {
             : ""
         let dpop = emulation.announcesDPoP ? #","dpop_signing_alg_values_supported":["ES256"]"# : ""
         return
-            #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token"\#(revocation)\#(endSession),"userinfo_endpoint":"\#(base)/userinfo","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"]\#(par)\#(dpop)\#(scopesSupportedMember)}"#
+            #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","device_authorization_endpoint":"\#(base)/device_authorization"\#(revocation)\#(endSession),"userinfo_endpoint":"\#(base)/userinfo","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["ES256"],"subject_types_supported":["public"],"authorization_response_iss_parameter_supported":true,"token_endpoint_auth_methods_supported":["none"]\#(par)\#(dpop)\#(scopesSupportedMember)}"#
     }
 
     func bump(_ name: String) { stateBox.withLock { $0.counters[name, default: 0] += 1 } }
@@ -278,6 +294,7 @@ package final class LocalProvider: Sendable {
         case ("GET", "/authorize"): return authorize(request)
         case ("POST", "/token"): return token(request)
         case ("POST", "/par"): return pushAuthorization(request)
+        case ("POST", "/device_authorization"): return deviceAuthorization(request)
         case ("POST", "/revoke"): return revoke(request)
         case ("GET", "/logout"): return endSession(request)
         case ("GET", "/userinfo"), ("GET", "/api/resource"), ("POST", "/api/resource"), ("GET", "/api/large"),

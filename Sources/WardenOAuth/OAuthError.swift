@@ -55,6 +55,11 @@ public struct OAuthError: CodedError {
             case noUserInfoEndpoint = "no_userinfo_endpoint"
             case invalidUserInfo = "invalid_userinfo"
             case storageFailed = "storage_failed"
+            case expiredToken = "expired_token"
+            case authorizationPending = "authorization_pending"
+            case slowDown = "slow_down"
+            case noDeviceAuthorizationEndpoint = "no_device_authorization_endpoint"
+            case invalidDeviceAuthorization = "invalid_device_authorization"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -138,6 +143,19 @@ public struct OAuthError: CodedError {
         /// The signed-in session could not be stored (``OAuthError/underlying`` is the store's error): transient when
         /// the store is only unavailable now (a locked device), else a misconfiguration (an entitlement, a name).
         public static let storageFailed = Code(.storageFailed)
+        /// RFC 8628 §3.5 `expired_token`: the device code expired before the user approved it (or Warden stopped
+        /// polling at its `expires_in`). Start again with a new code.
+        public static let expiredToken = Code(.expiredToken)
+        /// RFC 8628 §3.5 `authorization_pending`: the user has not approved the device yet; polling goes on.
+        public static let authorizationPending = Code(.authorizationPending)
+        /// RFC 8628 §3.5 `slow_down`: polling goes on, its interval 5 seconds longer from now on.
+        public static let slowDown = Code(.slowDown)
+        /// The provider announces no `device_authorization_endpoint` (RFC 8628): configure it by hand
+        /// (``ProviderMetadata/withDeviceAuthorizationEndpoint(_:)``) or sign in with a browser.
+        public static let noDeviceAuthorizationEndpoint = Code(.noDeviceAuthorizationEndpoint)
+        /// The device authorization response is not RFC 8628 §3.2's (no `device_code`, `user_code` or
+        /// `verification_uri`, a non-https URI, an `expires_in` or `interval` out of bounds): refused.
+        public static let invalidDeviceAuthorization = Code(.invalidDeviceAuthorization)
         /// The token endpoint issued another `token_type` than asked for: `Bearer` when DPoP was requested is a
         /// silent downgrade and refused; `DPoP` without a DPoP key is refused too.
         public static let tokenTypeMismatch = Code(.tokenTypeMismatch)
@@ -172,6 +190,9 @@ public struct OAuthError: CodedError {
             case "invalid_scope": .invalidScope
             case "server_error": .serverError
             case "temporarily_unavailable": .temporarilyUnavailable
+            case "expired_token": .expiredToken
+            case "authorization_pending": .authorizationPending
+            case "slow_down": .slowDown
             default: .providerError
             }
         }
@@ -223,13 +244,16 @@ public struct OAuthError: CodedError {
             if status == 401 && fromTokenEndpoint { return .terminal }
             if let status, status >= 500 || status == 408 { return .transient }
             return .rejected
-        case .temporarilyUnavailable, .serverError, .rateLimited, .network, .timedOut, .keySetUnavailable:
+        case .temporarilyUnavailable, .serverError, .rateLimited, .network, .timedOut, .keySetUnavailable,
+            .authorizationPending, .slowDown:
             return .transient
         case .cancelled, .accessDenied: return .userCancelled
+        case .expiredToken: return .terminal
         case .storageFailed: return underlying?.failureKind == .transient ? .transient : .misconfiguration
         case .invalidRedirectURI, .insecureEndpoint, .invalidConfiguration, .invalidVerifier, .issuerMismatch,
             .invalidMetadata, .unsupportedGrantType, .invalidScope, .signInInProgress, .presentationUnavailable,
-            .browserFailed, .noRevocationEndpoint, .noEndSessionEndpoint, .noUserInfoEndpoint:
+            .browserFailed, .noRevocationEndpoint, .noEndSessionEndpoint, .noUserInfoEndpoint,
+            .noDeviceAuthorizationEndpoint:
             return .misconfiguration
         default: return .rejected
         }

@@ -315,13 +315,63 @@ public actor AuthClient {
                 response, nonce: code.pending.nonce?.unredacted(), maxAge: code.pending.maxAge,
                 acrValues: code.pending.acrValues)
         }
+        return try await store(
+            response, claims: claims, metadata: metadata, sentIssuer: code.issuer, redirect: code.pending.redirect)
+    }
+
+    /// Signs the user in on a device without a browser (RFC 8628): asks the provider for a device code, hands the
+    /// user code and the verification URI to `show` (a TV screen, a terminal line, a QR code of
+    /// ``DeviceAuthorization/verificationURIComplete``), polls until the user approves on another device, validates the
+    /// ID token (with `openid`; no `nonce` exists in this grant) and stores the session — the chain of
+    /// ``signIn(with:parameters:)`` from the code exchange on. A denial is ``OAuthError/Code/accessDenied``, an expired
+    /// code ``OAuthError/Code/expiredToken``; a provider without the endpoint
+    /// ``OAuthError/Code/noDeviceAuthorizationEndpoint`` (GitHub and Twitch publish no discovery: configure
+    /// `.metadata(…withDeviceAuthorizationEndpoint(_:))`).
+    ///
+    /// ```swift
+    /// let signIn = try await client.signInOnDevice { authorization in
+    ///     print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
+    /// }
+    /// ```
+    public func signInOnDevice(
+        parameters: [(String, String)] = [], clock: any Clock<Duration> = ContinuousClock(),
+        show: @Sendable (DeviceAuthorization) async -> Void
+    ) async throws(OAuthError) -> SignIn {
+        do {
+            let metadata = try await metadata()
+            if metadata.issuerTemplate != nil, !configuration.scopes.contains("openid") {
+                throw OAuthError(.invalidConfiguration, "a tenant issuer template needs the openid scope")
+            }
+            let client = try tokenClient(metadata)
+            let scopes =
+                configuration.scopes == Configuration.defaultScopes
+                ? metadata.requestableScopes(configuration.scopes) : configuration.scopes
+            let authorization = try await client.authorizeDevice(scopes: scopes, parameters: parameters)
+            await show(authorization)
+            let response = try await client.pollDeviceToken(authorization, clock: clock)
+            var claims: JWTClaims?
+            if configuration.scopes.contains("openid") {
+                claims = try await idTokenVerification().verify(response, nonce: nil)
+            }
+            return try await store(response, claims: claims, metadata: metadata, sentIssuer: nil, redirect: "")
+        } catch {
+            throw Self.signInError(error)
+        }
+    }
+
+    /// A validated token response as the stored session: the issuer (a tenant's, proved by its ID token, under a
+    /// template), the token set, the write.
+    private func store(
+        _ response: TokenResponse, claims: JWTClaims?, metadata: ProviderMetadata, sentIssuer: String?,
+        redirect: String
+    ) async throws -> SignIn {
         var issuer = metadata.issuer
         if metadata.issuerTemplate != nil {
             // The tenant's own issuer, which the ID token proved; an RFC 9207 iss must name the same tenant.
             guard let tenantIssuer = try claims?.issuer else {
                 throw OAuthError(.invalidConfiguration, "a tenant issuer template needs the openid scope")
             }
-            if let sent = code.issuer, !CodePoints.equal(sent, tenantIssuer) {
+            if let sentIssuer, !CodePoints.equal(sentIssuer, tenantIssuer) {
                 throw OAuthError(.issuerMismatch, "the response's iss and the ID token's iss name different tenants")
             }
             issuer = tenantIssuer
@@ -334,7 +384,7 @@ public actor AuthClient {
             account: configuration.account, refresher: ProviderEndpoint(client: self), now: configuration.now,
             dpop: configuration.dpop)
         try await session.persist()
-        return SignIn(session: session, claims: claims, redirectURI: code.pending.redirect)
+        return SignIn(session: session, claims: claims, redirectURI: redirect)
     }
 
     /// The stored session of the configured account (after the reinstall check), or nil when signed out.

@@ -40,3 +40,27 @@ package final class ManualDate: Sendable {
     /// Moves the clock `seconds` forward (or back, when negative).
     package func advance(_ seconds: TimeInterval) { date.withLock { $0 += seconds } }
 }
+
+/// A `Clock` whose sleeps move a ``ManualDate`` forward by their length and return at once: polling and backoff run
+/// in virtual time that a client and a local provider share (both read the same `ManualDate`).
+package final class AdvancingClock: Clock, @unchecked Sendable {  // state in Locked
+    private let date: ManualDate
+    private let base = ContinuousClock().now
+    private let sleeps = Locked<[Duration]>([])
+
+    /// A clock that advances `date`.
+    package init(_ date: ManualDate) { self.date = date }
+
+    package var now: ContinuousClock.Instant { base }
+    package var minimumResolution: Duration { .zero }
+    package func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        let duration = deadline - base
+        sleeps.withLock { $0.append(duration) }
+        let (seconds, attoseconds) = duration.components
+        date.advance(TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+    }
+
+    /// Every sleep asked for, in order.
+    package var slept: [Duration] { sleeps.current }
+}

@@ -213,6 +213,13 @@ enum ReadmeSnippets {
         }
     }
 
+    static func deviceFlow(client: AuthClient) async throws {
+let signIn = try await client.signInOnDevice { authorization in
+    print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")   // or a QR code of
+}                                                                                         // verificationURIComplete
+        _ = signIn
+    }
+
     static func accountPrivacy(
         serverSecret: [UInt8], rp: RelyingParty, challenge: PasskeyChallenge, name: String, response: AssertionResponse
     ) throws {

@@ -34,6 +34,8 @@ public struct ProviderMetadata: Sendable {
     public private(set) var dpopSigningAlgorithms: [String] = []
     /// OpenID Connect RP-Initiated Logout 1.0 `end_session_endpoint`.
     public private(set) var endSessionEndpoint: URL?
+    /// RFC 8628 `device_authorization_endpoint`: where a device without a browser starts a sign-in.
+    public private(set) var deviceAuthorizationEndpoint: URL?
     /// `scopes_supported`, nil when not announced (RFC 8414 §2: a provider MAY leave some supported scopes out).
     public private(set) var scopesSupported: [String]?
     /// The multi-tenant template this document announced as its issuer and the configuration opted in to (see
@@ -125,6 +127,7 @@ public struct ProviderMetadata: Sendable {
         dpopSigningAlgorithms =
             object["dpop_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
         endSessionEndpoint = try url("end_session_endpoint", required: false)
+        deviceAuthorizationEndpoint = try url("device_authorization_endpoint", required: false)
         scopesSupported = object["scopes_supported"]?.arrayValue?.compactMap(\.stringValue)
     }
 
@@ -135,6 +138,14 @@ public struct ProviderMetadata: Sendable {
         var copy = self
         copy.pushedAuthorizationRequestEndpoint = try Self.secure(url, "pushed_authorization_request_endpoint")
         copy.requirePushedAuthorizationRequests = required
+        return copy
+    }
+
+    /// A copy with a device authorization endpoint configured by hand (RFC 8628; GitHub and Twitch, which publish no
+    /// discovery document).
+    public func withDeviceAuthorizationEndpoint(_ url: URL) throws(OAuthError) -> ProviderMetadata {
+        var copy = self
+        copy.deviceAuthorizationEndpoint = try Self.secure(url, "device_authorization_endpoint")
         return copy
     }
 

@@ -131,7 +131,7 @@ public struct TokenClient: Sendable {
         guard response.status == 200 else { throw error(from: response, tokenEndpoint: false) }
     }
 
-    private func tokenRequest(_ form: [(String, String)]) async throws(OAuthError) -> TokenResponse {
+    func tokenRequest(_ form: [(String, String)]) async throws(OAuthError) -> TokenResponse {
         let response = try await post(metadata.tokenEndpoint, form + additionalParameters, proof: dpop != nil)
         let receivedAt = now()
         guard response.status == 200 else { throw error(from: response, tokenEndpoint: true) }
@@ -171,7 +171,7 @@ public struct TokenClient: Sendable {
 
     /// POSTs a form (with client authentication, and a DPoP proof when `proof`); one retry when the server asks
     /// for a DPoP nonce (`use_dpop_nonce` with a new `DPoP-Nonce`).
-    private func post(_ url: URL, _ form: [(String, String)], proof: Bool = false) async throws(OAuthError)
+    func post(_ url: URL, _ form: [(String, String)], proof: Bool = false) async throws(OAuthError)
         -> HTTPResponse
     {
         var response = try await postOnce(url, form, proof: proof)
