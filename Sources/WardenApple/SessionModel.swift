@@ -7,8 +7,8 @@
 
     /// The account for SwiftUI as an `ObservableObject` (iOS 13 on, so the iOS 16 deployment target): a view that
     /// holds it with `@StateObject` redraws when ``state``, ``claims``, ``isWorking`` or ``session`` change. It mirrors
-    /// a ``SessionController``, which follows the session's own state stream, so a refresh, an offline spell or a
-    /// sign-out elsewhere (an extension) reaches the view; on iOS 17 `ObservableSessionModel` is the same with
+    /// a ``SessionController``, which follows the session's own state stream, so an offline spell, a failed refresh
+    /// or a sign-out elsewhere (an extension) reaches the view; on iOS 17 `ObservableSessionModel` is the same with
     /// Observation.
     ///
     /// ```swift
@@ -53,7 +53,7 @@
         }
         /// ``SessionController/signIn(with:parameters:)``.
         public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
-            async throws
+            async throws(OAuthError)
         { try await controller.signIn(with: browser, parameters: parameters) }
         /// ``SessionController/signOut()``.
         @discardableResult

@@ -30,16 +30,33 @@ public struct AccountPrivacy: Sendable {
     private let key: HMACKey
     /// A record whose key nobody holds: unknown credentials are verified against it.
     private let decoyKey: [UInt8]
+    /// The credential-ID lengths and transport lists decoys draw from.
+    public let decoyIDLengths: [Int]
+    public let decoyTransports: [[String]]
 
     /// The lengths of real passkey credential IDs (Apple's 20 bytes, Google's 16 and 32, Windows Hello's 32).
-    static let credentialIDLengths = [16, 20, 32]
+    public static let credentialIDLengths = [16, 20, 32]
 
     /// A privacy policy keyed by `secret` (at least 32 bytes, random, kept across restarts and shared by every
     /// instance: another secret changes the decoys an unknown name gets, which an attacker could notice).
-    public init(secret: [UInt8]) throws(PasskeyError) {
+    ///
+    /// Decoys must look like your stored credentials: `decoyIDLengths` are the ID lengths your users' authenticators
+    /// make (default 16, 20 and 32 bytes: platform passkeys; add 48 or 64 when security keys register), and
+    /// `decoyTransports` the transport lists your records carry (default none, as the Apple platform registers
+    /// without transports; `[["internal", "hybrid"]]` when browsers report them).
+    public init(
+        secret: [UInt8], decoyIDLengths: [Int] = AccountPrivacy.credentialIDLengths,
+        decoyTransports: [[String]] = [[]]
+    ) throws(PasskeyError) {
         guard secret.count >= 32 else {
             throw PasskeyError(.invalidConfiguration, "the decoy secret must be at least 32 bytes")
         }
+        guard !decoyIDLengths.isEmpty, decoyIDLengths.allSatisfy({ (16...64).contains($0) }), !decoyTransports.isEmpty
+        else {
+            throw PasskeyError(.invalidConfiguration, "decoy ID lengths must be 16...64 bytes, with transports given")
+        }
+        self.decoyIDLengths = decoyIDLengths
+        self.decoyTransports = decoyTransports
         key = HMACKey(secret, hash: .sha256)
         // A fresh P-256 key whose private half is dropped at once: no one can sign for the decoy.
         let point: (first: [UInt8], second: [UInt8])
@@ -53,16 +70,23 @@ public struct AccountPrivacy: Sendable {
             ]))
     }
 
-    /// The decoy descriptors of `username`: one to three, stable for the name, their IDs 16, 20 or 32 bytes.
+    /// The decoy descriptors of `username`: one to three, stable for the name, their ID lengths and transports drawn
+    /// from ``decoyIDLengths`` and ``decoyTransports``.
+    ///
+    /// Give the name exactly as your account lookup keys it (lower-cased for a case-insensitive e-mail lookup): the
+    /// decoys are keyed by the NFKC form of the given text, so two spellings your lookup takes as one account must
+    /// reach here as one string too.
     public func decoyCredentials(for username: String) -> [PasskeyCredentialDescriptor] {
         let name = Array(username.precomposedStringWithCompatibilityMapping.utf8)
         let seed = key.authenticationCode(for: Array("warden.passkeys.decoy".utf8) + [0] + name)
         let count = 1 + Int(seed[0]) % 3
         return (0..<count).map { index in
-            let length = Self.credentialIDLengths[Int(seed[1 + index]) % Self.credentialIDLengths.count]
-            let id = key.authenticationCode(for: seed + [UInt8(index)])
-            let transports = seed[4 + index] & 1 == 0 ? ["hybrid", "internal"] : ["internal"]
-            return PasskeyCredentialDescriptor(id: Array(id.prefix(length)), transports: transports)
+            let length = decoyIDLengths[Int(seed[1 + index]) % decoyIDLengths.count]
+            let material =
+                key.authenticationCode(for: seed + [UInt8(index), 0])
+                + key.authenticationCode(for: seed + [UInt8(index), 1])
+            let transports = decoyTransports[Int(seed[4 + index]) % decoyTransports.count]
+            return PasskeyCredentialDescriptor(id: Array(material.prefix(length)), transports: transports)
         }
     }
 
@@ -92,11 +116,13 @@ public struct AccountPrivacy: Sendable {
     /// key nobody holds, through the same checks. Every refusal is ``PasskeyErrorDomain/Code/signInFailed``.
     public func verifyAssertion(
         _ response: AssertionResponse, challenge: [UInt8], credential: CredentialRecord?,
-        relyingParty: RelyingParty, allowCredentials: [[UInt8]]? = nil, requireUserVerification: Bool = false
+        relyingParty: RelyingParty, allowCredentials: [[UInt8]]? = nil, expectedUserHandle: [UInt8]? = nil,
+        requireUserVerification: Bool = false
     ) throws(PasskeyError) -> AssertionResult {
         switch verify(
             response, challenge: challenge, credential: credential, relyingParty: relyingParty,
-            allowCredentials: allowCredentials, requireUserVerification: requireUserVerification)
+            allowCredentials: allowCredentials, expectedUserHandle: expectedUserHandle,
+            requireUserVerification: requireUserVerification)
         {
         case .success(let result): return result
         case .failure(let error):
@@ -109,17 +135,16 @@ public struct AccountPrivacy: Sendable {
     /// The verification with its real refusal (for the server's log and the tests, never for the client).
     package func verify(
         _ response: AssertionResponse, challenge: [UInt8], credential: CredentialRecord?,
-        relyingParty: RelyingParty, allowCredentials: [[UInt8]]?, requireUserVerification: Bool
+        relyingParty: RelyingParty, allowCredentials: [[UInt8]]?, expectedUserHandle: [UInt8]? = nil,
+        requireUserVerification: Bool
     ) -> Result<AssertionResult, PasskeyError> {
-        let backupEligible = Self.backupEligible(response)  // read for both, so both do the same work
-        let record =
-            credential
-            ?? CredentialRecord(
-                id: response.credentialID, publicKey: decoyKey, algorithm: .es256, signCount: 0,
-                backupEligible: backupEligible, userHandle: response.userHandle ?? [0])
+        let decoy = CredentialRecord(
+            id: response.credentialID, publicKey: decoyKey, algorithm: .es256, signCount: 0,
+            backupEligible: Self.backupEligible(response), userHandle: response.userHandle ?? [0])
         do throws(PasskeyError) {
             let result = try relyingParty.verifyAssertion(
-                response, challenge: challenge, credential: record, allowCredentials: allowCredentials,
+                response, challenge: challenge, credential: credential ?? decoy, allowCredentials: allowCredentials,
+                expectedUserHandle: credential == nil ? nil : expectedUserHandle,
                 requireUserVerification: requireUserVerification)
             guard credential != nil else {
                 // Unreachable unless someone holds the decoy's private key.
@@ -127,8 +152,23 @@ public struct AccountPrivacy: Sendable {
             }
             return .success(result)
         } catch {
+            // A known credential refused before its signature (another user handle, backup state) would answer
+            // sooner than an unknown one, which always reaches the decoy's signature: spend that work too.
+            if credential != nil, Self.refusedBeforeTheSignature(error) {
+                _ = try? relyingParty.verifyAssertion(
+                    response, challenge: challenge, credential: decoy, allowCredentials: [response.credentialID],
+                    requireUserVerification: requireUserVerification)
+            }
             return .failure(error)
         }
+    }
+
+    /// Refusals of a stored record that come before the client data and the signature are checked.
+    static func refusedBeforeTheSignature(_ error: PasskeyError) -> Bool {
+        [
+            .credentialNotAllowed, .credentialIDMismatch, .userHandleMismatch, .invalidConfiguration,
+            .backupEligibilityChanged,
+        ].contains(error.code)
     }
 
     /// The decoy's backup eligibility is the response's, so that the check of it passes as a stored record's would and

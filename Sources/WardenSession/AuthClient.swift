@@ -186,6 +186,8 @@ public actor AuthClient {
 
     /// Readable without `await` (a value, fixed at creation).
     public nonisolated let configuration: Configuration
+    /// The migration running now (``migrateSession(_:)`` runs one at a time).
+    var migrationRun: Task<SessionMigration.Outcome, any Error>?
     private var cachedMetadata: ProviderMetadata?
     private var cachedVerification: IDTokenVerification?
     private var revocationRetry: Task<[SignOutReport.Revocation], Never>?

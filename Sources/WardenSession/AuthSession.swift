@@ -124,7 +124,8 @@ public actor AuthSession {
         tokens: TokenSet?, restored: Bool, store: any TokenStore, service: String, account: String,
         refresher: any TokenRefresher, maximumRefreshes: Int = 5, refreshWindow: TimeInterval = 30,
         now: @escaping NowProvider = systemNow,
-        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, dpop: DPoPBinding? = nil
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, dpop: DPoPBinding? = nil,
+        signedOut reason: SignedOutReason = .noSession
     ) {
         self.dpop = dpop
         self.store = store
@@ -134,7 +135,7 @@ public actor AuthSession {
         self.now = now
         machine = SessionStateMachine(
             tokens: tokens, stored: restored, maximumRefreshes: maximumRefreshes, refreshWindow: refreshWindow,
-            backoffPolicy: Self.refreshBackoff(jitter: jitter), dpopThumbprint: dpop?.thumbprint)
+            backoffPolicy: Self.refreshBackoff(jitter: jitter), dpopThumbprint: dpop?.thumbprint, signedOut: reason)
         published = machine.state
         (states, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(16))
         continuation.yield(published)
@@ -184,14 +185,16 @@ public actor AuthSession {
                 store: store.records, services: [service, PendingRevocations.service(for: service)])
         }
         var tokens = try await store.loadTokens(service: service, account: account)
+        var reason = SignedOutReason.noSession
         if let bound = tokens?.dpopThumbprint, bound != dpop?.thumbprint {
             WardenLogger(category: "session").notice("the DPoP key of the stored tokens is gone; signing out")
             try await store.deleteTokens(service: service, account: account)
             tokens = nil
+            reason = .dpopKeyUnavailable
         }
         return AuthSession(
             tokens: tokens, restored: tokens != nil, store: store, service: service, account: account,
-            refresher: refresher, now: now, dpop: dpop)
+            refresher: refresher, now: now, dpop: dpop, signedOut: reason)
     }
 
     /// Restores the account's session, as the token-store form does, from tokens stored one item per account in
@@ -216,8 +219,9 @@ public actor AuthSession {
     public var currentTokens: TokenSet? { machine.tokens }
 
     /// Who is signed in, without the network: the claims of the session's ID token — validated in full before it was
-    /// stored (at sign-in, or at a refresh that passed OpenID Connect Core §12.2's continuity checks) — read back from
-    /// the session, so a session restored at launch, offline, still answers `sub`, `email`, `name`. Nil without an ID
+    /// stored (at sign-in, or at a refresh that passed OpenID Connect Core §12.2's continuity checks; a session moved
+    /// from another SDK by ``AuthClient/migrateSession(_:)`` keeps that SDK's ID token, checked for its issuer and
+    /// audience only, until its first refresh brings one Warden validated) — read back from the session, so a session restored at launch, offline, still answers `sub`, `email`, `name`. Nil without an ID
     /// token (a plain OAuth 2.0 sign-in) or once signed out.
     ///
     /// ```swift

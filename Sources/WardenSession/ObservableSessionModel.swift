@@ -7,7 +7,7 @@
     /// The account for SwiftUI with Observation (iOS 17, macOS 14): a view that reads ``state``, ``claims`` or
     /// ``isWorking`` redraws when it changes. Before iOS 17, WardenApple's `SessionModel` (`ObservableObject`) is the
     /// same object for `@StateObject`. Both mirror a ``SessionController``, which follows the session's own state
-    /// stream, so a refresh, an offline spell or a sign-out elsewhere (an extension) reaches the view.
+    /// stream, so an offline spell, a refresh that fails or a sign-out elsewhere (an extension) reaches the view.
     ///
     /// ```swift
     /// @State private var account = ObservableSessionModel(client: client)
@@ -49,7 +49,7 @@
         }
         /// ``SessionController/signIn(with:parameters:)``.
         public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
-            async throws
+            async throws(OAuthError)
         { try await controller.signIn(with: browser, parameters: parameters) }
         /// ``SessionController/signOut()``.
         @discardableResult

@@ -23,10 +23,13 @@ public final class SessionController {
     public private(set) var session: AuthSession?
     /// The session's state; `.signedOut(reason: .noSession)` before ``restore()`` and after a sign-out.
     public private(set) var state: SessionState = .signedOut(reason: .noSession)
-    /// Who is signed in: the session's ID-token claims (``AuthSession/idTokenClaims``), updated after each refresh.
+    /// Who is signed in: the session's ID-token claims (``AuthSession/idTokenClaims``), read again at each change of
+    /// state (a refresh that keeps the session signed in changes no state: read ``AuthSession/idTokenClaims`` then).
     public private(set) var claims: JWTClaims?
     /// Whether a restore, sign-in or sign-out is running (disable the buttons that start another).
-    public private(set) var isWorking = false
+    public var isWorking: Bool { running > 0 }
+    /// How many restores, sign-ins and sign-outs are running.
+    private var running = 0
     /// Called on the main actor after any property changed.
     public var onChange: (@MainActor (SessionController) -> Void)?
 
@@ -40,7 +43,13 @@ public final class SessionController {
     /// Restores the stored session (``AuthClient/restoreSession()``): no network.
     public func restore() async throws(StorageError) {
         try await working { () async throws(StorageError) in
-            adopt(try await client.restoreSession())
+            do throws(StorageError) { await adopt(try await client.restoreSession()) } catch {
+                // A store that cannot answer now (a locked device) is not "signed out": the session may well be there.
+                if error.failureKind == .transient, session == nil {
+                    state = .degraded(reason: .storeUnavailable(error.code))
+                }
+                throw error
+            }
         }
     }
 
@@ -50,9 +59,9 @@ public final class SessionController {
         try await working { () async throws(MigrationError) in
             let outcome = try await client.migrateSession(migration)
             switch outcome {
-            case .migrated(let migrated): adopt(migrated)
-            case .alreadyMigrated(let restored): adopt(restored)
-            case .nothingToMigrate, .purgedPreviousInstall, .deferred: adopt(try await restoredAfterMigration())
+            case .migrated(let migrated): await adopt(migrated)
+            case .alreadyMigrated(let restored): await adopt(restored)
+            case .nothingToMigrate, .purgedPreviousInstall, .deferred: await adopt(try await restoredAfterMigration())
             }
             return outcome
         }
@@ -67,10 +76,10 @@ public final class SessionController {
 
     /// Signs in through `browser` (``AuthClient/signIn(with:parameters:)``) and follows the new session.
     public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
-        async throws
+        async throws(OAuthError)
     {
-        try await working { () async throws in
-            adopt(try await client.signIn(with: browser, parameters: parameters).session)
+        try await working { () async throws(OAuthError) in
+            await adopt(try await client.signIn(with: browser, parameters: parameters).session)
         }
     }
 
@@ -78,27 +87,28 @@ public final class SessionController {
     @discardableResult
     public func signOut() async -> SignOutReport? {
         guard let session else { return nil }
-        isWorking = true
+        running += 1
         changed()
         let report = await session.signOut()
-        adopt(nil, signedOut: .userSignedOut)
-        isWorking = false
+        // A sign-in that finished meanwhile is the new session: only the one signed out is let go.
+        if self.session === session { await adopt(nil, signedOut: .userSignedOut) }
+        running -= 1
         changed()
         return report
     }
 
     private func working<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
-        isWorking = true
+        running += 1
         changed()
         defer {
-            isWorking = false
+            running -= 1
             changed()
         }
         return try await body()
     }
 
     /// Follows `next` (nil: none): its state stream drives ``state`` and ``claims`` until another replaces it.
-    private func adopt(_ next: AuthSession?, signedOut reason: SignedOutReason = .noSession) {
+    private func adopt(_ next: AuthSession?, signedOut reason: SignedOutReason = .noSession) async {
         following?.cancel()
         following = nil
         session = next
@@ -107,6 +117,13 @@ public final class SessionController {
             state = .signedOut(reason: reason)
             changed()
             return
+        }
+        // The new session's own state and claims at once, not the previous session's until its stream speaks.
+        let (current, currentClaims) = (await next.state, await next.idTokenClaims)
+        if session === next {
+            state = current
+            claims = currentClaims
+            changed()
         }
         let updates = next.stateUpdates()
         following = Task { [weak self] in

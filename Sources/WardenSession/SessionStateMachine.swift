@@ -94,7 +94,7 @@ struct SessionStateMachine<Waiter> {
 
     init(
         tokens: TokenSet?, stored: Bool = false, maximumRefreshes: Int, refreshWindow: TimeInterval,
-        backoffPolicy: RetryPolicy, dpopThumbprint: String? = nil
+        backoffPolicy: RetryPolicy, dpopThumbprint: String? = nil, signedOut reason: SignedOutReason = .noSession
     ) {
         self.dpopThumbprint = dpopThumbprint
         self.tokens = tokens
@@ -102,7 +102,7 @@ struct SessionStateMachine<Waiter> {
         self.maximumRefreshes = maximumRefreshes
         self.refreshWindow = refreshWindow
         self.backoffPolicy = backoffPolicy
-        signedOutReason = tokens == nil ? .noSession : nil
+        signedOutReason = tokens == nil ? reason : nil
     }
 
     /// What the UI shows, derived from the fields above.

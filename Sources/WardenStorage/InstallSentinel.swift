@@ -63,6 +63,13 @@ public struct InstallSentinel: Sendable {
     let environment: @Sendable () -> [String: String]
     /// Whether this process is an app extension (a widget, a share or notification extension), which never purges.
     let isAppExtension: Bool
+    /// Evidence that an earlier version of the app ran in this install, for an app that adopts the sentinel in an
+    /// update (a migration from another SDK, or Warden without a sentinel before): every check asks it — the restore
+    /// at each launch as well as the migration — once the marker is missing and the store has answered. Give something
+    /// the earlier version left in the app's own container, which a reinstall deletes: a file it always wrote is best
+    /// (`UserDefaults` reads empty during prewarming, which never purges, and before the first unlock, when the store
+    /// check has already deferred). True writes the marker without purging (``Result/adopted``).
+    public var earlierVersionRan: (@Sendable () -> Bool)?
 
     /// The platform default marker; `appGroup` puts it in that app-group container (Apple platforms), and a marker
     /// in the app's own container (where it lived without a group) is migrated there.
@@ -147,6 +154,18 @@ public struct InstallSentinel: Sendable {
     public func purgeIfFirstLaunch(
         store: any CredentialStore, services: [String], earlierVersionRan: (@Sendable () -> Bool)? = nil
     ) async throws(StorageError) -> Result {
+        try await purgeIfFirstLaunch(
+            store: store, services: services, earlierVersionRan: earlierVersionRan, alsoPurge: nil)
+    }
+
+    /// The check, with `alsoPurge` run after the services are purged and before the marker is written (a migration's
+    /// old-SDK items): a kill between the two leaves no marker, so the next launch purges again instead of importing a
+    /// previous install's item.
+    package func purgeIfFirstLaunch(
+        store: any CredentialStore, services: [String], earlierVersionRan: (@Sendable () -> Bool)?,
+        alsoPurge: (() async throws(StorageError) -> Void)?
+    ) async throws(StorageError) -> Result {
+        let earlierVersionRan = earlierVersionRan ?? self.earlierVersionRan
         guard let marker else {
             return .deferred("the app group container is unavailable; the install marker cannot be checked")
         }
@@ -169,10 +188,6 @@ public struct InstallSentinel: Sendable {
         if isAppExtension {
             return .deferred("an app extension never purges; the app's first launch does")
         }
-        if !marker.exists(), let earlierVersionRan, earlierVersionRan() {
-            try writeMarker(marker)
-            return .adopted
-        }
         // The store must be readable before a missing marker is trusted.
         for service in services {
             do { _ = try await store.accounts(service: service) } catch {
@@ -182,7 +197,12 @@ public struct InstallSentinel: Sendable {
                 throw error
             }
         }
+        if !marker.exists(), let earlierVersionRan, earlierVersionRan() {
+            try writeMarker(marker)
+            return .adopted
+        }
         for service in services { try await store.deleteAll(service: service) }
+        try await alsoPurge?()
         try writeMarker(marker)
         return .purged
     }

@@ -83,6 +83,7 @@ struct OptionReadTests {
                     "--issuer", "{issuer}", "--client-id", clientID, "--issuer-template", "{issuer}/{tenantid}/v2.0",
                     "--allowed-tenant", "9188040d-6c67-4c5b-b112-36a304b66dad", "--browser", browser, "--timeout", "5",
                 ] + store),
+            Invocation(["--issuer", "{issuer}", "--client-id", clientID, "--device", "--timeout", "5"] + store),
         ],
         "provider": [
             Invocation([

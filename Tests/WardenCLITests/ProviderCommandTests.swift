@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCLI
 import WardenCore
+import WardenLocalProvider
 
 /// `warden provider`: a newcomer runs a provider that behaves like a real one, then `warden discover` and `warden
 /// login` against it — Google's missing logout and PAR show in discovery, Entra's multi-tenant issuer signs in with
@@ -73,13 +74,15 @@ struct ProviderCommandTests {
         let token = await CLI.run(["token", "--min-ttl", "86400"] + OAuthCommandTests.fileStore, home: home)
         #expect(token.status == 0, "\(token.stderr)")
         // Another tenant is refused, and an --allowed-tenant without a template is a usage error.
+        let otherHome = CLI.temporaryHome()
+        defer { try? FileManager.default.removeItem(atPath: otherHome) }
         let other = await CLI.run(
             [
                 "login", "--issuer", common, "--client-id", "warden-demo", "--issuer-template", template,
                 "--allowed-tenant", "00000000-0000-0000-0000-000000000001",
             ] + OpenIDCommandTests.browser
-                + OAuthCommandTests.fileStore, home: CLI.temporaryHome())
-        #expect(other.status == 1, "\(other.stderr)")
+                + OAuthCommandTests.fileStore, home: otherHome)
+        #expect(other.status == 1 && other.stderr.contains("tenant"), "\(other.stderr)")
         let stray = await CLI.run(
             ["login", "--issuer", common, "--client-id", "x", "--allowed-tenant", tenant] + OAuthCommandTests.fileStore)
         #expect(stray.status == 2 && stray.stderr.contains("needs --issuer-template"))
@@ -88,5 +91,37 @@ struct ProviderCommandTests {
     @Test func anUnknownEmulationOrTenantIsAUsageError() async {
         #expect(await CLI.run(["provider", "--emulate", "myidp"]).status == 2)
         #expect(await CLI.run(["provider", "--emulate", "entra", "--tenant", "contoso.com"]).status == 2)
+    }
+}
+
+/// `warden login --device`: the code and the address go to stderr, the command waits for the approval on another
+/// device and stores the session like a browser sign-in.
+@Suite("warden login --device")
+struct LoginDeviceTests {
+    @Test func theUserApprovesOnAnotherDevice() async throws {
+        let provider = try LocalProvider(clientID: "cli-tv")
+        defer { provider.stop() }
+        provider.setDeviceTiming(interval: 1, lifetime: 60)
+        let home = CLI.temporaryHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let errors = Locked("")
+        let approved = Locked(false)
+        let io = CommandIO(
+            writeOut: { _ in },
+            writeErr: { text in
+                errors.withLock { $0 += text }
+                // "To sign in, open <uri> and enter <code>": the user types the code elsewhere.
+                if let range = text.range(of: "and enter ") {
+                    let code = text[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+                    approved.withLock { $0 = provider.decideDevice(userCode: code, approve: true) }
+                }
+            }, readStdin: { Data() }, environment: CLI.environment(home: home))
+        let status = await WardenCLI.main(
+            arguments: ["login", "--issuer", provider.issuer, "--client-id", "cli-tv", "--device"]
+                + OAuthCommandTests.fileStore, io: io)
+        #expect(status == 0, "\(errors.current)")
+        #expect(approved.current && errors.current.contains("/device"))
+        let token = await CLI.run(["token"] + OAuthCommandTests.fileStore, home: home)
+        #expect(token.status == 0 && !token.stdout.isEmpty, "\(token.stderr)")
     }
 }

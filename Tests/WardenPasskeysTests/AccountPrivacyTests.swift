@@ -30,7 +30,8 @@ struct AccountPrivacyTests {
 
     @Test func anUnknownNameGetsOptionsShapedLikeAKnownUsers() throws {
         let privacy = try AccountPrivacy(secret: Self.secret)
-        let (_, record) = try AssertionTests.registered()
+        var (_, record) = try AssertionTests.registered()
+        record.transports = []  // as an Apple-platform registration stores it (AuthenticationServices reports none)
         let challenge = try Self.challenge()
         let known = privacy.requestOptions(
             relyingParty: PasskeyFixtures.rp, challenge: challenge, username: "alice", credentials: [record])
@@ -43,7 +44,24 @@ struct AccountPrivacyTests {
         #expect((1...3).contains(unknown.allowCredentials.count))
         for descriptor in unknown.allowCredentials {
             #expect(AccountPrivacy.credentialIDLengths.contains(descriptor.id.count))
-            #expect(descriptor.transports.contains("internal"))
+            #expect(descriptor.transports.isEmpty, "the default shape: no transports, as Apple registrations store")
+        }
+        // Decoys take the shape of the stored population: browsers' transports, security keys' longer IDs.
+        let shaped = try AccountPrivacy(
+            secret: Self.secret, decoyIDLengths: [64], decoyTransports: [["hybrid", "internal"]])
+        #expect(shaped.decoyCredentials(for: "mallory").allSatisfy { $0.id.count == 64 && $0.transports.count == 2 })
+        var browserRecord = record
+        browserRecord.transports = ["hybrid", "internal"]
+        let browserKnown = try Self.shape(
+            shaped.requestOptions(
+                relyingParty: PasskeyFixtures.rp, challenge: challenge, username: "alice", credentials: [browserRecord])
+        )
+        let browserUnknown = try Self.shape(
+            shaped.requestOptions(
+                relyingParty: PasskeyFixtures.rp, challenge: challenge, username: "mallory", credentials: nil))
+        #expect(Set(browserKnown.descriptor) == Set(browserUnknown.descriptor))
+        #expect(throws: PasskeyError(.invalidConfiguration)) {
+            try AccountPrivacy(secret: Self.secret, decoyIDLengths: [8])
         }
         // Stable for the name, as a real account's list is; NFKC-equal names are one name; another name or another
         // secret gives other decoys; a known user without a passkey looks like any unknown name.
@@ -101,6 +119,24 @@ struct AccountPrivacyTests {
                 continue
             }
             #expect(error.code == .invalidSignature, "stopped before the signature check: \(error)")
+        }
+
+        // A known credential refused early (a user handle that is not its owner's) spends the decoy's signature too:
+        // the same last check as an unknown one, so the answer's timing does not tell them apart.
+        var otherUser = Ceremony(challenge: challenge)
+        otherUser.userHandle = [7, 7, 7]
+        let mismatched = try authenticator.assert(otherUser)
+        let early = privacy.verify(
+            mismatched, challenge: challenge, credential: record, relyingParty: rp, allowCredentials: [record.id],
+            requireUserVerification: false)
+        guard case .failure(let earlyError) = early else {
+            Issue.record("a sign-in naming another user was accepted")
+            return
+        }
+        #expect(earlyError.code == .userHandleMismatch && AccountPrivacy.refusedBeforeTheSignature(earlyError))
+        #expect(throws: PasskeyError(.signInFailed)) {
+            try privacy.verifyAssertion(
+                mismatched, challenge: challenge, credential: record, relyingParty: rp, allowCredentials: [record.id])
         }
 
         // The real sign-in still works through the same door.

@@ -106,3 +106,22 @@ struct SessionControllerTests {
         }
     #endif
 }
+
+/// A restore that finds the stored tokens bound to a DPoP key this holder lacks says so, not "no session".
+@Suite("Signed-out reasons at restore")
+struct RestoreReasonTests {
+    @Test func aMissingDPoPKeyIsItsOwnReason() async throws {
+        let store = InMemoryStore()
+        var tokens = TokenSet(
+            accessToken: "a", refreshToken: "r", idToken: nil, expiresAt: nil, scope: nil, issuer: "https://i")
+        tokens.dpopThumbprint = "thumbprint-of-a-key-that-is-gone"
+        try await store.save(try tokens.encoded(), service: "svc", account: "a")
+        let session = try await AuthSession.restore(
+            store: store, service: "svc", account: "a", refresher: FakeProvider())
+        #expect(await session.state == .signedOut(reason: .dpopKeyUnavailable))
+        #expect(try await store.load(service: "svc", account: "a") == nil)
+        let empty = try await AuthSession.restore(
+            store: InMemoryStore(), service: "svc", account: "a", refresher: FakeProvider())
+        #expect(await empty.state == .signedOut(reason: .noSession))
+    }
+}

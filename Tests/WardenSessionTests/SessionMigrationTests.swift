@@ -394,6 +394,112 @@ struct SessionMigrationTests {
         #expect(try await again.restoreSession() == nil)
     }
 
+    /// A reinstall whose old-SDK item cannot be deleted at the first launch (the device locked mid-way): the marker
+    /// is not written, so the next launch purges again — the previous install's item is never imported.
+    @Test func aReinstallInterruptedBeforeTheOldItemIsGoneNeverImportsIt() async throws {
+        let grant = try await Self.grant()
+        defer { grant.provider.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("warden-reinstall-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let legacy = FailingStore()
+        let item = Self.auth0Archive(
+            access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
+            expires: Date().addingTimeInterval(600))
+        try await legacy.save(item, service: "com.example.app", account: "credentials")
+        let store = InMemoryStore()
+        let sentinel = InstallSentinel(appID: "app", markerFile: directory.appendingPathComponent("marker"))
+        let client = try Self.client(grant.provider, store: store, sentinel: sentinel)
+        let migration = SessionMigration(
+            from: .auth0(service: "com.example.app"), in: legacy, earlierVersionRan: { false })
+        await legacy.fail(saves: false, deletes: true)
+        await #expect(throws: MigrationError.self) { try await client.migrateSession(migration) }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("marker").path))
+        await legacy.fail(saves: false, deletes: false)
+        guard case .purgedPreviousInstall = try await client.migrateSession(migration) else {
+            Issue.record("the next launch must purge again, not import")
+            return
+        }
+        #expect(try await legacy.load(service: "com.example.app", account: "credentials") == nil)
+        #expect(try await store.load(service: "svc", account: "alice") == nil)
+    }
+
+    /// An app that migrated in one release and adopts the sentinel in a later one keeps its users: the evidence is
+    /// the sentinel's, so the plain restore at launch asks it too.
+    @Test func adoptingTheSentinelInALaterReleaseKeepsMigratedUsers() async throws {
+        let grant = try await Self.grant()
+        defer { grant.provider.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("warden-adopt-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let legacy = InMemoryStore()
+        let store = InMemoryStore()
+        try await legacy.save(
+            Self.auth0Archive(
+                access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
+                expires: Date().addingTimeInterval(600)), service: "com.example.app", account: "credentials")
+        // Release 2: migrates, no sentinel.
+        let v2 = try Self.client(grant.provider, store: store)
+        guard
+            case .migrated = try await v2.migrateSession(
+                SessionMigration(from: .auth0(service: "com.example.app"), in: legacy, earlierVersionRan: nil))
+        else {
+            Issue.record("release 2 must migrate")
+            return
+        }
+        // Release 3: a sentinel with the evidence, and only restoreSession at launch.
+        var sentinel = InstallSentinel(appID: "app", markerFile: directory.appendingPathComponent("marker"))
+        sentinel.earlierVersionRan = { true }
+        let v3 = try Self.client(grant.provider, store: store, sentinel: sentinel)
+        #expect(try await v3.restoreSession() != nil, "the migrated user survives the sentinel's first check")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("marker").path))
+        // Without the evidence the same first check would purge (what a reinstall must do).
+        let other = InMemoryStore()
+        try await other.save(
+            try #require(await store.load(service: "svc", account: "alice")), service: "svc", account: "alice")
+        let bare = InstallSentinel(appID: "app", markerFile: directory.appendingPathComponent("other-marker"))
+        #expect(try await Self.client(grant.provider, store: other, sentinel: bare).restoreSession() == nil)
+    }
+
+    /// Two scenes migrating at once share one run: one import, the same outcome for both.
+    @Test func concurrentMigrationsImportOnce() async throws {
+        let grant = try await Self.grant()
+        defer { grant.provider.stop() }
+        let legacy = InMemoryStore()
+        let store = CountingSaves()
+        try await legacy.save(
+            Self.auth0Archive(
+                access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
+                expires: Date().addingTimeInterval(600)), service: "com.example.app", account: "credentials")
+        let client = try Self.client(grant.provider, store: store)
+        let migration = SessionMigration(from: .auth0(service: "com.example.app"), in: legacy, earlierVersionRan: nil)
+        async let first = client.migrateSession(migration)
+        async let second = client.migrateSession(migration)
+        let outcomes = try await [first, second]
+        let migrated = outcomes.filter { if case .migrated = $0 { true } else { false } }.count
+        let already = outcomes.filter { if case .alreadyMigrated = $0 { true } else { false } }.count
+        #expect(migrated + already == 2 && migrated >= 1)
+        #expect(await store.tokenSaves == 1, "the old item was written once")
+    }
+
+    /// Counts the writes of the token item.
+    actor CountingSaves: CredentialStore {
+        let inner = InMemoryStore()
+        private(set) var tokenSaves = 0
+        func save(_ data: Data, service: String, account: String) async throws(StorageError) {
+            if service == "svc" { tokenSaves += 1 }
+            try await inner.save(data, service: service, account: account)
+        }
+        func load(service: String, account: String) async throws(StorageError) -> Data? {
+            try await inner.load(service: service, account: account)
+        }
+        func delete(service: String, account: String) async throws(StorageError) {
+            try await inner.delete(service: service, account: account)
+        }
+        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
+        func accounts(service: String) async throws(StorageError) -> [String] {
+            try await inner.accounts(service: service)
+        }
+    }
+
     // MARK: - Refusals
 
     func refusal(

@@ -10,7 +10,7 @@ import WardenApple
 /// The app's one `AuthClient` and its account model: restored at launch (no network needed), signed in through the
 /// system browser (SwiftUI's own web authentication session where the OS has it), used for API calls through
 /// `URLSession`, ended with a report. The views observe ``model`` (`SessionModel`, an `ObservableObject`), which
-/// follows the session's state stream: a refresh, an offline spell or a sign-out elsewhere redraws them.
+/// follows the session's state stream: an offline spell, a failed refresh or a sign-out elsewhere redraws them.
 @MainActor
 final class SampleSession {
     let client: AuthClient

@@ -123,6 +123,10 @@ struct LoginCommand: CLICommand {
             .value(
                 "allowed-tenant", "GUID", "With --issuer-template: a tenant that may sign in (repeatable).",
                 repeatable: true),
+            .flag(
+                "device",
+                "Sign in on another device (RFC 8628): print the code and where to enter it, then wait for the approval."
+            ),
         ] + StoreChoice.options)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
@@ -165,13 +169,19 @@ struct LoginCommand: CLICommand {
             throw error.failureKind == .transient
                 ? CLIError.from(error) : CLIError.usage(error.reason, code: error.codeName)
         }
-        let launcher: any BrowserLauncher =
-            arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
-        io.err("Opening the browser to sign in at \(metadata.issuer) …")
         let signIn: AuthClient.SignIn
+        let deviceParameters = try pairs(arguments.all("param"), option: "param")
         do {
-            signIn = try await client.signIn(
-                with: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
+            if arguments.has("device") {
+                // RFC 8628: the user signs in on another device; this process only polls.
+                signIn = try await deviceSignIn(client, parameters: deviceParameters, timeout: timeout, io: io)
+            } else {
+                let launcher: any BrowserLauncher =
+                    arguments.value("browser").map { CommandBrowser(command: $0) } ?? SystemBrowser()
+                io.err("Opening the browser to sign in at \(metadata.issuer) …")
+                signIn = try await client.signIn(
+                    with: LoopbackBrowser(launcher: launcher, timeout: .seconds(Int64(timeout))))
+            }
         } catch {
             if let stored = error.underlying as? StorageError, error.code == .storageFailed {
                 throw StoreChoice.failure(stored)
@@ -192,6 +202,30 @@ struct LoginCommand: CLICommand {
             "Signed in\(subject.map { " as \($0)" } ?? "") (account \(account)); tokens are in the \(arguments.value("store") ?? StoreChoice.defaultStore) store."
         )
         return ExitCode.success
+    }
+
+    /// The RFC 8628 sign-in, its wait for the approval bounded by `timeout` seconds (the device code's own lifetime
+    /// may be longer): the user code and the address go to stderr.
+    static func deviceSignIn(
+        _ client: AuthClient, parameters: [(String, String)], timeout: Int, io: CommandIO
+    ) async throws(OAuthError) -> AuthClient.SignIn {
+        let waiting = Task { () async throws -> AuthClient.SignIn in
+            try await client.signInOnDevice(parameters: parameters) { authorization in
+                io.err("To sign in, open \(authorization.verificationURI) and enter \(authorization.userCode)")
+                if let complete = authorization.verificationURIComplete { io.err("(or open \(complete))") }
+            }
+        }
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(timeout))
+            waiting.cancel()
+        }
+        defer { deadline.cancel() }
+        do { return try await waiting.value } catch let error as OAuthError {
+            if error.code == .cancelled { throw OAuthError(.timedOut, "no approval within \(timeout) s (--timeout)") }
+            throw error
+        } catch {
+            throw OAuthError(.cancelled, "the device sign-in was cancelled")
+        }
     }
 
     /// `NAME=VALUE` arguments; a missing `=` or an empty name is a usage error.

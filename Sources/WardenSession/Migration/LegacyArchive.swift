@@ -172,8 +172,8 @@ struct BinaryPropertyList {
         return result
     }
 
-    func string(_ reference: Int?) -> String? {
-        guard let reference, let (type, start, count) = header(reference) else { return nil }
+    func string(_ reference: Int?, maximumBytes: Int = Int.max) -> String? {
+        guard let reference, let (type, start, count) = header(reference), count <= maximumBytes else { return nil }
         switch type {
         case 0x5:
             guard let slice = payload(start, count, width: 1), slice.allSatisfy({ $0 < 0x80 }) else { return nil }
@@ -213,15 +213,23 @@ struct BinaryPropertyList {
         return references(start, count)
     }
 
-    /// A dictionary with string keys (later duplicates ignored), to its values' references.
+    /// The most entries a dictionary may have, and the longest key: an archive object has a few dozen keys of a few
+    /// dozen bytes, and the bounds keep each read of one linear in a small size.
+    static let maximumEntries = 1024
+    static let maximumKeyBytes = 256
+
+    /// A dictionary with string keys, to its values' references; nil for a duplicate key, an over-long key or more
+    /// than ``maximumEntries`` entries.
     func dictionary(_ reference: Int) -> [String: Int]? {
-        guard let (type, start, count) = header(reference), type == 0xD, count <= Int.max / 2,
+        guard let (type, start, count) = header(reference), type == 0xD, count <= Self.maximumEntries,
             let all = references(start, count * 2)
         else { return nil }
         var result: [String: Int] = [:]
         for index in 0..<count {
-            guard let key = string(all[index]) else { return nil }
-            if result[key] == nil { result[key] = all[count + index] }
+            guard let key = string(all[index], maximumBytes: Self.maximumKeyBytes), result[key] == nil else {
+                return nil
+            }
+            result[key] = all[count + index]
         }
         return result
     }

@@ -176,6 +176,23 @@ public struct SessionMigration: Sendable {
         }
     }
 
+    /// Deletes every item of the old SDK this source names (every Okta token and its metadata): a previous install's.
+    func purgeEveryItem() async throws(StorageError) {
+        switch source {
+        case .okta:
+            for service in [Self.oktaTokens, Self.oktaMetadata] {
+                for account in try await legacyStore.accounts(service: service) {
+                    try await legacyStore.delete(service: service, account: account)
+                }
+            }
+        case .auth0(let service, let account), .appAuth(let service, let account),
+            .tokenResponseJSON(let service, let account), .refreshToken(let service, let account):
+            try await legacyStore.delete(service: service, account: account)
+        case .gtmAppAuth(let itemName):
+            try await legacyStore.delete(service: itemName, account: "OAuth")
+        }
+    }
+
     /// Reads the old item in its SDK's format.
     func decode(_ data: Data) throws(MigrationError) -> LegacyCredentials {
         switch source {
@@ -210,28 +227,45 @@ extension AuthClient {
     public func migrateSession(_ migration: SessionMigration) async throws(MigrationError)
         -> SessionMigration.Outcome
     {
+        // One run at a time per client: two scenes migrating at once must not both find the store empty and save, the
+        // second over a grant the first already refreshed. A call during a run shares its outcome.
+        if let running = migrationRun { return try await Self.outcome(of: running) }
+        let run = Task { () async throws -> SessionMigration.Outcome in try await self.migrateOnce(migration) }
+        migrationRun = run
+        defer { migrationRun = nil }
+        return try await Self.outcome(of: run)
+    }
+
+    private static func outcome(of run: Task<SessionMigration.Outcome, any Error>) async throws(MigrationError)
+        -> SessionMigration.Outcome
+    {
+        do { return try await run.value } catch let error as MigrationError { throw error } catch {
+            throw MigrationError(.storeFailed, "the migration failed")
+        }
+    }
+
+    private func migrateOnce(_ migration: SessionMigration) async throws(MigrationError) -> SessionMigration.Outcome {
         let configuration = configuration
         let store = configuration.store
-        let items = try await migration.items()
         if let sentinel = configuration.sentinel {
+            // The old SDK's items go with Warden's before the marker is written: a kill in between purges again at
+            // the next launch, never imports a previous install's item.
+            let legacy = migration
             let result = try await SessionMigration.storage { () async throws(StorageError) in
                 try await sentinel.purgeIfFirstLaunch(
                     store: store.records,
                     services: [configuration.service, PendingRevocations.service(for: configuration.service)],
-                    earlierVersionRan: migration.earlierVersionRan)
+                    earlierVersionRan: migration.earlierVersionRan,
+                    alsoPurge: { () async throws(StorageError) in try await legacy.purgeEveryItem() })
             }
             switch result {
-            case .purged:
-                try await delete(items?.all ?? [], from: migration.legacyStore)
-                return .purgedPreviousInstall
+            case .purged: return .purgedPreviousInstall
             case .deferred(let reason): return .deferred(reason)
             case .alreadyInstalled, .migrated, .adopted: break
             }
         }
-        let held = try await SessionMigration.storage { () async throws(StorageError) in
-            try await store.loadTokens(service: configuration.service, account: configuration.account)
-        }
-        if held != nil {
+        let items = try await migration.items()
+        if try await holdsSession() {
             try await delete(items?.all ?? [], from: migration.legacyStore)
             return .alreadyMigrated(try await restored())
         }
@@ -244,6 +278,11 @@ extension AuthClient {
             try await delete(items.all, from: migration.legacyStore)
             return .nothingToMigrate
         }
+        // Checked again just before the write: a sign-in that finished meanwhile wins over the old item.
+        if try await holdsSession() {
+            try await delete(items.all, from: migration.legacyStore)
+            return .alreadyMigrated(try await restored())
+        }
         try await SessionMigration.storage { () async throws(StorageError) in
             try await store.saveTokens(tokens, service: configuration.service, account: configuration.account)
         }
@@ -253,6 +292,14 @@ extension AuthClient {
             throw MigrationError(.storeFailed, "the migrated session was stored but does not read back")
         }
         return .migrated(session)
+    }
+
+    /// Whether Warden's store holds the configured account's session.
+    private func holdsSession() async throws(MigrationError) -> Bool {
+        let configuration = configuration
+        return try await SessionMigration.storage { () async throws(StorageError) in
+            try await configuration.store.loadTokens(service: configuration.service, account: configuration.account)
+        } != nil
     }
 
     private func restored() async throws(MigrationError) -> AuthSession? {
@@ -297,6 +344,9 @@ extension AuthClient {
                 claims = JWTClaims(object: payload)
                 guard let named = try claims.issuer else {
                     throw MigrationError(.invalidIDToken, "\(source)'s ID token names no issuer")
+                }
+                if let recorded = legacy.issuer, recorded != named {
+                    throw MigrationError(.issuerMismatch, "\(source)'s recorded issuer and its ID token's differ")
                 }
                 issuer = try expectedIssuer(named, source: source)
             } catch let error as MigrationError {
