@@ -30,8 +30,9 @@ public struct AccountPrivacy: Sendable {
     private let key: HMACKey
     /// A record whose key nobody holds: unknown credentials are verified against it.
     private let decoyKey: [UInt8]
-    /// The credential-ID lengths and transport lists decoys draw from.
+    /// The credential-ID lengths, in bytes, decoys draw from.
     public let decoyIDLengths: [Int]
+    /// The transport lists decoys draw from (`[[]]`: none, as the Apple platform registers).
     public let decoyTransports: [[String]]
 
     /// The lengths of real passkey credential IDs (Apple's 20 bytes, Google's 16 and 32, Windows Hello's 32).
