@@ -9,9 +9,9 @@ import WardenCrypto
 /// - **Options.** A known user's `allowCredentials` are their credentials'; an unknown user's — and a known user
 ///   without a passkey — are one to three decoy descriptors derived from HMAC-SHA256 of the NFKC-normalised name under
 ///   a server secret: stable for the name (asking twice gives the same list, as for a real user), unlinkable without
-///   the secret, of the lengths real passkey IDs have (16, 20 or 32 bytes) with platform transports. The HMAC runs for
+///   the secret, shaped like your stored credentials (``decoyIDLengths``, ``decoyTransports``). The HMAC runs for
 ///   every request, known or not.
-/// - **Assertions.** ``verifyAssertion(_:challenge:credential:relyingParty:allowCredentials:requireUserVerification:)``
+/// - **Assertions.** ``verifyAssertion(_:challenge:credential:relyingParty:allowCredentials:expectedUserHandle:requireUserVerification:)``
 ///   takes the stored record, or nil when the credential ID is unknown; for nil it verifies against a decoy record
 ///   whose key nobody holds, so that an unknown credential runs the same checks — client data, authenticator data, a
 ///   P-256 signature verification — as a known one with a bad signature. Every refusal is
