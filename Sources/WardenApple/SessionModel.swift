@@ -26,7 +26,7 @@
     /// }
     /// ```
     @MainActor
-    public final class SessionModel: ObservableObject {
+    public final class SessionModel: ObservableObject, SessionControlling {
         /// The session's state, with its typed reason (``DegradedReason``, ``SignedOutReason``).
         @Published public private(set) var state: SessionState = .signedOut(reason: .noSession)
         /// Who is signed in (the session's ID-token claims), without the network.
@@ -43,21 +43,6 @@
             controller = SessionController(client: client)
             controller.onChange = { [weak self] in self?.mirror($0) }
         }
-
-        /// ``SessionController/restore()``.
-        public func restore() async throws(StorageError) { try await controller.restore() }
-        /// ``SessionController/migrate(_:)``.
-        @discardableResult
-        public func migrate(_ migration: SessionMigration) async throws(MigrationError) -> SessionMigration.Outcome {
-            try await controller.migrate(migration)
-        }
-        /// ``SessionController/signIn(with:parameters:)``.
-        public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
-            async throws(OAuthError)
-        { try await controller.signIn(with: browser, parameters: parameters) }
-        /// ``SessionController/signOut()``.
-        @discardableResult
-        public func signOut() async -> SignOutReport? { await controller.signOut() }
 
         private func mirror(_ controller: SessionController) {
             if state != controller.state { state = controller.state }

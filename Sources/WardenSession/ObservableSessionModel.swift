@@ -22,7 +22,7 @@
     /// ```
     @available(iOS 17.0, macOS 14.0, macCatalyst 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @MainActor @Observable
-    public final class ObservableSessionModel {
+    public final class ObservableSessionModel: SessionControlling {
         /// The session's state, with its typed reason (``DegradedReason``, ``SignedOutReason``).
         public private(set) var state: SessionState = .signedOut(reason: .noSession)
         /// Who is signed in (the session's ID-token claims), without the network.
@@ -39,21 +39,6 @@
             controller = SessionController(client: client)
             controller.onChange = { [weak self] in self?.mirror($0) }
         }
-
-        /// ``SessionController/restore()``.
-        public func restore() async throws(StorageError) { try await controller.restore() }
-        /// ``SessionController/migrate(_:)``.
-        @discardableResult
-        public func migrate(_ migration: SessionMigration) async throws(MigrationError) -> SessionMigration.Outcome {
-            try await controller.migrate(migration)
-        }
-        /// ``SessionController/signIn(with:parameters:)``.
-        public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
-            async throws(OAuthError)
-        { try await controller.signIn(with: browser, parameters: parameters) }
-        /// ``SessionController/signOut()``.
-        @discardableResult
-        public func signOut() async -> SignOutReport? { await controller.signOut() }
 
         private func mirror(_ controller: SessionController) {
             if state != controller.state { state = controller.state }

@@ -139,3 +139,31 @@ public final class SessionController {
 
     private func changed() { onChange?(self) }
 }
+
+/// An observable account object over a ``SessionController`` (``ObservableSessionModel``, WardenApple's
+/// `SessionModel`): the controller's actions, forwarded once here for every such object.
+@MainActor
+public protocol SessionControlling: AnyObject {
+    /// The controller the object mirrors.
+    var controller: SessionController { get }
+}
+
+extension SessionControlling {
+    /// ``SessionController/restore()``.
+    public func restore() async throws(StorageError) { try await controller.restore() }
+
+    /// ``SessionController/migrate(_:)``.
+    @discardableResult
+    public func migrate(_ migration: SessionMigration) async throws(MigrationError) -> SessionMigration.Outcome {
+        try await controller.migrate(migration)
+    }
+
+    /// ``SessionController/signIn(with:parameters:)``.
+    public func signIn(with browser: any AuthorizationBrowser, parameters: AuthorizationParameters? = nil)
+        async throws(OAuthError)
+    { try await controller.signIn(with: browser, parameters: parameters) }
+
+    /// ``SessionController/signOut()``.
+    @discardableResult
+    public func signOut() async -> SignOutReport? { await controller.signOut() }
+}

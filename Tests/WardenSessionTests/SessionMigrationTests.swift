@@ -281,7 +281,7 @@ struct SessionMigrationTests {
     // MARK: - Interrupted, run twice, reinstalled
 
     /// A store whose writes or deletes fail, standing for a kill at that step.
-    actor FailingStore: CredentialStore {
+    actor FailingStore: DelegatingStore {
         let inner = InMemoryStore()
         var failSaves = false
         var failDeletes = false
@@ -293,16 +293,9 @@ struct SessionMigrationTests {
             if failSaves { throw StorageError(.interactionNotAllowed, "killed before the write") }
             try await inner.save(data, service: service, account: account)
         }
-        func load(service: String, account: String) async throws(StorageError) -> Data? {
-            try await inner.load(service: service, account: account)
-        }
         func delete(service: String, account: String) async throws(StorageError) {
             if failDeletes { throw StorageError(.interactionNotAllowed, "killed before the delete") }
             try await inner.delete(service: service, account: account)
-        }
-        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
-        func accounts(service: String) async throws(StorageError) -> [String] {
-            try await inner.accounts(service: service)
         }
     }
 
@@ -481,22 +474,12 @@ struct SessionMigrationTests {
     }
 
     /// Counts the writes of the token item.
-    actor CountingSaves: CredentialStore {
+    actor CountingSaves: DelegatingStore {
         let inner = InMemoryStore()
         private(set) var tokenSaves = 0
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             if service == "svc" { tokenSaves += 1 }
             try await inner.save(data, service: service, account: account)
-        }
-        func load(service: String, account: String) async throws(StorageError) -> Data? {
-            try await inner.load(service: service, account: account)
-        }
-        func delete(service: String, account: String) async throws(StorageError) {
-            try await inner.delete(service: service, account: account)
-        }
-        func deleteAll(service: String) async throws(StorageError) { try await inner.deleteAll(service: service) }
-        func accounts(service: String) async throws(StorageError) -> [String] {
-            try await inner.accounts(service: service)
         }
     }
 

@@ -15,14 +15,11 @@ struct SignInErrorTests {
     static let redirect = "com.example.app:/oauth/callback"
 
     /// A store whose writes fail as a locked device's do.
-    actor LockedStore: CredentialStore {
+    struct LockedStore: DelegatingStore {
+        let inner = InMemoryStore()
         func save(_ data: Data, service: String, account: String) async throws(StorageError) {
             throw StorageError(.interactionNotAllowed, "the device is locked")
         }
-        func load(service: String, account: String) async throws(StorageError) -> Data? { nil }
-        func delete(service: String, account: String) async throws(StorageError) {}
-        func deleteAll(service: String) async throws(StorageError) {}
-        func accounts(service: String) async throws(StorageError) -> [String] { [] }
     }
 
     struct ThrowingBrowser: AuthorizationBrowser {
