@@ -5,6 +5,7 @@ import WardenJOSE
 import WardenLocalProvider
 import WardenStorage
 import WardenTestSupport
+import WardenTesting
 
 @_spi(Fuzzing) @testable import WardenOAuth
 @testable import WardenSession
@@ -43,6 +44,13 @@ struct SessionMigrationTests {
                 issuer: provider.issuer, clientID: clientID, redirectURI: try RedirectURI(redirect),
                 scopes: ["openid", "offline_access"], store: store, service: "svc", account: "alice",
                 sentinel: sentinel))
+    }
+
+    /// The grant as Auth0.swift's item, its access token valid for ten more minutes.
+    static func auth0Item(_ grant: Grant) -> Data {
+        auth0Archive(
+            access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
+            expires: Date().addingTimeInterval(600))
     }
 
     /// Auth0.swift's `A0Credentials` (Auth0.swift 3.1.0 `Auth0/Credentials.swift:206-214`).
@@ -136,9 +144,7 @@ struct SessionMigrationTests {
         let legacy = InMemoryStore()
         let store = InMemoryStore()
         try await legacy.save(
-            Self.auth0Archive(
-                access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
-                expires: Date().addingTimeInterval(600)), service: "com.example.app", account: "credentials")
+            Self.auth0Item(grant), service: "com.example.app", account: "credentials")
         let outcome = try await Self.client(grant.provider, store: store).migrateSession(
             SessionMigration(from: .auth0(service: "com.example.app"), in: legacy, earlierVersionRan: nil))
         try await expectMigrated(
@@ -304,9 +310,7 @@ struct SessionMigrationTests {
         defer { grant.provider.stop() }
         let legacy = FailingStore()
         let store = FailingStore()
-        let item = Self.auth0Archive(
-            access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
-            expires: Date().addingTimeInterval(600))
+        let item = Self.auth0Item(grant)
         try await legacy.save(item, service: "com.example.app", account: "credentials")
         let migration = SessionMigration(from: .auth0(service: "com.example.app"), in: legacy, earlierVersionRan: nil)
         let client = try Self.client(grant.provider, store: store)
@@ -350,9 +354,7 @@ struct SessionMigrationTests {
         defer { grant.provider.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("warden-migration-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let item = Self.auth0Archive(
-            access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
-            expires: Date().addingTimeInterval(600))
+        let item = Self.auth0Item(grant)
 
         // An update that adopts the sentinel with the migration: the earlier version's evidence keeps the user.
         let updated = InMemoryStore()
@@ -395,9 +397,7 @@ struct SessionMigrationTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("warden-reinstall-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let legacy = FailingStore()
-        let item = Self.auth0Archive(
-            access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
-            expires: Date().addingTimeInterval(600))
+        let item = Self.auth0Item(grant)
         try await legacy.save(item, service: "com.example.app", account: "credentials")
         let store = InMemoryStore()
         let sentinel = InstallSentinel(appID: "app", markerFile: directory.appendingPathComponent("marker"))
@@ -426,9 +426,7 @@ struct SessionMigrationTests {
         let legacy = InMemoryStore()
         let store = InMemoryStore()
         try await legacy.save(
-            Self.auth0Archive(
-                access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
-                expires: Date().addingTimeInterval(600)), service: "com.example.app", account: "credentials")
+            Self.auth0Item(grant), service: "com.example.app", account: "credentials")
         // Release 2: migrates, no sentinel.
         let v2 = try Self.client(grant.provider, store: store)
         guard
@@ -459,9 +457,7 @@ struct SessionMigrationTests {
         let legacy = InMemoryStore()
         let store = CountingSaves()
         try await legacy.save(
-            Self.auth0Archive(
-                access: grant.accessToken, refresh: grant.refreshToken, id: grant.idToken,
-                expires: Date().addingTimeInterval(600)), service: "com.example.app", account: "credentials")
+            Self.auth0Item(grant), service: "com.example.app", account: "credentials")
         let client = try Self.client(grant.provider, store: store)
         let migration = SessionMigration(from: .auth0(service: "com.example.app"), in: legacy, earlierVersionRan: nil)
         async let first = client.migrateSession(migration)
@@ -471,6 +467,38 @@ struct SessionMigrationTests {
         let already = outcomes.filter { if case .alreadyMigrated = $0 { true } else { false } }.count
         #expect(migrated + already == 2 && migrated >= 1)
         #expect(await store.tokenSaves == 1, "the old item was written once")
+    }
+
+    /// On the executable Keychain model (K5: an `AfterFirstUnlock` item is unreadable before the first unlock, a
+    /// `WhenUnlocked` one while locked): a launch before the first unlock cannot read the old item, a locked one cannot
+    /// write Warden's — each is `store_unavailable`, transient, with nothing lost — and the first launch that can do
+    /// both migrates.
+    @Test func aLockedDeviceDefersTheMigrationAndLosesNothing() async throws {
+        let grant = try await Self.grant()
+        defer { grant.provider.stop() }
+        let keychain = KeychainModel()
+        // Auth0's SimpleKeychain writes kSecAttrAccessibleAfterFirstUnlock; Warden's store is WhenUnlockedThisDeviceOnly.
+        let legacy = keychain.store(accessibility: .afterFirstUnlockThisDeviceOnly)
+        let store = keychain.store()
+        let item = Self.auth0Item(grant)
+        try await legacy.save(item, service: "com.example.app", account: "credentials")
+        let client = try Self.client(grant.provider, store: store)
+        let migration = SessionMigration(from: .auth0(service: "com.example.app"), in: legacy, earlierVersionRan: nil)
+
+        for state in [DeviceLockState.beforeFirstUnlock, .locked] {
+            keychain.deviceState = state
+            let error = await #expect(throws: MigrationError.self) { try await client.migrateSession(migration) }
+            #expect(error?.code == .storeUnavailable && error?.failureKind == .transient, "\(state)")
+            keychain.deviceState = .unlocked
+            #expect(try await legacy.load(service: "com.example.app", account: "credentials") == item, "\(state)")
+            #expect(try await store.load(service: "svc", account: "alice") == nil, "\(state)")
+        }
+        guard case .migrated(let session) = try await client.migrateSession(migration) else {
+            Issue.record("the first launch that can read and write must migrate")
+            return
+        }
+        #expect(try await legacy.load(service: "com.example.app", account: "credentials") == nil)
+        #expect(await session.state == .signedIn)
     }
 
     /// Counts the writes of the token item.

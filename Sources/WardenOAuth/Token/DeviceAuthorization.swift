@@ -58,13 +58,11 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         !text.isEmpty && text.utf8.count <= bytes && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    /// An https URL (loopback http for a local provider), bounded.
+    /// An https URL (loopback http for a local provider), bounded: the rule every provider endpoint follows
+    /// (`ProviderMetadata.secure`).
     static func secureURL(_ text: String) -> URL? {
-        guard text.utf8.count <= 2048, let url = URL(string: text), let host = url.host, !host.isEmpty else {
-            return nil
-        }
-        if url.scheme == "https" { return url }
-        return url.scheme == "http" && (host == "127.0.0.1" || host == "localhost" || host == "::1") ? url : nil
+        guard text.utf8.count <= 2048, let url = URL(string: text), url.host?.isEmpty == false else { return nil }
+        return try? ProviderMetadata.secure(url, "verification_uri")
     }
 
     public var description: String {
