@@ -12,6 +12,7 @@ public enum CryptoErrorDomain: ErrorDomain {
         switch code {
         case .randomUnavailable, .backendFailure: .misconfiguration
         case .invalidKey, .weakKey, .unsupportedKey, .algorithmMismatch: .misconfiguration
+        case .nonceReused, .keyExhausted: .misconfiguration
         default: .rejected
         }
     }
@@ -30,6 +31,9 @@ public enum CryptoErrorDomain: ErrorDomain {
             case randomUnavailable = "random_unavailable"
             case backendFailure = "backend_failure"
             case untrustedCertificate = "untrusted_certificate"
+            case authenticationFailed = "authentication_failed"
+            case nonceReused = "nonce_reused"
+            case keyExhausted = "key_exhausted"
         }
         private let backing: Backing
         private init(_ backing: Backing) { self.backing = backing }
@@ -59,5 +63,13 @@ public enum CryptoErrorDomain: ErrorDomain {
         /// A certificate chain that does not verify against the configured trust anchors (bad signature, expired,
         /// not yet valid, wrong issuer, a non-CA intermediate).
         public static let untrustedCertificate = Code(.untrustedCertificate)
+        /// An AEAD open that did not authenticate: the ciphertext, its tag, its nonce or its associated data was
+        /// changed or cut, or the key is not the one that sealed it. Nothing of the plaintext is returned.
+        public static let authenticationFailed = Code(.authenticationFailed)
+        /// A caller-chosen nonce that this key has already used, or one not above the last (``AEADKey`` takes
+        /// explicit nonces only in increasing order, so none can repeat). A programming error: never retry it.
+        public static let nonceReused = Code(.nonceReused)
+        /// The key has sealed as many messages as its nonce policy allows (``AEADKey/messageLimit``): rotate it.
+        public static let keyExhausted = Code(.keyExhausted)
     }
 }

@@ -236,6 +236,91 @@ public enum Curve25519 {
     }
 }
 
+// MARK: AEAD, HKDF and key agreement (Sources/WardenCrypto/Apple/AEAD+CryptoKit.swift)
+// Apple docs: AES.GCM, ChaChaPoly, their Nonce and SealedBox, Curve25519.KeyAgreement and SharedSecret: iOS 13.0,
+// macOS 10.15, Mac Catalyst 13.0, visionOS 1.0; HKDF: iOS 14.0, macOS 11.0, Mac Catalyst 14.0, visionOS 1.0
+// (developer.apple.com/documentation/cryptokit/hkdf).
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public enum AES {
+    @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+    public enum GCM {
+        @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+        public struct Nonce: Sendable {
+            public init<D: DataProtocol>(data: D) throws {}
+        }
+        @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+        public struct SealedBox: Sendable {
+            public init<C: DataProtocol, T: DataProtocol>(nonce: Nonce, ciphertext: C, tag: T) throws {}
+            public var ciphertext: Data { Data() }
+            public var tag: Data { Data() }
+        }
+        public static func seal<Plaintext: DataProtocol, AuthenticatedData: DataProtocol>(
+            _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil,
+            authenticating authenticatedData: AuthenticatedData
+        ) throws -> SealedBox { fatalError("stand-in") }
+        public static func open<AuthenticatedData: DataProtocol>(
+            _ sealedBox: SealedBox, using key: SymmetricKey, authenticating authenticatedData: AuthenticatedData
+        ) throws -> Data { Data() }
+    }
+}
+
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public enum ChaChaPoly {
+    @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+    public struct Nonce: Sendable {
+        public init<D: DataProtocol>(data: D) throws {}
+    }
+    @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+    public struct SealedBox: Sendable {
+        public init<C: DataProtocol, T: DataProtocol>(nonce: Nonce, ciphertext: C, tag: T) throws {}
+        public var ciphertext: Data { Data() }
+        public var tag: Data { Data() }
+    }
+    public static func seal<Plaintext: DataProtocol, AuthenticatedData: DataProtocol>(
+        _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil,
+        authenticating authenticatedData: AuthenticatedData
+    ) throws -> SealedBox { fatalError("stand-in") }
+    public static func open<AuthenticatedData: DataProtocol>(
+        _ sealedBox: SealedBox, using key: SymmetricKey, authenticating authenticatedData: AuthenticatedData
+    ) throws -> Data { Data() }
+}
+
+@available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
+public struct HKDF<H: HashFunction> {
+    public static func deriveKey<Salt: DataProtocol, Info: DataProtocol>(
+        inputKeyMaterial: SymmetricKey, salt: Salt, info: Info, outputByteCount: Int
+    ) -> SymmetricKey { SymmetricKey(data: [UInt8]()) }
+}
+
+/// Apple: `struct SharedSecret : ContiguousBytes`.
+@available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+public struct SharedSecret: ContiguousBytes, Sendable {
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try [UInt8]().withUnsafeBytes(body)
+    }
+}
+
+extension Curve25519 {
+    @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+    public enum KeyAgreement {
+        @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+        public struct PublicKey: Sendable {
+            public init<D: ContiguousBytes>(rawRepresentation data: D) throws {}
+            public var rawRepresentation: Data { Data() }
+        }
+        @available(iOS 13.0, macOS 10.15, macCatalyst 13.0, visionOS 1.0, *)
+        public struct PrivateKey: Sendable {
+            public init() {}
+            public init<D: ContiguousBytes>(rawRepresentation data: D) throws {}
+            public var publicKey: PublicKey { fatalError("stand-in") }
+            public func sharedSecretFromKeyAgreement(with publicKeyShare: PublicKey) throws -> SharedSecret {
+                SharedSecret()
+            }
+        }
+    }
+}
+
 // MARK: Secure Enclave (SecureEnclaveDPoPKey)
 // Apple docs: SecureEnclave, isAvailable, SecureEnclave.P256.Signing.PrivateKey and its members: iOS 13.0, macOS 10.15,
 // Mac Catalyst 13.0, visionOS 1.0 (developer.apple.com/documentation/cryptokit/secureenclave).

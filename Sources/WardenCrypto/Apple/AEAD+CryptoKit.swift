@@ -1,0 +1,90 @@
+#if WARDEN_APPLE
+    // CryptoKit's AES.GCM, ChaChaPoly, HKDF and Curve25519.KeyAgreement (iOS 13/14+, inside the deployment target).
+    // Lengths were checked by the portable callers; these only call CryptoKit and report failure as nil.
+    import CryptoKit
+    import Foundation
+
+    enum AEADBackend {
+        static func seal(
+            _ algorithm: AEADAlgorithm, key: [UInt8], nonce: [UInt8], plaintext: UnsafeRawBufferPointer,
+            aad: UnsafeRawBufferPointer
+        ) -> (ciphertext: [UInt8], tag: [UInt8])? {
+            let symmetric = SymmetricKey(data: key)
+            do {
+                switch algorithm {
+                case .aes256GCM:
+                    let box = try AES.GCM.seal(
+                        plaintext, using: symmetric, nonce: try AES.GCM.Nonce(data: nonce), authenticating: aad)
+                    return (Array(box.ciphertext), Array(box.tag))
+                case .chaCha20Poly1305:
+                    let box = try ChaChaPoly.seal(
+                        plaintext, using: symmetric, nonce: try ChaChaPoly.Nonce(data: nonce), authenticating: aad)
+                    return (Array(box.ciphertext), Array(box.tag))
+                }
+            } catch {
+                return nil
+            }
+        }
+
+        static func open(
+            _ algorithm: AEADAlgorithm, key: [UInt8], nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8],
+            aad: UnsafeRawBufferPointer
+        ) -> [UInt8]? {
+            let symmetric = SymmetricKey(data: key)
+            do {
+                switch algorithm {
+                case .aes256GCM:
+                    let box = try AES.GCM.SealedBox(
+                        nonce: try AES.GCM.Nonce(data: nonce), ciphertext: ciphertext, tag: tag)
+                    return Array(try AES.GCM.open(box, using: symmetric, authenticating: aad))
+                case .chaCha20Poly1305:
+                    let box = try ChaChaPoly.SealedBox(
+                        nonce: try ChaChaPoly.Nonce(data: nonce), ciphertext: ciphertext, tag: tag)
+                    return Array(try ChaChaPoly.open(box, using: symmetric, authenticating: aad))
+                }
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    enum HKDFBackend {
+        static func derive(
+            _ hash: HashFunction, ikm: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer,
+            info: UnsafeRawBufferPointer, byteCount: Int
+        ) -> [UInt8]? {
+            let key = SymmetricKey(data: ikm)
+            let derived: SymmetricKey =
+                switch hash {
+                case .sha1:
+                    CryptoKit.HKDF<Insecure.SHA1>.deriveKey(
+                        inputKeyMaterial: key, salt: salt, info: info, outputByteCount: byteCount)
+                case .sha256:
+                    CryptoKit.HKDF<SHA256>.deriveKey(
+                        inputKeyMaterial: key, salt: salt, info: info, outputByteCount: byteCount)
+                case .sha384:
+                    CryptoKit.HKDF<SHA384>.deriveKey(
+                        inputKeyMaterial: key, salt: salt, info: info, outputByteCount: byteCount)
+                case .sha512:
+                    CryptoKit.HKDF<SHA512>.deriveKey(
+                        inputKeyMaterial: key, salt: salt, info: info, outputByteCount: byteCount)
+                }
+            return derived.withUnsafeBytes { Array($0) }
+        }
+    }
+
+    enum X25519Backend {
+        static func publicKey(privateKey: [UInt8]) -> [UInt8]? {
+            guard let key = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKey) else { return nil }
+            return Array(key.publicKey.rawRepresentation)
+        }
+
+        static func sharedSecret(privateKey: [UInt8], publicKey: [UInt8]) -> [UInt8]? {
+            guard let key = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKey),
+                let peer = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicKey),
+                let secret = try? key.sharedSecretFromKeyAgreement(with: peer)
+            else { return nil }
+            return secret.withUnsafeBytes { Array($0) }
+        }
+    }
+#endif
