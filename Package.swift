@@ -90,7 +90,9 @@ let package = Package(
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: linux))]),
         .target(
             name: "WardenStorage",
-            dependencies: ["WardenCore", .target(name: "CSecretService", condition: .when(platforms: linux))],
+            dependencies: [
+                "WardenCore", "WardenCrypto", .target(name: "CSecretService", condition: .when(platforms: linux)),
+            ],
             swiftSettings: strict + backendDefines + storageDefines
         ),
         .target(

@@ -68,7 +68,7 @@ let package = Package(
         mirror("WardenCrypto", ["WardenCore", "CryptoKit", "Security"]),
         mirror("WardenJOSE", ["WardenCore", "WardenCrypto"]),
         mirror("WardenOAuth", ["WardenCore", "WardenCrypto", "WardenJOSE", "Security"]),
-        mirror("WardenStorage", ["WardenCore", "Security", "LocalAuthentication"]),
+        mirror("WardenStorage", ["WardenCore", "WardenCrypto", "Security", "LocalAuthentication"]),
         mirror("WardenSession", ["WardenCore", "WardenOAuth", "WardenJOSE", "WardenStorage"]),
         mirror("WardenPasskeys", ["WardenCore", "WardenCrypto", "WardenJOSE"]),
         mirror(

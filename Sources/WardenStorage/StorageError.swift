@@ -14,6 +14,7 @@ public enum StorageErrorDomain: ErrorDomain {
         case .missingEntitlement, .serviceUnavailable, .invalidName, .accessControlUnavailable: .misconfiguration
         case .userCancelled: .userCancelled
         case .authenticationFailed, .corruptedData, .itemTooLarge: .rejected
+        case .tampered, .notARegularFile, .unknownKey: .rejected
         }
     }
 
@@ -31,6 +32,9 @@ public enum StorageErrorDomain: ErrorDomain {
             case backendFailure = "backend_failure"
             case accessControlUnavailable = "access_control_unavailable"
             case lockTimeout = "lock_timeout"
+            case tampered
+            case notARegularFile = "not_a_regular_file"
+            case unknownKey = "unknown_key"
         }
         fileprivate let backing: Backing
         fileprivate init(_ backing: Backing) { self.backing = backing }
@@ -62,5 +66,15 @@ public enum StorageErrorDomain: ErrorDomain {
         /// Another holder of the grant (an app extension, a second process) is refreshing it and did not finish
         /// within the wait (``GrantLock``); transient: the session is kept and the next call tries again.
         public static let lockTimeout = Code(.lockTimeout)
+        /// Sealed data that did not authenticate: a changed or cut file or blob, one sealed under another key, or one
+        /// moved to another name (the name is authenticated too). Nothing of it is returned; read it from its source
+        /// again.
+        public static let tampered = Code(.tampered)
+        /// A sealed store's path that is not a regular file of this user: a symbolic link, a FIFO, a device, a
+        /// directory. The store never follows or reads it.
+        public static let notARegularFile = Code(.notARegularFile)
+        /// Sealed data that names a key the store no longer has (a key deleted by ``SealedStore/removeAll()`` or a
+        /// reinstall, a Secure Enclave key that did not survive a restore): it cannot be opened again.
+        public static let unknownKey = Code(.unknownKey)
     }
 }

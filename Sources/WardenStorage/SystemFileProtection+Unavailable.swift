@@ -3,5 +3,6 @@
     package struct SystemFileProtection: FileProtection {
         package init() {}
         package func protect(_ path: String, _ protection: DataProtectionClass) -> Bool { true }
+        package func protectionClass(of path: String) -> DataProtectionClass? { nil }
     }
 #endif

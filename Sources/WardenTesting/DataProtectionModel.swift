@@ -82,6 +82,13 @@ public final class DataProtectionModel: @unchecked Sendable {  // Locked-guarded
 }
 
 extension DataProtectionModel: FileProtection {
+    package func protectionClass(of path: String) -> DataProtectionClass? {
+        let modelled: DataProtection = protection(of: path)
+        return DataProtectionClass(rawValue: modelled.rawValue)
+    }
+
+    package func permitsOpening(_ path: String) -> Bool { canOpen(path) }
+
     package func protect(_ path: String, _ protection: DataProtectionClass) -> Bool {
         let mapped = DataProtection(rawValue: protection.rawValue) ?? .complete
         explicit.withLock { $0[path.hasSuffix("/") ? String(path.dropLast()) : path] = mapped }

@@ -20,5 +20,19 @@
                 return false
             }
         }
+
+        /// The guide's check: `FileAttributeKey.protectionKey` of the file as the system reports it.
+        package func protectionClass(of path: String) -> DataProtectionClass? {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                let type = attributes[.protectionKey] as? FileProtectionType
+            else { return nil }
+            switch type {
+            case .complete: return .complete
+            case .completeUnlessOpen: return .completeUnlessOpen
+            case .completeUntilFirstUserAuthentication: return .completeUntilFirstUserAuthentication
+            case .none: return DataProtectionClass.none
+            default: return nil
+            }
+        }
     }
 #endif

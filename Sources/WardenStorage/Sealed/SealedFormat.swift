@@ -1,0 +1,172 @@
+import Foundation
+import WardenCrypto
+
+/// The bytes of one sealed file or blob, version 1:
+///
+/// ```text
+/// "WSLD" | version 1 | algorithm (1 AES-256-GCM, 2 ChaCha20-Poly1305) | key ID (16) | salt (32) | nonce (12)
+///        | ciphertext | tag (16)
+/// ```
+///
+/// Each message is sealed under its own key, HKDF-SHA256(master key, salt, "warden.sealed.v1" ‖ algorithm ‖ key ID),
+/// with a random 32-byte salt and a random nonce, so a master key never comes near AES-GCM's random-nonce limit
+/// however many files it seals. The associated data is the whole header followed by the length-prefixed context
+/// (a file's name), so a file moved to another name, a header changed, or another key's file, does not open.
+package enum SealedFormat {
+    package static let magic: [UInt8] = Array("WSLD".utf8)
+    package static let version: UInt8 = 1
+    package static let keyIDByteCount = 16
+    package static let saltByteCount = 32
+    /// magic + version + algorithm + key ID + salt + nonce.
+    package static let headerByteCount = 4 + 1 + 1 + keyIDByteCount + saltByteCount + AEADAlgorithm.nonceByteCount
+    package static let overhead = headerByteCount + AEADAlgorithm.tagByteCount
+    /// A context (a file's name) is at most this many UTF-8 bytes.
+    package static let maximumContextBytes = 1024
+
+    package struct Header: Equatable, Sendable {
+        package let algorithm: AEADAlgorithm
+        package let keyID: [UInt8]
+        package let salt: [UInt8]
+        package let nonce: [UInt8]
+
+        package var bytes: [UInt8] { magic + [version, algorithm.rawValue] + keyID + salt + nonce }
+    }
+
+    /// The parts of `sealed`, checked for shape only (authenticity is the AEAD's job).
+    /// - Throws: ``StorageErrorDomain/Code/corruptedData`` for bytes that are not a version-1 sealed message,
+    ///   ``StorageErrorDomain/Code/itemTooLarge`` above `maximumBytes`.
+    package static func parse(_ sealed: [UInt8], maximumBytes: Int) throws(StorageError) -> (
+        header: Header, ciphertext: [UInt8], tag: [UInt8]
+    ) {
+        guard sealed.count <= maximumBytes else {
+            throw StorageError(.itemTooLarge, "sealed data is limited to \(maximumBytes) bytes")
+        }
+        guard sealed.count >= overhead else {
+            throw StorageError(
+                .corruptedData, "not sealed data: \(sealed.count) bytes, shorter than a header and a tag")
+        }
+        guard Array(sealed[0..<4]) == magic else {
+            throw StorageError(.corruptedData, "not sealed data: the first bytes are not Warden's sealed format")
+        }
+        guard sealed[4] == version else {
+            throw StorageError(.corruptedData, "sealed format version \(sealed[4]) is not one this version reads")
+        }
+        guard let algorithm = AEADAlgorithm(rawValue: sealed[5]) else {
+            throw StorageError(.corruptedData, "sealed data names an unknown algorithm (\(sealed[5]))")
+        }
+        var cursor = 6
+        func take(_ count: Int) -> [UInt8] {
+            defer { cursor += count }
+            return Array(sealed[cursor..<(cursor + count)])
+        }
+        let header = Header(
+            algorithm: algorithm, keyID: take(keyIDByteCount), salt: take(saltByteCount),
+            nonce: take(AEADAlgorithm.nonceByteCount))
+        let ciphertext = Array(sealed[cursor..<(sealed.count - AEADAlgorithm.tagByteCount)])
+        return (header, ciphertext, Array(sealed.suffix(AEADAlgorithm.tagByteCount)))
+    }
+
+    /// The header followed by the context's length (4 bytes, big-endian) and UTF-8 bytes.
+    package static func associatedData(_ header: Header, context: String) -> [UInt8] {
+        let name = Array(context.utf8)
+        let length = UInt32(name.count)
+        return header.bytes + [
+            UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF),
+        ]
+            + name
+    }
+
+    /// The per-message key.
+    package static func messageKey(master: [UInt8], header: Header) throws(StorageError) -> [UInt8] {
+        do {
+            return try HKDF.deriveKey(
+                from: master, salt: header.salt,
+                info: Array("warden.sealed.v1".utf8) + [header.algorithm.rawValue] + header.keyID,
+                byteCount: AEADAlgorithm.keyByteCount)
+        } catch {
+            throw StorageError(.backendFailure, "the crypto backend could not derive a key: \(error.reason)")
+        }
+    }
+
+    /// Seals `plaintext` for `context` under `master` (whose ID is `keyID`).
+    package static func seal(
+        _ plaintext: [UInt8], context: String, master: [UInt8], keyID: [UInt8], algorithm: AEADAlgorithm
+    ) throws(StorageError) -> [UInt8] {
+        let salt: [UInt8]
+        let nonce: [UInt8]
+        do {
+            salt = try SecureRandom().bytes(count: saltByteCount)
+            nonce = try SecureRandom().bytes(count: AEADAlgorithm.nonceByteCount)
+        } catch {
+            throw StorageError(.backendFailure, "the system random source failed")
+        }
+        let header = Header(algorithm: algorithm, keyID: keyID, salt: salt, nonce: nonce)
+        let key = try messageKey(master: master, header: header)
+        do {
+            let box = try AEADPrimitive.seal(
+                algorithm, key: key, nonce: nonce, plaintext, associatedData(header, context: context))
+            return header.bytes + box.ciphertext + box.tag
+        } catch {
+            throw StorageError(.backendFailure, "sealing failed: \(error.reason)")
+        }
+    }
+
+    /// Opens a parsed message with `master`.
+    /// - Throws: ``StorageErrorDomain/Code/tampered`` when it does not authenticate.
+    package static func open(
+        header: Header, ciphertext: [UInt8], tag: [UInt8], context: String, master: [UInt8]
+    ) throws(StorageError) -> [UInt8] {
+        let key = try messageKey(master: master, header: header)
+        do {
+            return try AEADPrimitive.open(
+                header.algorithm, key: key, nonce: header.nonce, ciphertext, tag: tag,
+                associatedData(header, context: context))
+        } catch {
+            throw StorageError(
+                .tampered, "the sealed data for '\(context)' did not authenticate: changed, cut, moved or another key's"
+            )
+        }
+    }
+}
+
+/// The store's master keys, newest first, as kept in the key store: `version 1 | count | (key ID 16 | key 32)*`.
+package struct SealingKeyring: Equatable, Sendable {
+    package struct Entry: Equatable, Sendable {
+        package let id: [UInt8]
+        package let key: [UInt8]
+    }
+    package var entries: [Entry]
+
+    package var current: Entry { entries[0] }
+
+    package func key(for id: [UInt8]) -> [UInt8]? { entries.first { $0.id == id }?.key }
+
+    package static func generate() throws(StorageError) -> Entry {
+        do {
+            return Entry(
+                id: try SecureRandom().bytes(count: SealedFormat.keyIDByteCount),
+                key: try SecureRandom().bytes(count: AEADAlgorithm.keyByteCount))
+        } catch {
+            throw StorageError(.backendFailure, "the system random source failed")
+        }
+    }
+
+    package var bytes: [UInt8] {
+        [1, UInt8(entries.count)] + entries.flatMap { $0.id + $0.key }
+    }
+
+    package init(entries: [Entry]) { self.entries = entries }
+
+    package init(bytes: [UInt8]) throws(StorageError) {
+        let size = SealedFormat.keyIDByteCount + AEADAlgorithm.keyByteCount
+        guard bytes.count >= 2, bytes[0] == 1, bytes[1] > 0, bytes.count == 2 + Int(bytes[1]) * size else {
+            throw StorageError(.corruptedData, "the sealed store's key item is not a key list this version reads")
+        }
+        entries = (0..<Int(bytes[1])).map { index in
+            let start = 2 + index * size
+            return Entry(
+                id: Array(bytes[start..<(start + SealedFormat.keyIDByteCount)]),
+                key: Array(bytes[(start + SealedFormat.keyIDByteCount)..<(start + size)]))
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import Testing
+import WardenCrypto
+import WardenTestSupport
+import WardenTesting
+
+@testable import WardenStorage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The sealed store for data at rest, through its public API, fed every input it must refuse.
+@Suite struct SealedStoreTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("warden-sealed-\(UUID())")
+    let keys = InMemoryStore()
+
+    func store(
+        _ algorithm: AEADAlgorithm = .aes256GCM, keys: (any CredentialStore)? = nil, service: String = "sealed",
+        directory: URL? = nil, wrapper: (any SealingKeyWrapper)? = nil, maximum: Int = 64 << 20
+    ) throws -> SealedStore {
+        try SealedStore(
+            directory: directory ?? self.directory, keyStore: keys ?? self.keys, keyService: service, wrapper: wrapper,
+            algorithm: algorithm, maximumFileBytes: maximum)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path(name)))) }
+
+    func put(_ bytes: [UInt8], _ name: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path(name))) }
+
+    @Test(arguments: AEADAlgorithm.allCases)
+    func aFileRoundTripsPrivatelyAndNeverHoldsItsPlaintext(algorithm: AEADAlgorithm) async throws {
+        let store = try store(algorithm)
+        let profile = Data("{\"email\":\"ada@example.com\"}".utf8)
+        try await store.write(profile, named: "profile.json")
+        #expect(try await store.read(named: "profile.json") == profile)
+        #expect(try await store.read(named: "missing") == nil)
+        #expect(try await store.names() == ["profile.json"])
+        let raw = try bytes("profile.json")
+        #expect(raw.count == profile.count + SealedFormat.overhead)
+        #expect(raw[5] == algorithm.rawValue)
+        #expect(!String(decoding: raw, as: UTF8.self).contains("ada@example.com"))
+        var info = stat()
+        #expect(stat(path("profile.json"), &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(stat(directory.path, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        // Written again: replaced whole, no temporary file left behind.
+        try await store.write(Data("v2".utf8), named: "profile.json")
+        #expect(try await store.read(named: "profile.json") == Data("v2".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["profile.json"])
+        try await store.remove(named: "profile.json")
+        #expect(try await store.read(named: "profile.json") == nil)
+    }
+
+    /// A changed byte anywhere, a cut, a file moved to another name, or one sealed under another key: each is a
+    /// typed error and nothing of the plaintext comes back.
+    @Test func tamperingTruncationRenamingAndAnotherKeyAreRefused() async throws {
+        let store = try store()
+        try await store.write(Data("secret draft".utf8), named: "a")
+        try await store.write(Data("other draft".utf8), named: "b")
+        let original = try bytes("a")
+        for index in [0, 5, 6, 30, SealedFormat.headerByteCount, original.count - 1] {
+            var changed = original
+            changed[index] ^= 0x01
+            try put(changed, "a")
+            await #expect(throws: StorageError.self, "byte \(index)") { try await store.read(named: "a") }
+        }
+        for index in [7, 21] {  // the key ID: another key, which this store does not have
+            var changed = original
+            changed[index] ^= 0x80
+            try put(changed, "a")
+            await #expect(throws: StorageError(.unknownKey), "byte \(index)") { try await store.read(named: "a") }
+        }
+        for index in [22, 40, 60, SealedFormat.headerByteCount + 2, original.count - 3] {
+            var changed = original
+            changed[index] ^= 0x80
+            try put(changed, "a")
+            await #expect(throws: StorageError(.tampered), "byte \(index)") { try await store.read(named: "a") }
+        }
+        try put(Array(original.dropLast()), "a")
+        await #expect(throws: StorageError(.tampered)) { try await store.read(named: "a") }
+        try put(Array(original.prefix(40)), "a")
+        await #expect(throws: StorageError(.corruptedData)) { try await store.read(named: "a") }
+        try put(Array("plain text someone wrote here, long enough to pass for a header and a tag".utf8), "a")
+        await #expect(throws: StorageError(.corruptedData)) { try await store.read(named: "a") }
+        // b's file under a's name.
+        try put(try bytes("b"), "a")
+        await #expect(throws: StorageError(.tampered)) { try await store.read(named: "a") }
+        // The same key ID with other key bytes: a wrong key.
+        try put(original, "a")
+        let ring = try SealingKeyring(
+            bytes: Array(try await keys.load(service: "sealed", account: "sealing-keys")!.dropFirst()))
+        let forged = SealingKeyring(entries: [.init(id: ring.current.id, key: try SecureRandom().bytes(count: 32))])
+        try await keys.save(Data([0] + forged.bytes), service: "sealed", account: "sealing-keys")
+        let reopened = try self.store()
+        await #expect(throws: StorageError(.tampered)) { try await reopened.read(named: "a") }
+        // Another store's key never opens this one's files.
+        let stranger = try self.store(service: "another")
+        await #expect(throws: StorageError(.unknownKey)) { try await stranger.read(named: "b") }
+    }
+
+    /// A link, a FIFO or a directory at a name is never followed, opened for long, or read; a write replaces the
+    /// link itself and leaves its target alone.
+    @Test func aFileReplacedByALinkAFIFOOrADirectoryIsRefused() async throws {
+        let store = try store()
+        try await store.write(Data("mine".utf8), named: "a")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("warden-outside-\(UUID())")
+        try Data(try bytes("a")).write(to: outside)
+        try FileManager.default.removeItem(atPath: path("a"))
+        #expect(symlink(outside.path, path("a")) == 0)
+        await #expect(throws: StorageError(.notARegularFile)) { try await store.read(named: "a") }
+        try await store.write(Data("new".utf8), named: "a")
+        #expect(try await store.read(named: "a") == Data("new".utf8))
+        #expect(try Data(contentsOf: outside).count == 4 + SealedFormat.overhead)  // the target is untouched
+        #expect(mkfifo(path("fifo"), 0o600) == 0)
+        await #expect(throws: StorageError(.notARegularFile)) { try await store.read(named: "fifo") }
+        try FileManager.default.createDirectory(atPath: path("dir"), withIntermediateDirectories: false)
+        await #expect(throws: StorageError(.notARegularFile)) { try await store.read(named: "dir") }
+        // The store's directory itself replaced by a link.
+        let linked = FileManager.default.temporaryDirectory.appendingPathComponent("warden-linked-\(UUID())")
+        #expect(symlink(directory.path, linked.path) == 0)
+        let throughLink = try self.store(directory: linked)
+        await #expect(throws: StorageError(.notARegularFile)) {
+            try await throughLink.write(Data("x".utf8), named: "x")
+        }
+    }
+
+    @Test func namesThatAreNotOnePathComponentAreRefused() async throws {
+        let store = try store()
+        for name in ["", ".hidden", "a/b", "../a", "a\u{0}b", "a\nb", String(repeating: "n", count: 256)] {
+            await #expect(throws: StorageError(.invalidName), "\(name.debugDescription)") {
+                try await store.write(Data("x".utf8), named: name)
+            }
+            await #expect(throws: StorageError(.invalidName)) { try await store.read(named: name) }
+        }
+        await #expect(throws: StorageError(.invalidName)) {
+            try await store.seal([1], context: String(repeating: "c", count: 1025))
+        }
+    }
+
+    /// A megabyte goes through; above the cap a write is refused, and a planted huge file is refused without being
+    /// read into memory.
+    @Test func megabytesAndTheSizeCap() async throws {
+        let store = try store(maximum: 2 << 20)
+        let large = Data(try SecureRandom().bytes(count: 1 << 20))
+        try await store.write(large, named: "large")
+        #expect(try await store.read(named: "large") == large)
+        await #expect(throws: StorageError(.itemTooLarge)) {
+            try await store.write(Data(count: 2 << 20), named: "huge")
+        }
+        #expect(FileManager.default.createFile(atPath: path("planted"), contents: Data(count: (2 << 20) + 1)))
+        await #expect(throws: StorageError(.itemTooLarge)) { try await store.read(named: "planted") }
+        await #expect(throws: StorageError(.itemTooLarge)) {
+            try await store.open([UInt8](repeating: 0, count: (2 << 20) + 1), context: "x")
+        }
+    }
+
+    /// Sign-out: every file, leftover temporary files and the key go; a copy kept elsewhere no longer opens.
+    @Test func removeAllTakesTheFilesAndTheKey() async throws {
+        let store = try store()
+        try await store.write(Data("one".utf8), named: "one")
+        let copy = try bytes("one")
+        let blob = try await store.seal(Array("cached".utf8), context: "cache/7")
+        #expect(try await store.open(blob, context: "cache/7") == Array("cached".utf8))
+        await #expect(throws: StorageError(.tampered)) { try await store.open(blob, context: "cache/8") }
+        #expect(FileManager.default.createFile(atPath: path(".one.abc.tmp"), contents: Data([1])))
+        try await store.removeAll()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(try await keys.load(service: "sealed", account: "sealing-keys") == nil)
+        try put(copy, "one")
+        await #expect(throws: StorageError(.unknownKey)) { try await store.read(named: "one") }
+        await #expect(throws: StorageError(.unknownKey)) { try await store.open(blob, context: "cache/7") }
+    }
+
+    /// Rotation seals every file again under a new key and forgets the old one; another process's store, holding the
+    /// old key list, reads the rotated files by reloading it.
+    @Test func rotationSealsEveryFileAgainAndDropsTheOldKey() async throws {
+        let store = try store()
+        let extensionStore = try self.store()
+        for index in 0..<3 { try await store.write(Data("file \(index)".utf8), named: "f\(index)") }
+        #expect(try await extensionStore.read(named: "f0") == Data("file 0".utf8))
+        let before = try bytes("f1")
+        let blob = try await store.seal([7], context: "blob")
+        #expect(try await store.rotateKey() == 3)
+        let after = try bytes("f1")
+        #expect(Array(before[6..<22]) != Array(after[6..<22]))  // another key ID
+        for index in 0..<3 { #expect(try await store.read(named: "f\(index)") == Data("file \(index)".utf8)) }
+        #expect(try await extensionStore.read(named: "f2") == Data("file 2".utf8))
+        let stored = try await keys.load(service: "sealed", account: "sealing-keys")!
+        #expect(try SealingKeyring(bytes: Array(stored.dropFirst())).entries.count == 1)
+        await #expect(throws: StorageError(.unknownKey)) { try await store.open(blob, context: "blob") }
+    }
+
+    /// Over the data protection model: files and their directory get `.complete` by default; while locked such a file
+    /// cannot be opened (`locked`), a `.completeUntilFirstUserAuthentication` store's can, and the class reads back.
+    @Test func dataProtectionOverTheModel() async throws {
+        let container = directory.deletingLastPathComponent().appendingPathComponent("container-\(UUID())")
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        let model = DataProtectionModel(container: container.path, dataProtectionCapability: false)
+        func modelled(_ protection: DataProtectionClass, _ name: String) throws -> SealedStore {
+            try SealedStore(
+                directory: container.appendingPathComponent(name), keyStore: keys, keyService: name, wrapper: nil,
+                algorithm: .aes256GCM, protection: protection, maximumFileBytes: 1 << 20, fileProtection: model)
+        }
+        let documents = try modelled(.complete, "documents")
+        let background = try modelled(.completeUntilFirstUserAuthentication, "background")
+        try await documents.write(Data("doc".utf8), named: "d")
+        try await background.write(Data("bg".utf8), named: "b")
+        #expect(try await documents.protection(ofFileNamed: "d") == .complete)
+        #expect(try await background.protection(ofFileNamed: "b") == .completeUntilFirstUserAuthentication)
+        #expect(model.protection(of: container.appendingPathComponent("documents").path) == .complete)
+        model.deviceState = .locked
+        await #expect(throws: StorageError(.locked)) { try await documents.read(named: "d") }
+        #expect(try await background.read(named: "b") == Data("bg".utf8))
+        model.deviceState = .beforeFirstUnlock
+        await #expect(throws: StorageError(.locked)) { try await background.read(named: "b") }
+        model.deviceState = .unlocked
+        #expect(try await documents.read(named: "d") == Data("doc".utf8))
+        // Linux itself has no classes.
+        #if !WARDEN_APPLE
+            let plain = try store()
+            try await plain.write(Data("x".utf8), named: "x")
+            #expect(try await plain.protection(ofFileNamed: "x") == nil)
+        #endif
+    }
+
+    /// A wrapped master key: the stored item is not the key, a store without the wrapper cannot use it, and another
+    /// recipient key cannot unwrap it.
+    @Test func aWrappedKeyIsUselessWithoutItsWrapper() async throws {
+        let recipient = try X25519PrivateKey()
+        let store = try store(wrapper: X25519KeyWrapper(recipient: recipient))
+        try await store.write(Data("wrapped".utf8), named: "w")
+        #expect(
+            try await self.store(wrapper: X25519KeyWrapper(recipient: recipient)).read(named: "w")
+                == Data("wrapped".utf8))
+        let stored = Array(try await keys.load(service: "sealed", account: "sealing-keys")!)
+        #expect(stored.first == 1)
+        await #expect(throws: StorageError(.unknownKey)) { try await self.store().read(named: "w") }
+        let other = try self.store(wrapper: X25519KeyWrapper(recipient: try X25519PrivateKey()))
+        await #expect(throws: StorageError(.tampered)) { try await other.read(named: "w") }
+        var changed = stored
+        changed[40] ^= 1
+        try await keys.save(Data(changed), service: "sealed", account: "sealing-keys")
+        await #expect(throws: StorageError(.tampered)) {
+            try await self.store(wrapper: X25519KeyWrapper(recipient: recipient)).read(named: "w")
+        }
+    }
+
+    /// Every store that runs here keeps the key: memory, and the real Secret Service when the session has one.
+    @Test func theKeyLivesInEachPlatformStore() async throws {
+        for (label, keyStore) in try Stores.all() where label != "file" {
+            let service = Stores.service()
+            let store = try store(keys: keyStore, service: service, directory: directory.appendingPathComponent(label))
+            try await store.write(Data(label.utf8), named: "x")
+            let again = try self.store(
+                keys: keyStore, service: service, directory: directory.appendingPathComponent(label))
+            #expect(try await again.read(named: "x") == Data(label.utf8), "\(label)")
+            try await again.removeAll()
+            #expect(try await keyStore.load(service: service, account: "sealing-keys") == nil, "\(label)")
+        }
+    }
+}
