@@ -263,3 +263,95 @@ import WardenTesting
         }
     }
 }
+
+/// The Secure Enclave wrapper's decisions over a software enclave that answers as Security does: a key made once,
+/// a key gone after a restore, a locked device, a changed blob.
+@Suite struct SecureEnclaveKeyWrapperTests {
+    final class SoftwareEnclave: SecureEnclaveKeyAPI, @unchecked Sendable {  // NSLock-guarded
+        private let lock = NSLock()
+        private var keys: [String: X25519PrivateKey] = [:]
+        var created = 0
+        var locked = false
+        var hasEnclave = true
+
+        func erase() { lock.withLock { keys = [:] } }
+
+        func findKey(tag: String) -> Int32 {
+            lock.withLock { keys[tag] == nil ? KeychainStatus.itemNotFound : KeychainStatus.success }
+        }
+        func createKey(tag: String) -> Int32 {
+            lock.withLock {
+                guard hasEnclave else { return KeychainStatus.notAvailable }
+                keys[tag] = try! X25519PrivateKey()
+                created += 1
+                return KeychainStatus.success
+            }
+        }
+        func encrypt(_ plaintext: [UInt8], tag: String) -> (Int32, [UInt8]?) {
+            guard let key = lock.withLock({ keys[tag] }) else { return (KeychainStatus.itemNotFound, nil) }
+            // ECIES in software: an ephemeral X25519 key, HKDF, AES-GCM (as the enclave's X9.63 KDF and AES-GCM).
+            let ephemeral = try! X25519PrivateKey()
+            let aead = try! AEADKey(
+                HKDF.deriveKey(
+                    from: ephemeral.sharedSecret(with: key.publicKey), salt: [UInt8](), info: [UInt8](), byteCount: 32),
+                algorithm: .aes256GCM)
+            return (
+                KeychainStatus.success, ephemeral.publicKey.rawRepresentation + (try! aead.seal(plaintext)).combined
+            )
+        }
+        func decrypt(_ ciphertext: [UInt8], tag: String) -> (Int32, [UInt8]?) {
+            guard let key = lock.withLock({ keys[tag] }) else { return (KeychainStatus.itemNotFound, nil) }
+            if lock.withLock({ locked }) { return (KeychainStatus.interactionNotAllowed, nil) }
+            guard ciphertext.count > 60,
+                let peer = try? X25519PublicKey(rawRepresentation: Array(ciphertext.prefix(32))),
+                let secret = try? key.sharedSecret(with: peer),
+                let aead = try? AEADKey(
+                    HKDF.deriveKey(from: secret, salt: [UInt8](), info: [UInt8](), byteCount: 32), algorithm: .aes256GCM
+                ),
+                let box = try? AEADSealedBox(combined: Array(ciphertext.dropFirst(32))),
+                let output = try? aead.open(box)
+            else { return (-50, nil) }  // errSecParam
+            return (KeychainStatus.success, output)
+        }
+    }
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("warden-se-\(UUID())")
+
+    @Test func aStoreWrappedByTheEnclaveOpensOnlyWhileItsKeyExists() async throws {
+        let enclave = SoftwareEnclave()
+        let keys = InMemoryStore()
+        func store() throws -> SealedStore {
+            try SealedStore(
+                directory: directory, keyStore: keys, keyService: "docs",
+                wrapper: try SecureEnclaveKeyWrapper(tag: "docs.wrap", api: enclave))
+        }
+        try await store().write(Data("doc".utf8), named: "d")
+        try await store().write(Data("doc2".utf8), named: "e")
+        #expect(enclave.created == 1)
+        #expect(try await store().read(named: "d") == Data("doc".utf8))
+        enclave.locked = true
+        await #expect(throws: StorageError(.interactionNotAllowed)) { try await store().read(named: "d") }
+        enclave.locked = false
+        var stored = Array(try await keys.load(service: "docs", account: "sealing-keys")!)
+        stored[stored.count - 1] ^= 1
+        try await keys.save(Data(stored), service: "docs", account: "sealing-keys")
+        await #expect(throws: StorageError(.tampered)) { try await store().read(named: "d") }
+        stored[stored.count - 1] ^= 1
+        try await keys.save(Data(stored), service: "docs", account: "sealing-keys")
+        #expect(try await store().read(named: "e") == Data("doc2".utf8))
+        enclave.erase()  // restored to another device: the wrapped key item came along, the enclave key did not
+        await #expect(throws: StorageError(.unknownKey)) { try await store().read(named: "d") }
+        // The way out: remove everything, start again.
+        try await store().removeAll()
+        try await store().write(Data("fresh".utf8), named: "d")
+        #expect(try await store().read(named: "d") == Data("fresh".utf8))
+    }
+
+    @Test func noSecureEnclaveIsAConfigurationError() async throws {
+        let enclave = SoftwareEnclave()
+        enclave.hasEnclave = false
+        let wrapper = try SecureEnclaveKeyWrapper(tag: "t", api: enclave)
+        await #expect(throws: StorageError(.serviceUnavailable)) { try await wrapper.wrap([1, 2, 3]) }
+        #expect(throws: StorageError(.invalidName)) { try SecureEnclaveKeyWrapper(tag: "", api: enclave) }
+    }
+}

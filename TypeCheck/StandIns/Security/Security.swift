@@ -156,6 +156,54 @@ nonisolated(unsafe) public let kSecAttrKeyClassPrivate: CFString = "1"
 @available(iOS 2.0, macOS 10.6, macCatalyst 13.1, visionOS 1.0, *)
 nonisolated(unsafe) public let kSecAttrKeySizeInBits: CFString = "bsiz"
 
+// The Secure Enclave key wrapper (Sources/WardenStorage/Apple/SecurityEnclaveKeys.swift). SDK header SecKey.h:
+// SecKeyCreateEncryptedData, SecKeyCreateDecryptedData iOS 10.0, macOS 10.12;
+// kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA256AESGCM iOS 11.0, macOS 10.13;
+// kSecAttrKeyTypeECSECPrimeRandom iOS 10.0, macOS 10.12; SecItem.h: kSecAttrTokenID, kSecAttrTokenIDSecureEnclave
+// iOS 9.0, macOS 10.12; kSecClassKey, kSecAttrApplicationTag, kSecAttrIsPermanent, kSecReturnRef iOS 2.0, macOS 10.6;
+// kSecPrivateKeyAttrs iOS 2.0, macOS 10.8; all Mac Catalyst 13.1, visionOS 1.0.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 10.0, macOS 10.12, macCatalyst 13.1, visionOS 1.0, *)
+public func SecKeyCreateEncryptedData(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? { nil }
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 10.0, macOS 10.12, macCatalyst 13.1, visionOS 1.0, *)
+public func SecKeyCreateDecryptedData(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? { nil }
+extension SecKeyAlgorithm {
+    @available(iOS 11.0, macOS 10.13, macCatalyst 13.1, visionOS 1.0, *)
+    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm(
+        rawValue: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
+}
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 10.0, macOS 10.12, macCatalyst 13.1, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecAttrKeyTypeECSECPrimeRandom: CFString = "73"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 9.0, macOS 10.12, macCatalyst 13.1, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecAttrTokenID: CFString = "tkid"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 9.0, macOS 10.12, macCatalyst 13.1, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecAttrTokenIDSecureEnclave: CFString = "com.apple.setoken"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 2.0, macOS 10.6, macCatalyst 13.1, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecClassKey: CFString = "keys"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 2.0, macOS 10.6, macCatalyst 13.1, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecAttrApplicationTag: CFString = "atag"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 2.0, macOS 10.6, macCatalyst 13.1, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecAttrIsPermanent: CFString = "perm"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 2.0, macOS 10.6, macCatalyst 13.1, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecReturnRef: CFString = "r_Ref"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@available(iOS 2.0, macOS 10.8, macCatalyst 13.1, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecPrivateKeyAttrs: CFString = "private"
+
 // MARK: Certificates, policies and trust (SecCertificate.h, SecPolicy.h, SecTrust.h)
 
 // Apple docs: SecCertificateCreateWithData, SecCertificateCopyData, SecPolicyCreateBasicX509,
