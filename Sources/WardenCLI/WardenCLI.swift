@@ -74,6 +74,7 @@ struct RootCommand: CLICommand {
             JWTCommand.self,
             JWSCommand.self,
             PKCECommand.self, OAuthCommand.self, OAuth1Command.self, PinCommand.self, StoreCommand.self,
+            SealedCommand.self,
             PasskeyCommand.self, DPoPCommand.self, SIWACommand.self, AuditCommand.self, BenchCommand.self,
         ])
 }

@@ -129,6 +129,23 @@ struct OptionReadTests {
             ]),
         ],
         "pin": [Invocation(["--json", "{crypto-fixtures}/rsa.pem"])],
+        "sealed keygen": [Invocation(["{dir}/sealing.key"])],
+        "sealed seal": [
+            Invocation(
+                [
+                    "--key", "{dir}/s1.key", "--out", "{dir}/s1.sealed", "--context", "c", "--algorithm",
+                    "chacha20-poly1305", "-",
+                ],
+                stdin: "hello", setup: [["sealed", "keygen", "{dir}/s1.key"]])
+        ],
+        "sealed open": [
+            Invocation(
+                ["--key", "{dir}/s2.key", "--out", "{dir}/s2.plain", "--context", "c", "{dir}/s2.sealed"],
+                setup: [
+                    ["sealed", "keygen", "{dir}/s2.key"],
+                    ["sealed", "seal", "--key", "{dir}/s2.key", "--out", "{dir}/s2.sealed", "--context", "c", "-"],
+                ])
+        ],
         "dpop keygen": [Invocation(["{dir}/new-dpop-key.pem"])],
         "siwa client-secret": [
             Invocation([
