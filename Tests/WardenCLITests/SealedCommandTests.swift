@@ -11,7 +11,8 @@ struct SealedCommandTests {
         let path = "\(dir)/\(name)"
         let run = await CLI.run(["sealed", "keygen", path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(!run.stdout.contains(try String(contentsOfFile: path, encoding: .utf8).prefix(64)))  // the key is not printed
+        // The key is not printed.
+        #expect(!run.stdout.contains(try String(contentsOfFile: path, encoding: .utf8).prefix(64)))
         return path
     }
 
