@@ -97,6 +97,7 @@ public final class AEADKey: @unchecked Sendable, CustomStringConvertible, Custom
     /// The algorithm this key is for.
     public let algorithm: AEADAlgorithm
     let bytes: [UInt8]
+    private let backing: AEADKeyBacking
     private let limit: UInt64
     private let lock = NSLock()
     private var sealed: UInt64 = 0
@@ -116,6 +117,7 @@ public final class AEADKey: @unchecked Sendable, CustomStringConvertible, Custom
         }
         self.algorithm = algorithm
         self.bytes = raw
+        backing = AEADKeyBacking(algorithm, key: raw)
         limit = messageLimit
     }
 
@@ -145,7 +147,7 @@ public final class AEADKey: @unchecked Sendable, CustomStringConvertible, Custom
     {
         try count()
         let nonce = try SecureRandom().bytes(count: AEADAlgorithm.nonceByteCount)
-        return try AEADPrimitive.seal(algorithm, key: bytes, nonce: nonce, plaintext, associatedData)
+        return try AEADPrimitive.seal(backing, nonce: nonce, plaintext, associatedData)
     }
 
     /// Seals under a nonce the protocol chose. Nonces must increase (big-endian) from one call to the next on this key.
@@ -167,7 +169,7 @@ public final class AEADKey: @unchecked Sendable, CustomStringConvertible, Custom
         lastExplicitNonce = nonce
         lock.unlock()
         try count()
-        return try AEADPrimitive.seal(algorithm, key: bytes, nonce: nonce, plaintext, associatedData)
+        return try AEADPrimitive.seal(backing, nonce: nonce, plaintext, associatedData)
     }
 
     /// Opens `box`, checking its tag over the ciphertext and `associatedData` before returning anything.
@@ -175,7 +177,7 @@ public final class AEADKey: @unchecked Sendable, CustomStringConvertible, Custom
     public func open(_ box: AEADSealedBox, authenticating associatedData: some ContiguousBytes = [UInt8]())
         throws(CryptoError) -> [UInt8]
     {
-        try AEADPrimitive.open(algorithm, key: bytes, nonce: box.nonce, box.ciphertext, tag: box.tag, associatedData)
+        try AEADPrimitive.open(backing, nonce: box.nonce, box.ciphertext, tag: box.tag, associatedData)
     }
 
     private func count() throws(CryptoError) {
@@ -203,10 +205,20 @@ package enum AEADPrimitive {
         _ associatedData: some ContiguousBytes
     ) throws(CryptoError) -> AEADSealedBox {
         try check(key: key, nonce: nonce)
+        return try seal(AEADKeyBacking(algorithm, key: key), nonce: nonce, plaintext, associatedData)
+    }
+
+    static func seal(
+        _ backing: AEADKeyBacking, nonce: [UInt8], _ plaintext: some ContiguousBytes,
+        _ associatedData: some ContiguousBytes
+    ) throws(CryptoError) -> AEADSealedBox {
+        guard nonce.count == AEADAlgorithm.nonceByteCount else {
+            throw CryptoError(.malformedInput, "an AEAD nonce is 12 bytes, not \(nonce.count)")
+        }
         let result = plaintext.withUnsafeBytes { plaintext in
             associatedData.withUnsafeBytes { aad -> (ciphertext: [UInt8], tag: [UInt8])? in
                 guard plaintext.count <= maximumMessageBytes, aad.count <= maximumMessageBytes else { return nil }
-                return AEADBackend.seal(algorithm, key: key, nonce: nonce, plaintext: plaintext, aad: aad)
+                return backing.seal(nonce: nonce, plaintext: plaintext, aad: aad)
             }
         }
         guard let result else {
@@ -221,6 +233,16 @@ package enum AEADPrimitive {
         _ associatedData: some ContiguousBytes
     ) throws(CryptoError) -> [UInt8] {
         try check(key: key, nonce: nonce)
+        return try open(AEADKeyBacking(algorithm, key: key), nonce: nonce, ciphertext, tag: tag, associatedData)
+    }
+
+    static func open(
+        _ backing: AEADKeyBacking, nonce: [UInt8], _ ciphertext: [UInt8], tag: [UInt8],
+        _ associatedData: some ContiguousBytes
+    ) throws(CryptoError) -> [UInt8] {
+        guard nonce.count == AEADAlgorithm.nonceByteCount else {
+            throw CryptoError(.malformedInput, "an AEAD nonce is 12 bytes, not \(nonce.count)")
+        }
         guard tag.count == AEADAlgorithm.tagByteCount else {
             throw CryptoError(.authenticationFailed, "an AEAD tag is 16 bytes, not \(tag.count)")
         }
@@ -228,7 +250,7 @@ package enum AEADPrimitive {
             throw CryptoError(.inputTooLarge, "AEAD input is limited to \(maximumMessageBytes) bytes")
         }
         let plaintext = associatedData.withUnsafeBytes { aad in
-            AEADBackend.open(algorithm, key: key, nonce: nonce, ciphertext: ciphertext, tag: tag, aad: aad)
+            backing.open(nonce: nonce, ciphertext: ciphertext, tag: tag, aad: aad)
         }
         guard let plaintext else {
             throw CryptoError(

@@ -1,6 +1,7 @@
 import WardenCore
 
-/// The system CSPRNG (OpenSSL `RAND_bytes` on Linux, `SecRandomCopyBytes` on Apple), failing closed.
+/// The system CSPRNG (the kernel's `getrandom(2)` on Linux, OpenSSL `RAND_bytes` where that call fails; `SecRandomCopyBytes` on
+/// Apple), failing closed.
 ///
 /// ```swift
 /// let verifierBytes = try SecureRandom().bytes(count: 32)

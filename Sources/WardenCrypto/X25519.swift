@@ -12,6 +12,7 @@ import Foundation
 /// The key prints `<redacted>`. Thread-safety: immutable, `Sendable`.
 public struct X25519PrivateKey: Sendable, CustomStringConvertible, CustomReflectable {
     let raw: [UInt8]
+    private let backing: X25519KeyBacking
     /// The public key to give the peer.
     public let publicKey: X25519PublicKey
 
@@ -28,11 +29,12 @@ public struct X25519PrivateKey: Sendable, CustomStringConvertible, CustomReflect
         guard raw.count == 32 else {
             throw CryptoError(.invalidKey, "an X25519 private key is 32 bytes, not \(raw.count)")
         }
-        guard let publicBytes = X25519Backend.publicKey(privateKey: raw) else {
+        guard let backing = X25519KeyBacking(privateKey: raw) else {
             throw CryptoError(.backendFailure, "the crypto backend could not compute the X25519 public key")
         }
         self.raw = raw
-        publicKey = try X25519PublicKey(rawRepresentation: publicBytes)
+        self.backing = backing
+        publicKey = try X25519PublicKey(rawRepresentation: backing.publicKey)
     }
 
     /// The 32-byte scalar, for storing the key. Never log it.
@@ -42,7 +44,7 @@ public struct X25519PrivateKey: Sendable, CustomStringConvertible, CustomReflect
     /// - Throws: ``CryptoErrorDomain/Code/invalidKey`` when `peer` is a point of small order, whose shared secret is
     ///   all zeros whatever this key is (RFC 7748 §6.1: "check for the all-zero value and abort").
     public func sharedSecret(with peer: X25519PublicKey) throws(CryptoError) -> [UInt8] {
-        guard let secret = X25519Backend.sharedSecret(privateKey: raw, publicKey: peer.rawRepresentation),
+        guard let secret = backing.sharedSecret(with: peer.rawRepresentation),
             secret.count == 32
         else {
             throw CryptoError(.invalidKey, "the peer's X25519 key gives no usable shared secret (a small-order point)")

@@ -235,6 +235,7 @@ struct OptionReadTests {
                 ], terminal: true),
         ],
         "bench crypto": [Invocation(["--seconds", "1", "--no-openssl", "--json"])],
+        "bench seal": [Invocation(["--seconds", "1", "--no-openssl", "--json"])],
         "bench jwt": [Invocation(["--seconds", "1", "--algorithm", "HS256", "--export", "{dir}/jwt", "--json"])],
         "bench oauth1": [Invocation(["--seconds", "1", "--json"])],
         "bench dpop": [Invocation(["--seconds", "1", "--proofs", "100", "--json"])],

@@ -118,6 +118,7 @@ struct BenchCommand: CLICommand {
         abstract: "Micro-benchmarks (build with -c release).",
         subcommands: [
             BenchCryptoCommand.self, BenchJWTCommand.self, BenchOAuth1Command.self, BenchRedactCommand.self,
+            BenchSealCommand.self,
             BenchRefreshCommand.self, BenchPasskeyCommand.self, BenchAuditCommand.self, BenchDPoPCommand.self,
         ])
 }

@@ -4,12 +4,46 @@
     import CryptoKit
     import Foundation
 
+    /// A key's CryptoKit form, made once.
+    final class AEADKeyBacking: Sendable {
+        private let algorithm: AEADAlgorithm
+        private let key: SymmetricKey
+
+        init(_ algorithm: AEADAlgorithm, key: [UInt8]) {
+            self.algorithm = algorithm
+            self.key = SymmetricKey(data: key)
+        }
+
+        func seal(nonce: [UInt8], plaintext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer)
+            -> (ciphertext: [UInt8], tag: [UInt8])?
+        {
+            AEADBackend.seal(algorithm, key: key, nonce: nonce, plaintext: plaintext, aad: aad)
+        }
+
+        func open(nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8], aad: UnsafeRawBufferPointer) -> [UInt8]? {
+            AEADBackend.open(algorithm, key: key, nonce: nonce, ciphertext: ciphertext, tag: tag, aad: aad)
+        }
+    }
+
     enum AEADBackend {
         static func seal(
             _ algorithm: AEADAlgorithm, key: [UInt8], nonce: [UInt8], plaintext: UnsafeRawBufferPointer,
             aad: UnsafeRawBufferPointer
         ) -> (ciphertext: [UInt8], tag: [UInt8])? {
-            let symmetric = SymmetricKey(data: key)
+            seal(algorithm, key: SymmetricKey(data: key), nonce: nonce, plaintext: plaintext, aad: aad)
+        }
+
+        static func open(
+            _ algorithm: AEADAlgorithm, key: [UInt8], nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8],
+            aad: UnsafeRawBufferPointer
+        ) -> [UInt8]? {
+            open(algorithm, key: SymmetricKey(data: key), nonce: nonce, ciphertext: ciphertext, tag: tag, aad: aad)
+        }
+
+        static func seal(
+            _ algorithm: AEADAlgorithm, key symmetric: SymmetricKey, nonce: [UInt8], plaintext: UnsafeRawBufferPointer,
+            aad: UnsafeRawBufferPointer
+        ) -> (ciphertext: [UInt8], tag: [UInt8])? {
             do {
                 switch algorithm {
                 case .aes256GCM:
@@ -27,10 +61,9 @@
         }
 
         static func open(
-            _ algorithm: AEADAlgorithm, key: [UInt8], nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8],
+            _ algorithm: AEADAlgorithm, key symmetric: SymmetricKey, nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8],
             aad: UnsafeRawBufferPointer
         ) -> [UInt8]? {
-            let symmetric = SymmetricKey(data: key)
             do {
                 switch algorithm {
                 case .aes256GCM:
@@ -73,15 +106,19 @@
         }
     }
 
-    enum X25519Backend {
-        static func publicKey(privateKey: [UInt8]) -> [UInt8]? {
+    /// An X25519 private key in CryptoKit's form, made once.
+    final class X25519KeyBacking: Sendable {
+        private let key: Curve25519.KeyAgreement.PrivateKey
+        let publicKey: [UInt8]
+
+        init?(privateKey: [UInt8]) {
             guard let key = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKey) else { return nil }
-            return Array(key.publicKey.rawRepresentation)
+            self.key = key
+            publicKey = Array(key.publicKey.rawRepresentation)
         }
 
-        static func sharedSecret(privateKey: [UInt8], publicKey: [UInt8]) -> [UInt8]? {
-            guard let key = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKey),
-                let peer = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicKey),
+        func sharedSecret(with publicKey: [UInt8]) -> [UInt8]? {
+            guard let peer = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicKey),
                 let secret = try? key.sharedSecretFromKeyAgreement(with: peer)
             else { return nil }
             return secret.withUnsafeBytes { Array($0) }
