@@ -38,6 +38,7 @@ let harnesses: [(name: String, products: [String])] = [
     ("FuzzProviderParameters", ["WardenOAuth", "WardenCore"]),
     ("FuzzRedactor", ["WardenCore"]),
     ("FuzzRedisReply", ["WardenRedis"]),
+    ("FuzzSealedFormat", ["WardenStorage"]),
 ]
 
 let package = Package(

@@ -355,3 +355,34 @@ import WardenTesting
         #expect(throws: StorageError(.invalidName)) { try SecureEnclaveKeyWrapper(tag: "", api: enclave) }
     }
 }
+
+/// Messages sealed by another implementation of the format (pyca/cryptography, `Tests/Vectors/sealed/make.py`) open
+/// in Warden: the format is what its documentation says, not whatever Warden happens to write.
+@Suite struct SealedFormatVectorTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Vectors/sealed")
+
+    @Test func messagesSealedByAnotherImplementationOpen() throws {
+        let master = [UInt8](repeating: 1, count: 32)
+        let expected: [[UInt8]] = [
+            [], Array("a cached profile".utf8), Array(String(repeating: "drafts ", count: 40).utf8), Array(0...255),
+        ]
+        for (index, plaintext) in expected.enumerated() {
+            let sealed = Array(try Data(contentsOf: Self.directory.appendingPathComponent("seed-\(index).sealed")))
+            let parts = try SealedFormat.parse(sealed, maximumBytes: 1 << 20)
+            #expect(parts.header.algorithm == (index < 2 ? .aes256GCM : .chaCha20Poly1305))
+            #expect(
+                try SealedFormat.open(
+                    header: parts.header, ciphertext: parts.ciphertext, tag: parts.tag, context: "fuzz", master: master)
+                    == plaintext)
+            #expect(throws: StorageError(.tampered)) {
+                try SealedFormat.open(
+                    header: parts.header, ciphertext: parts.ciphertext, tag: parts.tag, context: "other", master: master
+                )
+            }
+        }
+        let ring = try SealingKeyring(
+            bytes: Array(try Data(contentsOf: Self.directory.appendingPathComponent("keyring.bin"))))
+        #expect(ring.entries.count == 2 && ring.current.key == master)
+    }
+}

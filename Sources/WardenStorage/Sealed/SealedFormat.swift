@@ -170,3 +170,42 @@ package struct SealingKeyring: Equatable, Sendable {
         }
     }
 }
+
+/// The sealed format's readers over arbitrary bytes, for the fuzz target (Fuzz/Sources/FuzzSealedFormat) only, not API.
+@_spi(Fuzzing) public enum SealedFormatFuzzing {
+    /// The fuzz target's master key (32 × 0x01) and key ID (16 × 0x02), which its seeds are sealed under.
+    static let master = [UInt8](repeating: 1, count: 32)
+    static let keyID = [UInt8](repeating: 2, count: 16)
+
+    /// Reads `bytes` as a key list and as a sealed message (opened with the fixed key for the context "fuzz"), then
+    /// seals `bytes` itself and checks that it opens back and that one changed byte does not. Returns whether the
+    /// input opened as a sealed message; violations of the properties trap.
+    public static func run(_ bytes: [UInt8]) -> Bool {
+        _ = try? SealingKeyring(bytes: bytes)
+        var opened = false
+        if let parts = try? SealedFormat.parse(bytes, maximumBytes: 1 << 20) {
+            opened =
+                (try? SealedFormat.open(
+                    header: parts.header, ciphertext: parts.ciphertext, tag: parts.tag, context: "fuzz", master: master))
+                != nil
+        }
+        let plaintext = Array(bytes.prefix(4096))
+        guard
+            let sealed = try? SealedFormat.seal(
+                plaintext, context: "fuzz", master: master, keyID: keyID, algorithm: .aes256GCM),
+            let parts = try? SealedFormat.parse(sealed, maximumBytes: 1 << 20)
+        else { preconditionFailure("sealing failed") }
+        let back = try? SealedFormat.open(
+            header: parts.header, ciphertext: parts.ciphertext, tag: parts.tag, context: "fuzz", master: master)
+        precondition(back == plaintext, "a sealed message did not open to its plaintext")
+        var changed = sealed
+        let index = bytes.isEmpty ? 0 : Int(bytes[0]) % changed.count
+        changed[index] ^= 0x01
+        if let parts = try? SealedFormat.parse(changed, maximumBytes: 1 << 20) {
+            let forged = try? SealedFormat.open(
+                header: parts.header, ciphertext: parts.ciphertext, tag: parts.tag, context: "fuzz", master: master)
+            precondition(forged == nil, "a message with a changed byte opened")
+        }
+        return opened
+    }
+}
