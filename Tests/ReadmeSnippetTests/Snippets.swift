@@ -161,6 +161,25 @@ enum ReadmeSnippets {
             .purgeIfFirstLaunch(store: store, services: ["com.example.app.tokens"])
     }
 
+    static func dataAtRest() async throws {
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        let drafts = try SealedStore(
+            directory: support.appendingPathComponent("Drafts"), keyStore: PlatformStore.make(),
+            keyService: "com.example.app.drafts")
+        try await drafts.write(Data("Dear…".utf8), named: "draft-1")
+        let draft = try await drafts.read(named: "draft-1")  // nil when there is none
+        try await drafts.removeAll()  // at sign-out: every file and the key
+    }
+
+    static func dataAtRestPrimitives(theirs: X25519PublicKey, salt: [UInt8]) async throws {
+        let key = try AEADKey.generate(.chaCha20Poly1305)
+        let box = try key.seal(Array("draft".utf8), authenticating: Array("drafts/1".utf8))
+        let opened = try key.open(box, authenticating: Array("drafts/1".utf8))
+        let mine = try X25519PrivateKey()
+        let secret = try mine.sharedSecret(with: theirs)
+        let wrappingKey = try HKDF.deriveKey(from: secret, salt: salt, info: Array("my protocol v1".utf8), byteCount: 32)
+    }
+
     static func ownNetworking(session: AuthSession) async throws {
         let me = URLRequest(url: URL(string: "https://api.example.com/me")!)
         let (data, response) = try await URLSession.shared.data(for: me, authorizedBy: session)

@@ -108,6 +108,17 @@ if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *), let https = preset.httpsRe
 
     }
 
+    // Data at rest, wrapped by the Secure Enclave.
+    enum DataAtRestSnippets {
+        static func wrapped(support: URL) throws {
+            let documents = try SealedStore(
+                directory: support.appendingPathComponent("Documents"), keyStore: KeychainStore(),
+                keyService: "com.example.app.documents",
+                wrapper: SecureEnclaveKeyWrapper(tag: "com.example.app.documents.wrap"),
+                protection: .completeUntilFirstUserAuthentication)  // only for files a background task reads
+        }
+    }
+
     // The iOS quickstart.
     @MainActor enum QuickstartSnippets {
         static func client() throws -> AuthClient {
@@ -121,7 +132,7 @@ if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *), let https = preset.httpsRe
     }
 #endif
 
-#if WARDEN_APPLE && WARDEN_UIKIT
+#if WARDEN_UIKIT
     import SwiftUI
     import UIKit
 
