@@ -19,8 +19,8 @@
 // Xcode 16 SDKs this package needs (the presentation-context protocols are `@MainActor`, CryptoKit keys `Sendable`
 // there), so in Swift 6 mode it reports isolation warnings the stand-ins — which follow the Xcode 16 SDKs — do not;
 // those are notes about that SDK. The stand-ins copy Apple's own gating where it matters: the AuthenticationServices
-// classes are `Sendable` only from iOS 16.4 / macOS 13.3 (as in the SDK's swiftinterface), and the
-// AuthenticationServices stand-in carries an Xcode 16 overlay version (7620) for `canImport(_version:)` gates.
+// classes are `Sendable` only from iOS 16.4 / macOS 13.3 (as in the SDK's swiftinterface). No source gates on
+// `canImport(_version:)`: what differs between SDK generations (the passkey registration's `attachment`) is read by key.
 // What it cannot prove: that the stand-ins match the real SDK (they are reviewed against Apple's documentation),
 // the Darwin branches of `#if canImport(Glibc)` socket code, and Foundation differences between Apple's
 // Foundation and swift-corelibs-foundation.

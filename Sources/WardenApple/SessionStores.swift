@@ -16,7 +16,7 @@
         /// fallback): the next refresh ends the session once with "sign in again", its items are deleted (no
         /// authentication needed), and sign-out revokes the access token it holds — the refresh token it cannot read is
         /// not revoked (`SignOutReport.revocation` names `access_token`). See
-        /// ``RefreshTokenProtection/refreshTokenStore(bound:plain:)``.
+        /// ``RefreshTokenProtection/refreshTokenStore(bound:plain:biometryUnusable:)``.
         ///
         /// The access and ID tokens are always readable without a prompt (`accessibility`, default after first
         /// unlock: extensions and background work can use a valid access token); only a refresh prompts. A

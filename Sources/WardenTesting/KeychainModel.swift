@@ -48,9 +48,21 @@ import WardenStorage
 ///   constraint on the decrypt operation; not confirmed on a device by a source: on the README's device checklist).
 ///   Warden's store uses it to find staging items without a prompt.
 ///
-/// Not modelled, because Warden does not rely on it: `kSecUseAuthenticationUI` (deprecated since iOS 14) and the
-/// reuse of an already evaluated `LAContext` across calls, which `KeychainStore`'s context cache decides by itself
-/// (`kSecUseAuthenticationContext`: "the operation will succeed without asking user for authentication").
+/// **Authentication contexts** (``store(accessibility:accessControl:accessGroup:reuse:now:grantLock:)``'s `reuse`)
+/// - K12. A read or update that passes, with `kSecUseAuthenticationContext`, an `LAContext` that has already
+///   authenticated the user succeeds **without a prompt** (Security `SecItem.h`, `kSecUseAuthenticationContext`: "If
+///   the context was previously used to authenticate, the operation will succeed without asking user for
+///   authentication"); a new context prompts, and authenticating through it makes it such a context. The system puts
+///   no time limit on it: the reuse window is Warden's (`KeychainAuthenticationReuse.inApp`, the store's context
+///   cache, which is what this model runs), and a context it dropped is invalidated (`LAContext.invalidate()`) and
+///   never passed again. An invalidated context that were passed anyway is modelled as `errSecAuthFailed` (not
+///   confirmed by a source).
+///
+/// Not modelled, because Warden never passes it: `kSecUseAuthenticationUI` (deprecated since iOS 14; Security
+/// `SecItem.h`: `…UIFail` returns `errSecInteractionNotAllowed` instead of prompting, `…UISkip` skips items that need
+/// authentication). A background read of a protected item is decided by the lock state (K5) and the user's answer
+/// (`-25308`, "no UI now", from `user`), which is what Warden relies on; `.userPresence` (passcode fallback) cannot be
+/// expressed by `KeychainAccessControl`.
 ///
 /// Thread-safety: every state behind one lock; `user` is called outside it and may block, as the system sheet does.
 public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
@@ -152,15 +164,34 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
 
     /// The `KeychainStore` an app would build with these settings, over this model instead of the Security
     /// framework: what the app's code does with it, the model answers as the device would.
+    ///
+    /// - Parameters:
+    ///   - reuse: as `KeychainStore`'s: with an `inApp` window, one authenticated context is passed to the protected
+    ///     reads of that window (K12), through the same context cache the real store uses.
+    ///   - now: the clock of that window.
     public func store(
         accessibility: KeychainAccessibility = .whenUnlockedThisDeviceOnly,
         accessControl: KeychainAccessControl = .none, accessGroup: String? = nil,
+        reuse: KeychainAuthenticationReuse = .none, now: @escaping NowProvider = systemNow,
         grantLock: any GrantLock = ProcessGrantLock.shared
     ) -> any CredentialStore {
         KeychainItemStore(
-            api: Calls(model: self),
+            api: Calls(
+                model: self,
+                contexts: AuthenticationContextCache(
+                    window: reuse.inApp, now: now, make: { AuthenticationContext() }, invalidate: { $0.invalidate() })),
             configuration: .init(accessibility: accessibility, accessControl: accessControl, accessGroup: accessGroup),
             grantLock: grantLock)
+    }
+
+    /// An `LAContext` as the model sees it (K12): whether it has authenticated the user, or was invalidated.
+    package final class AuthenticationContext: @unchecked Sendable {  // NSLock-guarded
+        private let lock = NSLock()
+        private var authenticated = false
+        private var invalidated = false
+        var state: (authenticated: Bool, invalidated: Bool) { lock.withLock { (authenticated, invalidated) } }
+        func didAuthenticate() { lock.withLock { authenticated = true } }
+        func invalidate() { lock.withLock { invalidated = true } }
     }
 
     /// A status every call answers instead of acting (a missing entitlement); nil to act.
@@ -193,19 +224,37 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
         return lock.withLock { items[key]?.attributes }
     }
 
-    /// The model as the Keychain seam Warden's store calls.
-    package var api: any KeychainAPI { Calls(model: self) }
+    /// The model as the Keychain seam Warden's store calls (a new context for every protected call).
+    package var api: any KeychainAPI {
+        Calls(
+            model: self,
+            contexts: AuthenticationContextCache(
+                window: 0, make: { AuthenticationContext() }, invalidate: { $0.invalidate() }))
+    }
 
-    /// The five `SecItem*` calls, answered by the model.
+    /// The five `SecItem*` calls, answered by the model; a query naming an authentication context gets the cache's,
+    /// as `KeychainStore`'s Security seam does.
     struct Calls: KeychainAPI {
         let model: KeychainModel
+        let contexts: AuthenticationContextCache<AuthenticationContext>
+        private func context(_ query: KeychainQuery) -> AuthenticationContext? {
+            query.attributes[.authenticationContext] == nil ? nil : contexts.context()
+        }
         func add(_ query: KeychainQuery) -> Int32 { model.add(query) }
-        func update(_ query: KeychainQuery, _ attributes: KeychainQuery) -> Int32 { model.update(query, attributes) }
-        func copyData(_ query: KeychainQuery) -> (Int32, Data?) { model.copyData(query) }
+        func update(_ query: KeychainQuery, _ attributes: KeychainQuery) -> Int32 {
+            model.update(query, attributes, context: context(query))
+        }
+        func copyData(_ query: KeychainQuery) -> (Int32, Data?) { model.copyData(query, context: context(query)) }
         func copyAccounts(_ query: KeychainQuery) -> (Int32, [String]) { model.copyAccounts(query) }
         func delete(_ query: KeychainQuery) -> Int32 { model.delete(query) }
-        func protectedReadEnded(_ status: Int32) { model.lock.withLock { model.readEnds.append(status) } }
-        func itemsDeleted() { model.lock.withLock { model.deletions += 1 } }
+        func protectedReadEnded(_ status: Int32) {
+            model.lock.withLock { model.readEnds.append(status) }
+            if status == KeychainStatus.success { contexts.readSucceeded() } else { contexts.reset() }
+        }
+        func itemsDeleted() {
+            model.lock.withLock { model.deletions += 1 }
+            contexts.reset()
+        }
     }
 
     // MARK: - The rules
@@ -263,10 +312,19 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
         return user(prompt)
     }
 
-    /// K6/K7/K10: what authenticating for an access-controlled item answers. Caller does not hold the lock.
-    private func authenticate(_ operation: Prompt.Operation, _ key: PrimaryKey, _ attributes: KeychainQuery) -> Int32 {
+    /// K6/K7/K10/K12: what authenticating for an access-controlled item answers. Caller does not hold the lock.
+    private func authenticate(
+        _ operation: Prompt.Operation, _ key: PrimaryKey, _ attributes: KeychainQuery, _ context: AuthenticationContext?
+    ) -> Int32 {
         if Self.isBiometric(attributes), biometry == .unavailable { return KeychainStatus.authFailed }
-        return ask(operation, key)
+        if let context {
+            let state = context.state
+            if state.invalidated { return KeychainStatus.authFailed }
+            if state.authenticated { return KeychainStatus.success }  // K12
+        }
+        let status = ask(operation, key)
+        if status == KeychainStatus.success { context?.didAuthenticate() }
+        return status
     }
 
     package func add(_ query: KeychainQuery) -> Int32 {
@@ -286,7 +344,9 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
         }
     }
 
-    package func update(_ query: KeychainQuery, _ changes: KeychainQuery) -> Int32 {
+    package func update(_ query: KeychainQuery, _ changes: KeychainQuery, context: AuthenticationContext? = nil)
+        -> Int32
+    {
         let (early, protected): (Int32?, [(PrimaryKey, KeychainQuery)]) = lock.withLock {
             if let status = begin("update") { return (status, []) }
             let keys = matches(query)
@@ -303,7 +363,7 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
         }
         if let early { return early }
         for (key, attributes) in protected {  // K7
-            let status = authenticate(.update, key, attributes)
+            let status = authenticate(.update, key, attributes, context)
             guard status == KeychainStatus.success else { return status }
         }
         return lock.withLock {
@@ -324,7 +384,7 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
         }
     }
 
-    package func copyData(_ query: KeychainQuery) -> (Int32, Data?) {
+    package func copyData(_ query: KeychainQuery, context: AuthenticationContext? = nil) -> (Int32, Data?) {
         let (status, found): (Int32?, (PrimaryKey, Item)?) = lock.withLock {
             if let status = begin("copy") { return (status, nil) }
             return (nil, matches(query).first.map { ($0, items[$0]!) })
@@ -335,7 +395,7 @@ public final class KeychainModel: @unchecked Sendable {  // NSLock-guarded
             return (KeychainStatus.interactionNotAllowed, nil)
         }
         if item.attributes.attributes[.accessControl] != nil {  // K6
-            let status = authenticate(.read, key, item.attributes)
+            let status = authenticate(.read, key, item.attributes, context)
             guard status == KeychainStatus.success else { return (status, nil) }
         }
         return (KeychainStatus.success, item.data)

@@ -38,6 +38,24 @@ struct TenantIssuerTests {
         }
     }
 
+    /// A provider that writes its tenant ID in upper case (the README's decision): accepted when `iss` is the template
+    /// filled with that same `tid`, byte for byte, kept as the provider wrote it, and matched against `allowedTenants`
+    /// whatever their case.
+    @Test func anUpperCaseTenantIDIsKeptAsWritten() throws {
+        let upper = Self.tenant.uppercased()
+        let issuer = "https://login.microsoftonline.com/\(upper)/v2.0"
+        let claims = try Self.validator().verify(Self.token(iss: issuer, tid: upper), nonce: nil)
+        #expect(try claims.issuer == issuer)
+        #expect(try claims.string("tid") == upper)
+        let lowerAllowed = try TenantIssuerTemplate.entra(allowedTenants: [Self.tenant])
+        #expect(
+            try Self.validator(lowerAllowed).verify(Self.token(iss: issuer, tid: upper), nonce: nil).issuer == issuer)
+        // The same tenant with iss in lower case and tid in upper case is not the template filled with its tid.
+        #expect(throws: JOSEError(.issuerMismatch)) {
+            try Self.validator().verify(Self.token(iss: Self.tenantIssuer, tid: upper), nonce: nil)
+        }
+    }
+
     struct Bad: CustomTestStringConvertible, Sendable {
         let name: String
         let iss: String

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenTestSupport
 import WardenTesting
 
 @testable import WardenStorage
@@ -46,6 +47,49 @@ struct KeychainModelRuleTests {
         #expect(model.prompts.map(\.operation) == [.read])
         try await store.delete(service: "svc", account: "a")
         #expect(model.prompts.count == 1)
+    }
+
+    /// K12 through the store an app builds: with an in-app reuse window, the context that passed one prompt is passed
+    /// again and the next reads of the window do not prompt; after the window, a cancelled prompt, or a deletion (a
+    /// sign-out), the next read prompts. Without a window every read prompts.
+    @Test func anAuthenticatedContextCoversTheReadsOfItsWindowOnly() async throws {
+        let clock = ManualDate()
+        let model = KeychainModel()
+        let store = model.store(
+            accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
+            reuse: KeychainAuthenticationReuse(inApp: 30), now: clock.now)
+        try await store.save(Self.secret, service: "svc", account: "a")
+        #expect(try await store.load(service: "svc", account: "a") == Self.secret)
+        clock.advance(10)
+        #expect(try await store.load(service: "svc", account: "a") == Self.secret)
+        #expect(model.prompts.count == 1, "the second read of the window used the authenticated context")
+        clock.advance(25)
+        _ = try await store.load(service: "svc", account: "a")
+        #expect(model.prompts.count == 2, "after the window the context is new")
+        try await store.delete(service: "svc", account: "a")
+        try await store.save(Self.secret, service: "svc", account: "a")
+        _ = try await store.load(service: "svc", account: "a")
+        #expect(model.prompts.count == 3, "a deletion drops the context")
+
+        let cancelling = Locked(true)
+        let cancelModel = KeychainModel(user: { _ in cancelling.withLock { $0 } ? -128 : 0 })
+        let cancelStore = cancelModel.store(
+            accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet,
+            reuse: KeychainAuthenticationReuse(inApp: 30), now: clock.now)
+        try await cancelStore.save(Self.secret, service: "svc", account: "a")
+        await #expect(throws: StorageError(.userCancelled)) {
+            _ = try await cancelStore.load(service: "svc", account: "a")
+        }
+        cancelling.withLock { $0 = false }
+        _ = try await cancelStore.load(service: "svc", account: "a")
+        _ = try await cancelStore.load(service: "svc", account: "a")
+        #expect(cancelModel.prompts.count == 2, "a cancelled prompt authenticated nothing; the next one did")
+
+        let plainModel = KeychainModel()
+        let plain = plainModel.store(accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet)
+        try await plain.save(Self.secret, service: "svc", account: "a")
+        for _ in 0..<3 { _ = try await plain.load(service: "svc", account: "a") }
+        #expect(plainModel.prompts.count == 3)
     }
 
     /// K7 with Warden's store: replacing a protected item is adds and deletes, so it never prompts (the rule is what

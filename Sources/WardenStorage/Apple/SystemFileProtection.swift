@@ -26,13 +26,13 @@
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                 let type = attributes[.protectionKey] as? FileProtectionType
             else { return nil }
-            switch type {
-            case .complete: return .complete
-            case .completeUnlessOpen: return .completeUnlessOpen
-            case .completeUntilFirstUserAuthentication: return .completeUntilFirstUserAuthentication
-            case .none: return DataProtectionClass.none
-            default: return nil
-            }
+            // By raw value: FileProtectionType is Hashable in Apple's Foundation, not in every Foundation.
+            let classes: [(FileProtectionType, DataProtectionClass)] = [
+                (.complete, .complete), (.completeUnlessOpen, .completeUnlessOpen),
+                (.completeUntilFirstUserAuthentication, .completeUntilFirstUserAuthentication),
+                (.none, DataProtectionClass.none),
+            ]
+            return classes.first { $0.0.rawValue == type.rawValue }?.1
         }
     }
 #endif

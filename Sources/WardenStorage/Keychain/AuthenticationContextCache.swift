@@ -43,7 +43,7 @@ public struct KeychainAuthenticationReuse: Sendable, Equatable {
 /// tested on Linux; the Keychain store uses it with `LAContext`.
 ///
 /// Thread-safety: behind a lock.
-final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locked-guarded
+package final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locked-guarded
     private let window: TimeInterval
     private let make: () -> Context
     private let invalidate: (Context) -> Void
@@ -51,7 +51,7 @@ final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locke
     /// The kept context, and when a read with it succeeded (the window starts there; nil: not authenticated yet).
     private let cached = Locked<(context: Context, authenticated: Date?)?>(nil)
 
-    init(
+    package init(
         window: TimeInterval, now: @escaping NowProvider = systemNow, make: @escaping () -> Context,
         invalidate: @escaping (Context) -> Void
     ) {
@@ -62,7 +62,7 @@ final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locke
     }
 
     /// The context for the next protected read: the kept one while its window runs, else a new one.
-    func context() -> Context {
+    package func context() -> Context {
         guard window > 0 else { return make() }
         let time = now()
         var expired: Context?
@@ -82,7 +82,7 @@ final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locke
     }
 
     /// A read with the kept context succeeded: the user authenticated, and the window starts now.
-    func readSucceeded() {
+    package func readSucceeded() {
         let time = now()
         cached.withLock { cached in
             if let current = cached, current.authenticated == nil { cached = (current.context, time) }
@@ -91,7 +91,7 @@ final class AuthenticationContextCache<Context>: @unchecked Sendable {  // Locke
 
     /// Drops the kept context (the items were deleted — a sign-out —, or a read was cancelled or failed to
     /// authenticate): the next read prompts.
-    func reset() {
+    package func reset() {
         let dropped = cached.withLock { cached -> Context? in
             defer { cached = nil }
             return cached?.context

@@ -180,7 +180,7 @@ if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *), let https = preset.httpsRe
         }
     }
     @available(iOS 16.4, macOS 13.3, macCatalyst 16.4, visionOS 1.0, *)
-struct SignInButton: View {
+@MainActor struct SignInButton: View {
     @Environment(\.webAuthenticationSession) private var webAuthenticationSession
     let client: AuthClient
     let signedIn: (AuthSession) -> Void
@@ -195,7 +195,7 @@ struct SignInButton: View {
     }
 }
     @available(iOS 14.0, macOS 11.0, macCatalyst 14.0, visionOS 1.0, *)
-struct AppleSignInView: View {
+@MainActor struct AppleSignInView: View {
     @State private var flow = AppleSignInButtonFlow()              // nonce, state, the checks: the coordinator's
     let send: (AppleIDSignIn) async throws -> Void                 // to your server: token, code, raw nonce, name once
     var body: some View {
