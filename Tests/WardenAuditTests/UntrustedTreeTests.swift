@@ -152,3 +152,33 @@ struct UntrustedTreeTests {
         #expect(Double(large.steps) <= 4.5 * Double(small.steps), "\(small.steps) → \(large.steps) steps")
     }
 }
+
+/// The step counts the linear-work tests read are counted where the work is done: the suppression table counts its
+/// rows and each probe, the property list counts each byte its key index looks at and each look-up. These pin the
+/// exact counts, so a search per finding or per key would have to show up in them.
+@Suite struct CountedWorkTests {
+    @Test func theSuppressionTableCountsRowsAndProbes() {
+        let directives = (0..<1000).map {
+            Auditor.Suppression(rules: ["secret-in-log"], line: 2 * $0 + 1, endLine: 2 * $0 + 1)
+        }
+        var table = SuppressionTable(directives)
+        #expect(table.steps == 1000 * 2 * 2, "two rows of one rule per directive")
+        var hits = 0
+        for line in 1...4000 where table.suppresses("secret-in-log", onLine: line) { hits += 1 }
+        #expect(hits == 2000)  // each directive's own line and the line after it
+        #expect(table.steps == 4000 + 4000, "one step per probe")
+        let other = table.suppresses("another-rule", onLine: 1)
+        #expect(!other)
+    }
+
+    @Test func thePropertyListIndexCountsTheBytesItLooksAtAndEachLookUp() throws {
+        let domains = (0..<4000).map { "<key>h\($0).example.com</key><dict><key>X</key><true/></dict>" }
+        let text = "<plist><dict>\n" + domains.joined(separator: "\n") + "\n</dict></plist>"
+        let bytes = Array(text.utf8)
+        let plist = try #require(PropertyListFile(path: "Info.plist", bytes: bytes))
+        let built = plist.steps
+        #expect(built > 0 && built <= bytes.count, "one pass over the bytes: \(built) steps for \(bytes.count) bytes")
+        for index in 0..<4000 { #expect(plist.line(ofKey: "h\(index).example.com") == index + 2) }
+        #expect(plist.steps == built + 4000, "one step per look-up")
+    }
+}

@@ -53,18 +53,12 @@ extension Auditor {
         for file in files {
             var occurrences: [String: Int] = [:]
             var seen = Set<String>()
-            // The rules each line is suppressed for: a directive covers its own lines' first and the line after its
-            // end. One table, so that 20,000 directives (each also a finding when malformed) cost 20,000 look-ups.
-            var suppressedOnLine: [Int: Set<String>] = [:]
-            steps += file.steps + 2 * file.suppressions.count + file.findings.count
-            for suppression in file.suppressions {
-                suppressedOnLine[suppression.line, default: []].formUnion(suppression.rules)
-                suppressedOnLine[suppression.endLine + 1, default: []].formUnion(suppression.rules)
-            }
+            var suppressions = SuppressionTable(file.suppressions)
+            steps += file.steps + file.findings.count
             for raw in file.findings.sorted(by: { ($0.line, $0.column, $0.rule.id) < ($1.line, $1.column, $1.rule.id) })
             where seen.insert("\(raw.rule.id)@\(raw.line):\(raw.column)").inserted {
                 if raw.rule.id != Catalogue.invalidSuppression.id,
-                    suppressedOnLine[raw.line]?.contains(raw.rule.id) == true
+                    suppressions.suppresses(raw.rule.id, onLine: raw.line)
                 {
                     suppressed += 1
                     continue
@@ -87,6 +81,7 @@ extension Auditor {
                         rule: raw.rule, file: file.path, line: raw.line, column: raw.column, message: raw.message,
                         fingerprint: fingerprint, inTestCode: file.isTest, related: raw.related))
             }
+            steps += suppressions.steps
         }
         findings.sort { ($0.file, $0.line, $0.column, $0.rule.id) < ($1.file, $1.line, $1.column, $1.rule.id) }
         var report = AuditReport(

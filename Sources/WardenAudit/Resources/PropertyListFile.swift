@@ -32,26 +32,32 @@ package struct PropertyListFile: @unchecked Sendable {
         self.path = path
         self.root = root
         isBinary = bytes.starts(with: Array("bplist".utf8))
-        keyLines = isBinary ? [:] : Self.keyLines(bytes)
-        counter.steps = isBinary ? 0 : bytes.count
+        let index = isBinary ? (lines: [:], steps: 0) : Self.keyLines(bytes)
+        keyLines = index.lines
+        counter.steps = index.steps
     }
 
     /// Each `<key>…</key>`'s text (as written: entities are not decoded, as in the search this replaces) and the
-    /// line of its first occurrence.
-    static func keyLines(_ bytes: [UInt8]) -> [String: Int] {
+    /// line of its first occurrence; `steps` counts every byte the scan looks at, where it looks.
+    static func keyLines(_ bytes: [UInt8]) -> (lines: [String: Int], steps: Int) {
         let open = Array("<key>".utf8)
         let close = Array("</key>".utf8)
         var lines: [String: Int] = [:]
         var line = 1
         var index = 0
+        var steps = 0
         while index < bytes.count {
+            steps += 1
             let byte = bytes[index]
             if byte == 0x0A {
                 line += 1
             } else if byte == 0x3C, bytes[index...].starts(with: open) {
                 let start = index + open.count
                 var end = start
-                while end < bytes.count, bytes[end] != 0x3C, bytes[end] != 0x0A { end += 1 }
+                while end < bytes.count, bytes[end] != 0x3C, bytes[end] != 0x0A {
+                    end += 1
+                    steps += 1
+                }
                 if bytes[end...].starts(with: close) {
                     let key = String(decoding: bytes[start..<end], as: UTF8.self)
                     if lines[key] == nil { lines[key] = line }
@@ -61,7 +67,7 @@ package struct PropertyListFile: @unchecked Sendable {
             }
             index += 1
         }
-        return lines
+        return (lines, steps)
     }
 
     /// `bytes` with each C preprocessor line (`#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`, `#define`,
@@ -86,7 +92,8 @@ package struct PropertyListFile: @unchecked Sendable {
         return changed ? output : nil
     }
 
-    /// The 1-based line of the first `<key>name</key>`, or 1 (binary lists have no lines).
+    /// The 1-based line of the first `<key>name</key>`, or 1 (binary lists have no lines). One step: a probe of the
+    /// index the init built.
     package func line(ofKey name: String) -> Int {
         counter.steps += 1
         return keyLines[name] ?? 1
