@@ -277,9 +277,16 @@ let flowFixtures: [RuleFixture] = [
             swift(
                 "func unlock() async throws {\n let ok = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"Unlock\")\n if ok { showVault() } }"
             ),
+            // A wrapper hands the result on; its caller decides access, and is reported there.
             swift(
-                "func unlock(completion: @escaping (Bool) -> Void) {\n context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"r\", reply: { [weak self] ok, _ in\n completion(ok) }) }"
+                "func unlock(completion: @escaping (Bool) -> Void) {\n context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"r\", reply: { [weak self] ok, _ in\n completion(ok) }) }\nfunc open() { unlock { ok in if ok { showVault() } } }"
             ),
+            [
+                "App/Biometrics.swift":
+                    "final class Biometrics {\n func authenticate(completion: @escaping (Bool) -> Void) {\n  LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Unlock\") { success, _ in completion(success) }\n }\n}",
+                "App/Vault.swift":
+                    "func openVault() {\n biometrics.authenticate { granted in\n  guard granted else { return }\n  showVault()\n }\n}",
+            ],
             swift(
                 "func unlock() async {\n do {\n try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"r\")\n showVault()\n } catch { } }"
             ),
@@ -288,6 +295,14 @@ let flowFixtures: [RuleFixture] = [
             ),
         ],
         negatives: [
+            // The wrapper alone, its result handed on and its caller deciding nothing (it shows it).
+            swift(
+                "func authenticate(completion: @escaping (Bool) -> Void) {\n LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Unlock\") { success, _ in\n  completion(success)\n }\n}\nfunc show() { authenticate { ok in print(ok) } }"
+            ).merging(faceIDPlist) { $1 },
+            // A caller's condition on a function that is not such a wrapper (no evaluatePolicy behind it).
+            swift(
+                "func authenticate(completion: @escaping (Bool) -> Void) { completion(true) }\nfunc open() { authenticate { ok in if ok { showVault() } } }"
+            ),
             swift(
                 "func check() {\n context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"r\") { _, error in\n if let error { self.show(error) } } }"
             ),

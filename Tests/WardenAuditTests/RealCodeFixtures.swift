@@ -1,7 +1,143 @@
 /// Fixtures for what real apps look like where the auditor used to miss a mistake or flag correct code (issue 28):
 /// each mistake with its correct twin, in Swift and in Objective-C where the mistake exists in both. Merged into
 /// ``ruleFixtures`` by rule.
+/// A bundled data set: `count` records, each with an `http://` link the app shows or hands to the system.
+func dataSet(_ count: Int, name: String = "App/Resources/stations.json") -> [String: String] {
+    let records = (0..<count).map {
+        #"  {"name": "Station \#($0)", "url": "http://stream\#($0).radio.example.net/live"}"#
+    }
+    return [name: "[\n" + records.joined(separator: ",\n") + "\n]"]
+}
+
 let realCodeFixtures: [RuleFixture] = [
+    RuleFixture(
+        rule: "secret-in-log",
+        positives: [
+            // The same shape with a credential: a variable named for a secret that holds one.
+            swift(
+                "func didSignIn(accessToken: String) {\n let token = accessToken.trimmingCharacters(in: .whitespaces)\n print(\"token: \\(token)\")\n}"
+            )
+        ],
+        negatives: [
+            // An APNs device token is an address, not a credential: a variable called `token` that holds one.
+            swift(
+                "func application(_ app: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {\n let token = deviceToken.map { String(format: \"%02x\", $0) }.joined()\n print(\"APNs device token: \\(token)\")\n}"
+            )
+        ]),
+    RuleFixture(
+        rule: "hardcoded-secret",
+        positives: [
+            ["App/Resources/keys.json": #"{"analytics": {"apiSecret": "Zt8fQ2xLm9Vb4Nc7Rw1Ks6Hd3Jp5Ty0E"}}"#]
+        ],
+        negatives: [
+            // The names of secrets (cookies a browser must clear), not secrets (DuckDuckGo's privacy configuration).
+            [
+                "App/Resources/config.json":
+                    #"{"cookies": {"thirdPartyCookieNames": ["__Secure-3PAPISID", "SAPISID", "user_id"]}}"#
+            ]
+        ]),
+    RuleFixture(
+        rule: "file-without-protection",
+        positives: [
+            swift(
+                "func save(_ profile: Data, to url: URL) {\n FileManager.default.createFile(atPath: url.path, contents: profile, attributes: [.protectionKey: FileProtectionType.none])\n}"
+            )
+        ],
+        negatives: [
+            // An empty marker file: its existence is the information, there are no contents to protect.
+            swift(
+                "func mark(_ url: URL) {\n FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.protectionKey: FileProtectionType.none])\n}"
+            )
+        ]),
+    RuleFixture(
+        rule: "token-in-url",
+        positives: [
+            swift(
+                "func inviteCode(token: String) -> URL? {\n var components = URLComponents(string: \"https://example.com/waitlist/code\")!\n components.queryItems = [URLQueryItem(name: \"token\", value: token)]\n return components.url\n}"
+            )
+        ],
+        negatives: [
+            // URLComponents used only to form-encode a POST body (DuckDuckGo's waitlist request).
+            swift(
+                "func inviteCode(token: String) {\n var components = URLComponents()\n components.queryItems = [URLQueryItem(name: \"token\", value: token)]\n let componentData = components.query?.data(using: .utf8)\n send(url, \"POST\", componentData)\n}"
+            )
+        ]),
+    RuleFixture(
+        rule: "non-constant-time-compare",
+        positives: [
+            swift(
+                "func check(entered: Credentials, stored: Credentials) -> Bool { entered.password == stored.password }")
+        ],
+        negatives: [
+            // Finding a saved record that matches one the app holds: nobody outside the process times it.
+            swift(
+                "var samePassword: [Credentials] { saved.filter { stored in stored.password == credentials.password } }"
+            ),
+            swift("let match = saved.first(where: { $0.password == candidate.password })"),
+        ]),
+    RuleFixture(
+        rule: "biometric-event-gate",
+        positives: [
+            // An async wrapper returns the result; the caller's condition decides access.
+            [
+                "App/Authenticator.swift":
+                    "final class Authenticator {\n func authenticate(reason: String) async -> Bool {\n  let context = LAContext()\n  do { return try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason) } catch { return false }\n }\n}",
+                "App/Vault.swift":
+                    "func open() async {\n if await authenticator.authenticate(reason: \"Unlock\") {\n  showVault()\n }\n}",
+            ].merging(faceIDPlist) { $1 }
+        ],
+        negatives: [
+            // The async wrapper alone: returning the result decides nothing.
+            [
+                "App/Authenticator.swift":
+                    "final class Authenticator {\n func authenticate(reason: String) async -> Bool {\n  let context = LAContext()\n  do { return try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason) } catch { return false }\n }\n}"
+            ].merging(faceIDPlist) { $1 }
+        ]),
+    RuleFixture(
+        rule: "ats-arbitrary-loads",
+        positives: [],
+        negatives: [
+            // A default-browser app (the web-browser entitlement) must load whatever page the user opens.
+            plist("<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict>").merging(
+                plist("<key>com.apple.developer.web-browser</key><true/>", name: "App/Browser.entitlements")
+            ) { $1 }
+        ]),
+    RuleFixture(
+        rule: "hardcoded-secret",
+        positives: [],
+        negatives: [
+            // Test resources and Xcode templates are not shipped code (reported apart, with --include-tests).
+            ["App/TestResources/Fake.swift": "let apiKey = \"sk_live_51H8abcdefghijklmnopqrstuvwx\""],
+            [
+                "Templates/Screen.xctemplate/___FILEBASENAME___.swift":
+                    "let apiKey = \"sk_live_51H8abcdefghijklmnopqrstuvwx\""
+            ],
+        ]),
+    RuleFixture(
+        rule: "cleartext-http",
+        positives: [
+            // Configuration: the key names where the app connects.
+            ["App/Resources/Config.json": #"{"api": {"baseURL": "http://api.example.com/v2", "timeout": 20}}"#],
+            ["App/Resources/Environments.json": #"{"servers": [{"name": "prod", "url": "http://prod.example.com"}]}"#],
+            [
+                "App/Config/Release.xcconfig":
+                    "API_ROOT = http:/$()/api.example.com\nSERVER_ADDRESS = http://api.example.com"
+            ],
+            plist("<key>BackendHost</key><string>http://api.example.com</string>"),
+            // A small list is still configuration: twenty links.
+            dataSet(20, name: "App/Resources/mirrors.json"),
+        ],
+        negatives: [
+            // A bundled catalogue (a podcast directory, radio stations, a food database's sources): data the app
+            // shows, not where it configures its networking.
+            dataSet(21), dataSet(3000),
+            // A URL in prose, or under a key that names no endpoint.
+            [
+                "App/Resources/About.json":
+                    #"{"description": "Data from http://openfoodfacts.example.org, thanks!", "credits": ["http://example.org/icons"]}"#
+            ],
+            plist("<key>NSHumanReadableCopyright</key><string>http://example.com</string>"),
+        ]),
     RuleFixture(
         rule: "hardcoded-secret",
         positives: [

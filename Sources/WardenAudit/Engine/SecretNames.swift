@@ -183,6 +183,17 @@ package enum SecretNames {
         return zip(words, words.dropFirst()).contains { secretPairs.contains($0 + " " + $1) }
     }
 
+    /// Whether `name` holds the *names* of secrets rather than secrets (`thirdPartyCookieNames`, `tokenHeaderName`,
+    /// `passwordFields`): its last word says so.
+    package static func namesSecrets(_ name: String) -> Bool {
+        words(name).last.map { secretNameWords.contains($0) } ?? false
+    }
+
+    static let secretNameWords: Set<String> = [
+        "name", "names", "label", "labels", "header", "headers", "field", "fields", "param", "params", "parameter",
+        "parameters", "identifier", "identifiers",
+    ]
+
     /// Whether `name` is a token that is an identifier by its own words (`socketHandlerToken`, `deviceToken`,
     /// `nextPageToken`), not a credential.
     package static func isPublicToken(_ name: String) -> Bool { isPublicToken(words: words(name)) }

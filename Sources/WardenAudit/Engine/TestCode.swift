@@ -1,12 +1,14 @@
 /// Recognises test code, whose findings are reported apart: a path in a test target or folder (`Tests/`,
-/// `MyAppTests/`, `UITests/`, `Mocks/`, `*Tests.swift`, `*Spec.m`) or a file that imports a test framework
+/// `MyAppTests/`, `UITests/`, `Mocks/`, `TestResources/`, an Xcode template, `*Tests.swift`, `*Spec.m`) or a file that
+/// imports a test framework
 /// (XCTest, Swift Testing, Quick, Nimble, `@testable import`).
 enum TestCode {
     // Not `Spec`/`Test` alone: `DeviceSpecs`, `SpeedTest/`, `ABTest/` are app code. Quick specs import Quick.
-    static let folderSuffixes = ["Tests", "UITests", "TestSupport", "TestHelpers"]
+    static let folderSuffixes = ["Tests", "UITests", "TestSupport", "TestHelpers", "TestResources", "TestData"]
     static let folders: Set<String> = [
         "Tests", "Test", "tests", "test", "UITests", "Mocks", "Mock", "Fakes", "Stubs", "Specs", "TestUtilities",
-        "TestHelpers", "TestSupport", "Fixtures", "fixtures", "Preview Content",
+        "TestHelpers", "TestSupport", "Fixtures", "fixtures", "Preview Content", "TestResources", "TestData",
+        "TestFixtures",
     ]
     static let frameworks: Set<String> = ["XCTest", "Testing", "Quick", "Nimble", "OHHTTPStubs", "SnapshotTesting"]
 
@@ -25,6 +27,8 @@ enum TestCode {
             {
                 return true
             }
+            // Xcode file templates (`*.xctemplate`): code a contributor copies, not code the app ships.
+            if name.hasSuffix(".xctemplate") { return true }
         }
         return false
     }

@@ -16,8 +16,25 @@ struct BiometricRules: Rule {
 
     var reports: [RuleInfo] { [Self.eventGate, Self.faceIDUsageDescriptionMissing] }
     var triggers: Triggers {
-        Triggers(identifiers: Set(["evaluatePolicy", "LAContext", "faceID"]).union(Self.biometricAccessControl))
+        Triggers(
+            identifiers: Set(["evaluatePolicy", "LAContext", "faceID"]).union(Self.biometricAccessControl),
+            identifierTest: { Self.mayWrapEvaluatePolicy($0) })
     }
+
+    /// Names a function that forwards `evaluatePolicy`'s result may have (`authenticate`, `unlockWithBiometrics`,
+    /// `verifyFaceID`): the calls a wrapper's caller makes, where access is decided. Cheap: a trigger.
+    static func mayWrapEvaluatePolicy(_ name: String) -> Bool {
+        name != "evaluatePolicy"
+            && (FastText.contains(name, "uthenticat") || FastText.contains(name, "nlock")
+                || FastText.contains(name, "iometr") || FastText.contains(name, "aceID")
+                || FastText.contains(name, "ouchID") || FastText.contains(name, "valuate"))
+    }
+
+    /// The flag a function raises when it hands `evaluatePolicy`'s result to its caller (`completion(success)`).
+    static func wrapperFlag(_ name: String) -> String { "biometricWrapper:" + name }
+    /// The flag a function raises when it decides on the result itself (reported there): its callers are not
+    /// reported again for the same decision.
+    static func deciderFlag(_ name: String) -> String { "biometricDecider:" + name }
 
     /// What makes Face ID prompt without an `LAContext` in the app's code, which needs the usage text too: Keychain
     /// access-control flags whose items Face ID unlocks (`.userPresence` uses Face ID where it is enrolled), and
@@ -37,6 +54,13 @@ struct BiometricRules: Rule {
     static let logCalls: Set<String> = ["print", "debugPrint", "NSLog", "os_log", "dump"]
 
     func check(_ scan: FileScan, at index: Int) {
+        let text = scan.tokens[index].text
+        if !["LAContext", "faceID"].contains(text), !Self.biometricAccessControl.contains(text),
+            Self.mayWrapEvaluatePolicy(text)
+        {
+            caller(scan, index)
+            return
+        }
         if scan.tokens[index].text == "LAContext" {
             scan.mark("localAuthentication", at: index)
             return
@@ -183,7 +207,12 @@ struct BiometricRules: Rule {
         }
         guard start > 0 else { return }
         let before = scan.tokens[start - 1]
-        if (before.kind == .keyword && ["if", "guard", "while", "return"].contains(before.text))
+        if before.kind == .keyword, before.text == "return" {
+            // `return try await context.evaluatePolicy(…)`: handed to the caller, whose condition decides.
+            if let function = Self.functionName(scan, enclosing: index) {
+                scan.facts.flags.insert(Self.wrapperFlag(function))
+            }
+        } else if (before.kind == .keyword && ["if", "guard", "while"].contains(before.text))
             || before.isSymbol("&&") || before.isSymbol("||")
         {
             report(scan, index, at: start - 1, "'evaluatePolicy'")
@@ -237,8 +266,111 @@ struct BiometricRules: Rule {
         gate(scan, index, name: name, in: (open + 1)..<Int(scan.file.partner[open]))
     }
 
-    /// Reports the first use of the result `name` in `body` that is not only logged.
+    /// Reports the first use of the result `name` in `body` that is not only logged; a result only handed to the
+    /// caller (`completion(success)`) makes the enclosing function a wrapper, whose callers decide access.
     private func gate(_ scan: FileScan, _ index: Int, name: String, in body: Range<Int>) {
+        if let position = decision(scan, name: name, in: body) {
+            report(scan, index, at: position, "'\(name)'")
+            if let function = Self.functionName(scan, enclosing: index) {
+                scan.facts.flags.insert(Self.deciderFlag(function))
+            }
+        } else if forwards(scan, name: name, in: body), let function = Self.functionName(scan, enclosing: index) {
+            scan.facts.flags.insert(Self.wrapperFlag(function))
+        }
+    }
+
+    /// At a call of a function that may wrap `evaluatePolicy` with a closure (`auth.authenticate { ok in if ok {
+    /// … } }`): where its first parameter decides access, reported when some file shows the function to be such a
+    /// wrapper.
+    private func caller(_ scan: FileScan, _ index: Int) {
+        guard scan.file.language == .swift, index > 0, scan.text(index - 1) != "func" else { return }
+        let name = scan.tokens[index].text
+        // `if await authenticator.authenticate(reason: r) { … }`: the async wrapper's Bool is the condition.
+        if scan.isSymbol(index + 1, "("), let condition = Self.conditionKeyword(scan, before: index) {
+            scan.report(
+                Self.eventGate, at: index,
+                "\(name)'s result — evaluatePolicy's, returned by \(name) — decides access (\(condition)): a hooked "
+                    + "callback bypasses it; let the Keychain enforce biometry",
+                if: Self.wrapperFlag(name), unless: Self.deciderFlag(name))
+            return
+        }
+        var closure = index + 1
+        if scan.isSymbol(closure, "("), scan.file.partner[closure] > closure {
+            let close = Int(scan.file.partner[closure])
+            closure =
+                scan.isSymbol(close + 1, "{")
+                ? close + 1 : ((closure + 1)..<close).first { scan.isSymbol($0, "{") } ?? -1
+        }
+        guard closure > index, scan.isSymbol(closure, "{"), scan.file.partner[closure] > closure else { return }
+        let close = Int(scan.file.partner[closure])
+        let (parameter, bodyStart) = closureParameter(scan, closure, close)
+        guard let parameter, let position = decision(scan, name: parameter, in: bodyStart..<close),
+            Self.isCondition(scan, position)
+        else { return }
+        scan.report(
+            Self.eventGate, at: index,
+            "\(name)'s result '\(parameter)' — evaluatePolicy's, handed on by \(name) — decides access"
+                + (scan.tokens[position].line == scan.tokens[index].line
+                    ? "" : " at line \(scan.tokens[position].line)")
+                + ": a hooked callback bypasses it; let the Keychain enforce biometry",
+            if: Self.wrapperFlag(name), unless: Self.deciderFlag(name))
+    }
+
+    /// `if`, `guard` or `while` when the call whose name is at `index` is (after `try`, `await`, `!` and a receiver
+    /// chain) the condition; nil otherwise.
+    static func conditionKeyword(_ scan: FileScan, before index: Int) -> String? {
+        var position = index - 1
+        while position >= 0,
+            scan.isSymbol(position, ".") || scan.tokens[position].kind == .identifier || scan.isSymbol(position, "!")
+                || ["try", "await", "self"].contains(scan.tokens[position].text) || scan.isSymbol(position, "?")
+        {
+            position -= 1
+        }
+        guard position >= 0 else { return nil }
+        let text = scan.tokens[position].text
+        return ["if", "guard", "while"].contains(text) && scan.tokens[position].kind == .keyword ? text : nil
+    }
+
+    /// Whether the use at `position` is a condition (`if ok`, `guard ok`, `if !ok`, `ok ?`, `ok &&`).
+    static func isCondition(_ scan: FileScan, _ position: Int) -> Bool {
+        var before = position - 1
+        if scan.isSymbol(before, "!") { before -= 1 }
+        return ["if", "guard", "while"].contains(scan.text(before)) || scan.isSymbol(before, "&&")
+            || scan.isSymbol(before, "||") || scan.isSymbol(position + 1, "?") || scan.isSymbol(position + 1, "&&")
+            || scan.isSymbol(position + 1, "||")
+    }
+
+    /// The name of the function whose body holds `index` (the token after `func`), or nil.
+    static func functionName(_ scan: FileScan, enclosing index: Int) -> String? {
+        guard let body = scan.file.enclosingFunction(of: index) else { return nil }
+        var position = body.lowerBound - 1
+        let limit = max(0, body.lowerBound - 96)
+        while position >= limit {
+            if scan.tokens[position].kind == .keyword, scan.tokens[position].text == "func" {
+                return scan.tokens.indices.contains(position + 1) ? scan.tokens[position + 1].text : nil
+            }
+            position -= 1
+        }
+        return nil
+    }
+
+    /// Whether `name` is handed to a callback in `body`.
+    private func forwards(_ scan: FileScan, name: String, in body: Range<Int>) -> Bool {
+        body.contains { position in
+            scan.tokens[position].kind == .identifier && scan.tokens[position].text == name
+                && isForward(scan, position)
+        }
+    }
+
+    private func isForward(_ scan: FileScan, _ position: Int) -> Bool {
+        guard let open = scan.enclosingOpener(of: position, "(", limit: 32) else { return false }
+        return (open == position - 1 || scan.isSymbol(position - 1, ","))
+            && Self.forwardsToCallback(scan.text(open - 1))
+    }
+
+    /// The first use of `name` in `body` that decides something: not a member of another value, a label, a log
+    /// argument or a hand-over to a callback.
+    private func decision(_ scan: FileScan, name: String, in body: Range<Int>) -> Int? {
         for position in body where scan.tokens[position].kind == .identifier && scan.tokens[position].text == name {
             if scan.isSymbol(position - 1, "."), scan.text(position - 2) != "self" { continue }
             if scan.isSymbol(position + 1, ":") { continue }  // a label
@@ -247,9 +379,19 @@ struct BiometricRules: Rule {
             {
                 continue
             }
-            report(scan, index, at: position, "'\(name)'")
-            return
+            // `completion(success)`: a wrapper that hands the result to its caller decides nothing here; the
+            // caller's use of it is the gate.
+            if isForward(scan, position) { continue }
+            return position
         }
+        return nil
+    }
+
+    /// The last words of a callback parameter's name: `completion`, `completionHandler`, `reply`, `onResult`.
+    static let callbackWords: Set<String> = ["completion", "handler", "callback", "reply", "block", "done", "result"]
+
+    static func forwardsToCallback(_ callee: String) -> Bool {
+        SecretNames.words(callee).last.map { callbackWords.contains($0) } ?? false
     }
 
     /// Reported at the `evaluatePolicy` call (where the mistake is made and where a reader looks for it), naming the

@@ -35,12 +35,41 @@ struct CleartextRule: Rule {
         }
     }
 
-    /// Base URLs in configuration resources (plists, JSON, xcconfig).
+    /// Endpoints in configuration resources: every build setting of an `.xcconfig`; in a property list or JSON file,
+    /// a value under a key that names an endpoint (`baseURL`, `api_host`, `server`, `legacy_url`), unless the file is
+    /// a bundled data set — more than ``dataSetURLs`` URLs: a catalogue of podcasts, stations or products, whose
+    /// links the app shows or hands to the system rather than configures its networking with (a 2.6 MB data set made
+    /// 229 of one app's 242 findings, none of them true). A URL in prose (`"description": "see http://…"`) is data.
     func check(resource: ResourceFile, _ report: ResourceReport) {
+        if resource.kind != .xcconfig {
+            var urls = 0
+            for entry in resource.entries
+            where FastText.hasPrefix(entry.value, "http://", caseInsensitive: true)
+                || FastText.hasPrefix(entry.value, "https://", caseInsensitive: true)
+            {
+                urls += 1
+                if urls > Self.dataSetURLs { return }
+            }
+        }
         for entry in resource.entries {
-            guard let host = Self.cleartextHost(entry.value) else { continue }
+            guard let host = Self.cleartextHost(entry.value),
+                resource.kind == .xcconfig || Self.namesAnEndpoint(entry.key)
+            else { continue }
             report.report(Self.cleartextHTTP, line: entry.line, "Cleartext http:// URL to \(host) in \(resource.name)")
         }
+    }
+
+    /// More URLs than this in one property list or JSON file make it a data set, not configuration.
+    static let dataSetURLs = 20
+
+    /// Words of a key that name where the app connects.
+    static let endpointWords: Set<String> = [
+        "url", "uri", "urls", "endpoint", "endpoints", "host", "hostname", "server", "servers", "base", "api", "domain",
+        "backend", "gateway", "proxy", "origin", "baseurl", "webservice",
+    ]
+
+    static func namesAnEndpoint(_ key: String) -> Bool {
+        SecretNames.words(key).contains { endpointWords.contains($0) }
     }
 
     /// Top-level names reserved for tests and local networks (RFC 6761, RFC 6762): never a production host; and

@@ -83,7 +83,9 @@ struct ComparisonRule: Rule {
                 bare.append(range.lowerBound)
             }
         }
-        guard let left, let right, !isStructural(left, right) else { return }
+        guard let left, let right, !isStructural(left, right), !Self.matchesRecords(scan, index, left, right) else {
+            return
+        }
         let roots = [left.root, right.root].compactMap { $0 }
         if let kind = kind(left.name, right.name, roots: roots) {
             scan.report(
@@ -116,6 +118,27 @@ struct ComparisonRule: Rule {
     /// `lhs.signature == rhs.signature` (an `==` implementation, a diff) compares two values field by field; it is
     /// not a check of one against another. The same name with another root (`pin == self.pin`,
     /// `user.pin == policy.pin`) is such a check.
+    /// The same field of two records inside a collection search (`saved.filter { $0.password == new.password }`,
+    /// `first(where:)`): finding a stored record that matches one the app already holds, not checking what someone
+    /// sent against a secret — nobody outside the process times it.
+    static func matchesRecords(_ scan: FileScan, _ index: Int, _ left: Operand, _ right: Operand) -> Bool {
+        guard left.name == right.name, left.root != nil, right.root != nil,
+            let brace = scan.enclosingOpener(of: index, "{", limit: 96)
+        else { return false }
+        var callee = brace - 1
+        if scan.isSymbol(callee, ":"), scan.text(callee - 1) == "where" {
+            // first(where: { … })
+            callee = (scan.enclosingOpener(of: brace, "(", limit: 4) ?? 0) - 1
+        } else if scan.isSymbol(callee, "(") {
+            callee -= 1
+        }
+        return callee >= 0 && searchCalls.contains(scan.text(callee))
+    }
+
+    static let searchCalls: Set<String> = [
+        "filter", "first", "last", "contains", "firstIndex", "lastIndex", "removeAll", "allSatisfy", "drop", "prefix",
+    ]
+
     private func isStructural(_ left: Operand, _ right: Operand) -> Bool {
         guard left.name == right.name else { return false }
         guard let leftRoot = left.root, let rightRoot = right.root else { return false }

@@ -14,6 +14,7 @@ struct FileProtectionRule: Rule {
     }
 
     func check(_ scan: FileScan, at index: Int) {
+        guard !Self.createsAnEmptyFile(scan, index) else { return }
         switch scan.tokens[index].text {
         case "none":
             // FileProtectionType.none (a bare `.none` is an Optional).
@@ -26,5 +27,15 @@ struct FileProtectionRule: Rule {
             // Data.WritingOptions.noFileProtection is used as a member (`.noFileProtection`).
             if scan.isSymbol(index - 1, ".") { scan.report(Self.fileWithoutProtection, at: index) }
         }
+    }
+
+    /// `createFile(atPath: p, contents: nil, attributes: [.protectionKey: FileProtectionType.none])`: a marker whose
+    /// existence is the information (a "has run" flag), with no contents for protection to hide.
+    static func createsAnEmptyFile(_ scan: FileScan, _ index: Int) -> Bool {
+        guard let open = scan.enclosingOpener(of: index, "(", limit: 64), scan.text(open - 1) == "createFile",
+            let call = scan.file.call(at: open - 1), let contents = call.argument("contents")
+        else { return false }
+        let text = contents.map { scan.tokens[$0].text }.joined()
+        return text == "nil" || text == "Data()" || text == ".init()"
     }
 }

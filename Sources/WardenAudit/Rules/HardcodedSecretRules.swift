@@ -113,7 +113,9 @@ struct HardcodedSecretRules: Rule {
         for entry in resource.entries {
             if entry.value.utf8.count >= 20, let format = KeyFormats.match(entry.value) {
                 report.report(Self.hardcodedSecret, line: entry.line, "A \(format) is stored in \(resource.name)")
-            } else if SecretNames.isSecret(entry.key), KeyFormats.looksLikeSecretValue(entry.value) {
+            } else if SecretNames.isSecret(entry.key), !SecretNames.namesSecrets(entry.key),
+                KeyFormats.looksLikeSecretValue(entry.value)
+            {
                 report.report(
                     Self.hardcodedSecret, line: entry.line,
                     "'\(entry.key)' holds a hard-coded secret in \(resource.name)")

@@ -133,6 +133,17 @@ final class ResourceReport {
     func report(_ rule: RuleInfo, line: Int, _ message: String? = nil) {
         findings.append(RawFinding(rule: rule, line: line, column: 1, message: message ?? rule.message))
     }
+
+    /// Reports unless some file of the project raises `flag` (decided after every file was read): an exception the
+    /// app's kind explains, such as a browser's arbitrary loads.
+    func report(_ rule: RuleInfo, line: Int, _ message: String? = nil, unless flag: String) {
+        let own = "resource:" + rule.id
+        facts.flags.insert(own)
+        facts.pending.append(
+            PendingFinding(
+                flag: own, also: nil, unless: flag,
+                finding: RawFinding(rule: rule, line: line, column: 1, message: message ?? rule.message)))
+    }
 }
 
 /// Collects project-wide findings, each in the file that caused it.

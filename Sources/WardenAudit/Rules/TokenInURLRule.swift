@@ -57,9 +57,16 @@ struct TokenInURLRule: Rule {
         scan.memo("form-body \(range.lowerBound)") {
             range.contains { position in
                 let token = scan.tokens[position]
-                if token.kind == .string { return token.text == "grant_type" }
+                // A token request is a POST body; so is a query the function sends as a POST.
+                if token.kind == .string { return token.text == "grant_type" || token.text == "POST" }
                 guard token.kind == .identifier else { return false }
                 if ["httpBody", "HTTPBody", "setHTTPBody", "percentEncodedQuery"].contains(token.text) { return true }
+                // `components.query?.data(using: .utf8)`: the encoded query turned into bytes, a form body.
+                if token.text == "query", scan.isSymbol(position - 1, "."),
+                    scan.text(position + 1) == "data" || scan.text(position + 2) == "data"
+                {
+                    return true
+                }
                 return FastText.contains(token.text, "body", caseInsensitive: true)
                     || FastText.contains(token.text, "form", caseInsensitive: true)
                         && SecretNames.words(token.text).contains("form")

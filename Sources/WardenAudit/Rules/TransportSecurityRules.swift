@@ -24,17 +24,27 @@ struct TransportSecurityRules: Rule {
 
     var reports: [RuleInfo] { [Self.arbitraryLoads, Self.arbitraryLoadsScoped, Self.insecureException, Self.weakTLS] }
 
+    /// Raised by an entitlements file that makes the app the user's default browser
+    /// (`com.apple.developer.web-browser`): such an app must load whatever page the user opens, over http too, so its
+    /// arbitrary loads are what it is for, not an exception to remove (Apple, "Preparing your app to be the default
+    /// web browser").
+    static let webBrowserFlag = "webBrowserEntitlement"
+
     func check(resource: ResourceFile, _ report: ResourceReport) {
-        guard let plist = resource.propertyList,
-            let ats = plist.root["NSAppTransportSecurity"] as? [String: Any]
-        else { return }
+        guard let plist = resource.propertyList else { return }
+        if PropertyListFile.isTrue(plist.root["com.apple.developer.web-browser"]) {
+            report.facts.flags.insert(Self.webBrowserFlag)
+        }
+        guard let ats = plist.root["NSAppTransportSecurity"] as? [String: Any] else { return }
         if PropertyListFile.isTrue(ats["NSAllowsArbitraryLoads"]) {
-            report.report(Self.arbitraryLoads, line: plist.line(ofKey: "NSAllowsArbitraryLoads"))
+            report.report(
+                Self.arbitraryLoads, line: plist.line(ofKey: "NSAllowsArbitraryLoads"), unless: Self.webBrowserFlag)
         }
         for key in ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent"]
         where PropertyListFile.isTrue(ats[key]) {
             report.report(
-                Self.arbitraryLoadsScoped, line: plist.line(ofKey: key), "\(key) disables ATS for that content")
+                Self.arbitraryLoadsScoped, line: plist.line(ofKey: key), "\(key) disables ATS for that content",
+                unless: Self.webBrowserFlag)
         }
         guard let domains = ats["NSExceptionDomains"] as? [String: Any] else { return }
         for (domain, value) in domains.sorted(by: { $0.key < $1.key }) {

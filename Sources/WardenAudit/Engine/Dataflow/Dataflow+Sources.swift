@@ -227,7 +227,9 @@ extension Dataflow {
             if taint.secret == nil { taint.secret = origin("a Keychain read", index) }
         }
         // A variable bound in this scope (self.name included).
+        var boundToPublicToken = false
         if variable, let bound = self.taint(of: token.name, name, at: index) {
+            boundToPublicToken = bound.publicToken && bound.secret == nil
             taint.merge(bound)
         }
         // `newValue` in the setter of a secret-named property: `var password: String { set { store(newValue) } }`.
@@ -243,9 +245,14 @@ extension Dataflow {
                 taint.secret = origin("the text of '\(owner)'", index)
             }
         }
+        // A push or device token by its own name (`deviceToken`): what a variable bound to it carries.
+        if variable, SecretNames.isPublicToken(name) { taint.publicToken = true }
         // A secret by its name, unless it labels a literal (`password: ""`) or is a declaration's type, or is the
-        // `token` of a place (`room.token`, `self.conversation.token`: a conversation's identifier, as `roomToken`).
-        if taint.secret == nil, scan.isSecret(name), !labelsLiteral(index), !isPlaceToken(index, name, member: member) {
+        // `token` of a place (`room.token`, `self.conversation.token`: a conversation's identifier, as `roomToken`),
+        // or a variable of this function bound to a device token (`let token = deviceToken.map { … }.joined()`).
+        if taint.secret == nil, scan.isSecret(name), !labelsLiteral(index), !isPlaceToken(index, name, member: member),
+            !boundToPublicToken
+        {
             taint.secret = origin("'\(name)'", index)
         }
         return index + 1

@@ -30,9 +30,13 @@ struct Taint: Sendable {
     var claims: Origin?
     /// An authorization (sign-in) URL or request.
     var authorizationURL: Origin?
+    /// A token that is an identifier by its own name (`deviceToken`, `pushToken`: ``SecretNames/isPublicToken(_:)``):
+    /// a variable holding one is not a secret because it is called `token`.
+    var publicToken = false
 
     var isEmpty: Bool {
         secret == nil && random == nil && uuid == nil && segments == nil && claims == nil && authorizationURL == nil
+            && !publicToken
     }
 
     mutating func merge(_ other: Taint) {
@@ -42,6 +46,7 @@ struct Taint: Sendable {
         if segments == nil { segments = other.segments }
         if claims == nil { claims = other.claims }
         if authorizationURL == nil { authorizationURL = other.authorizationURL }
+        publicToken = publicToken || other.publicToken
     }
 
     /// The same taint after passing through the variable `name` assigned on `line`.
@@ -54,6 +59,6 @@ struct Taint: Sendable {
         return Taint(
             secret: extend(secret), random: extend(random), uuid: extend(uuid), segments: extend(segments),
             claims: extend(claims),
-            authorizationURL: extend(authorizationURL))
+            authorizationURL: extend(authorizationURL), publicToken: publicToken)
     }
 }
