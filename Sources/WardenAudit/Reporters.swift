@@ -59,18 +59,18 @@ public enum Reporter {
     }
 
     /// The JSON document (the CLI's `--format json` contract):
-    /// `{"tool":{"name","version"},"findings":[{"rule","severity","file","line","column","message","masvs"}],"summary":{...}}`;
+    /// `{"tool":{"name","version"},"findings":[{"rule","severity","file","line","column","message","masvs","maswe","cwe"}],"summary":{...}}`;
     /// a finding about other lines of its file too lists them as `"related"`.
     public static func json(_ report: AuditReport, version: String) -> String {
         struct Document: Encodable {
             struct Tool: Encodable { let name: String, version: String }
             struct Item: Encodable {
                 let rule: String, severity: String, file: String, line: Int, column: Int, message: String
-                let masvs: [String], maswe: [String], fix: String, fingerprint: String
+                let masvs: [String], maswe: [String], cwe: [String], fix: String, fingerprint: String
                 let inTestCode: Bool
                 let related: [Int]?
                 enum CodingKeys: String, CodingKey {
-                    case rule, severity, file, line, column, message, masvs, maswe, fix, fingerprint, related
+                    case rule, severity, file, line, column, message, masvs, maswe, cwe, fix, fingerprint, related
                     case inTestCode = "in_test_code"
                 }
             }
@@ -95,7 +95,7 @@ public enum Reporter {
                     .init(
                         rule: $0.rule.id, severity: $0.severity.rawValue, file: $0.file, line: $0.line,
                         column: $0.column, message: $0.message, masvs: $0.rule.masvs, maswe: $0.rule.maswe,
-                        fix: $0.rule.fix, fingerprint: $0.fingerprint, inTestCode: $0.inTestCode,
+                        cwe: $0.rule.cwe, fix: $0.rule.fix, fingerprint: $0.fingerprint, inTestCode: $0.inTestCode,
                         related: $0.related.isEmpty ? nil : $0.related)
                 },
                 summary: .init(
@@ -111,7 +111,7 @@ public enum Reporter {
         let rules = Catalogue.all
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let descriptors: [SARIF.Rule] = rules.map { rule in
-            let references = (rule.masvs + rule.maswe).joined(separator: ", ")
+            let references = (rule.masvs + rule.maswe + rule.cwe).joined(separator: ", ")
             return SARIF.Rule(
                 id: rule.id, name: rule.name.replacingOccurrences(of: " ", with: ""),
                 shortDescription: .init(text: rule.name, markdown: nil),
@@ -122,9 +122,18 @@ public enum Reporter {
                         + (references.isEmpty ? "" : "\n\nOWASP: \(references)")),
                 defaultConfiguration: .init(level: rule.severity.rawValue),
                 properties: .init(
-                    tags: ["security"] + rule.masvs + rule.maswe, securitySeverity: rule.severity.securitySeverity,
-                    precision: "high",
-                    problemSeverity: rule.severity == .note ? "recommendation" : rule.severity.rawValue))
+                    // `external/cwe/cwe-319` is the tag GitHub code scanning groups CWEs by.
+                    tags: ["security"] + rule.masvs + rule.maswe
+                        + rule.cwe.map { "external/cwe/" + $0.lowercased() },
+                    securitySeverity: rule.severity.securitySeverity, precision: "high",
+                    problemSeverity: rule.severity == .note ? "recommendation" : rule.severity.rawValue),
+                relationships: rule.cwe.isEmpty
+                    ? nil
+                    : rule.cwe.map {
+                        .init(
+                            target: .init(id: String($0.dropFirst(4)), toolComponent: .init(name: "CWE")),
+                            kinds: ["superset"])
+                    })
         }
         let results: [SARIF.Result] = report.findings.map { finding in
             let related = finding.related.enumerated().map { id, line in
@@ -147,9 +156,15 @@ public enum Reporter {
                 relatedLocations: related.isEmpty ? nil : related,
                 partialFingerprints: ["wardenFingerprint/v1": finding.fingerprint])
         }
+        let cwes = Set(rules.flatMap(\.cwe)).map { String($0.dropFirst(4)) }.sorted { Int($0)! < Int($1)! }
         let run = SARIF.Run(
             tool: .init(driver: .init(name: "warden", version: version, semanticVersion: version, rules: descriptors)),
             results: results, columnKind: "utf16CodeUnits",
+            taxonomies: [
+                .init(
+                    name: "CWE", organization: "MITRE", informationUri: "https://cwe.mitre.org/",
+                    taxa: cwes.map { .init(id: $0) })
+            ],
             originalUriBaseIds: rootURI.map { ["%SRCROOT%": SARIF.ArtifactLocation(uri: $0, uriBaseId: nil)] })
         return encode(SARIF.Log(schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run]))
     }
@@ -169,8 +184,24 @@ public enum Reporter {
             let tool: Tool
             let results: [Result]
             let columnKind: String
+            let taxonomies: [Taxonomy]
             let originalUriBaseIds: [String: ArtifactLocation]?
         }
+        /// A taxonomy the rules relate to (CWE), with the taxa they name.
+        struct Taxonomy: Encodable {
+            let name: String, organization: String, informationUri: String
+            let taxa: [Taxon]
+        }
+        struct Taxon: Encodable { let id: String }
+        struct Relationship: Encodable {
+            let target: Target
+            let kinds: [String]
+        }
+        struct Target: Encodable {
+            let id: String
+            let toolComponent: ComponentReference
+        }
+        struct ComponentReference: Encodable { let name: String }
         struct Tool: Encodable { let driver: Driver }
         struct Driver: Encodable {
             let name: String, version: String, semanticVersion: String
@@ -186,6 +217,7 @@ public enum Reporter {
             let shortDescription: Text, fullDescription: Text, help: Text
             let defaultConfiguration: Configuration
             let properties: Properties
+            let relationships: [Relationship]?
         }
         struct Configuration: Encodable { let level: String }
         struct Properties: Encodable {

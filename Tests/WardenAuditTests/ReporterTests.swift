@@ -45,8 +45,23 @@ struct ReporterTests {
         #expect(Set(first.keys).isSuperset(of: ["rule", "severity", "file", "line", "column", "message", "masvs"]))
         #expect(first["file"] as? String == "App/A.swift" && first["line"] as? Int == 1)
         #expect(first["masvs"] as? [String] == ["MASVS-STORAGE-2"])
+        let rule = try #require(Catalogue.rule(first["rule"] as! String))
+        #expect(first["cwe"] as? [String] == rule.cwe && !rule.cwe.isEmpty)
+        #expect(first["maswe"] as? [String] == rule.maswe)
         let summary = object["summary"] as! [String: Any]
         #expect(summary["errors"] as? Int == 2 && summary["warnings"] as? Int == 1 && summary["files"] as? Int == 2)
+    }
+
+    /// Every rule about a weakness names its CWE; the ones without are the misconfigurations that are none.
+    @Test func everyWeaknessRuleHasACWE() {
+        let without = Catalogue.all.filter { $0.cwe.isEmpty }.map(\.id).sorted()
+        #expect(
+            without == [
+                "faceid-usage-description-missing", "invalid-suppression", "passkeys-without-webcredentials",
+                "password-field-without-content-type",
+            ])
+        #expect(
+            Catalogue.cweByRule.keys.allSatisfy { Catalogue.rule($0) != nil }, "a CWE for a rule that does not exist")
     }
 
     @Test func sarifHasWhatCodeScanningNeeds() throws {
@@ -65,6 +80,19 @@ struct ReporterTests {
             let properties = rule["properties"] as! [String: Any]
             #expect(["8.0", "5.5", "2.0"].contains(properties["security-severity"] as? String))
             #expect((properties["tags"] as? [String])?.first == "security")
+        }
+        // CWE: GitHub's `external/cwe/cwe-N` tags, rule relationships into the CWE taxonomy, and the taxonomy itself.
+        let taxonomy = try #require((run["taxonomies"] as? [[String: Any]])?.first)
+        #expect(taxonomy["name"] as? String == "CWE")
+        let taxa = Set((taxonomy["taxa"] as? [[String: String]] ?? []).compactMap { $0["id"] })
+        for (descriptor, info) in zip(rules, Catalogue.all) {
+            let tags = (descriptor["properties"] as! [String: Any])["tags"] as! [String]
+            #expect(tags.filter { $0.hasPrefix("external/cwe/cwe-") }.count == info.cwe.count, "\(info.id)")
+            let relationships = descriptor["relationships"] as? [[String: Any]] ?? []
+            let targets = relationships.compactMap { ($0["target"] as? [String: Any])?["id"] as? String }
+            #expect(targets.map { "CWE-" + $0 } == info.cwe, "\(info.id)")
+            #expect(targets.allSatisfy(taxa.contains))
+            #expect(tags.contains(where: { $0.hasPrefix("MASVS-") }) == !info.masvs.isEmpty)
         }
         let results = run["results"] as! [[String: Any]]
         #expect(results.count == 3)

@@ -39,6 +39,9 @@ public struct RuleInfo: Sendable, Hashable {
     public let masvs: [String]
     /// The OWASP MASWE weaknesses it maps to (`MASWE-0019`...); may be empty.
     public let maswe: [String]
+    /// The MITRE CWE weaknesses it finds (`CWE-319`...); empty for a rule about a misconfiguration that is no
+    /// weakness of its own.
+    public var cwe: [String] { (Catalogue.cweByRule[id] ?? []).map { "CWE-\($0)" } }
 
     /// Creates a catalogue entry (the catalogue is ``Catalogue/all``).
     public init(

@@ -35,7 +35,7 @@ struct AuditCommand: CLICommand {
         if arguments.has("rules") {
             for rule in Catalogue.all {
                 io.out(
-                    "\(rule.id) [\(rule.severity.rawValue)] \(rule.name) — \((rule.masvs + rule.maswe).joined(separator: ", "))"
+                    "\(rule.id) [\(rule.severity.rawValue)] \(rule.name) — \((rule.masvs + rule.maswe + rule.cwe).joined(separator: ", "))"
                 )
             }
             return ExitCode.success
