@@ -69,7 +69,7 @@
         /// The `OSStatus` a Security `CFError` carries (its code, in `NSOSStatusErrorDomain`).
         private static func status(_ error: Unmanaged<CFError>?) -> Int32? {
             guard let error = error?.takeRetainedValue() else { return nil }
-            return Int32(truncatingIfNeeded: (error as Error as NSError).code)
+            return Int32(truncatingIfNeeded: (error as any Error as NSError).code)
         }
     }
 #endif
