@@ -246,7 +246,9 @@ package enum AEADPrimitive {
         guard tag.count == AEADAlgorithm.tagByteCount else {
             throw CryptoError(.authenticationFailed, "an AEAD tag is 16 bytes, not \(tag.count)")
         }
-        guard ciphertext.count <= maximumMessageBytes else {
+        guard ciphertext.count <= maximumMessageBytes,
+            associatedData.withUnsafeBytes({ $0.count }) <= maximumMessageBytes
+        else {
             throw CryptoError(.inputTooLarge, "AEAD input is limited to \(maximumMessageBytes) bytes")
         }
         let plaintext = associatedData.withUnsafeBytes { aad in

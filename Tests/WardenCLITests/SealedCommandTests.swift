@@ -32,6 +32,13 @@ struct SealedCommandTests {
         let opened = await CLI.run(["sealed", "open", "--key", key, "--out", "\(dir)/back", "\(dir)/draft"])
         #expect(opened.status == 0, "\(opened.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/back")) == Data("a draft".utf8))
+        let mode = try FileManager.default.attributesOfItem(atPath: "\(dir)/back")[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the plaintext is never readable by others")
+        // A link planted at --out is never written through.
+        #expect(symlink("\(dir)/plain", "\(dir)/planted") == 0)
+        let planted = await CLI.run(["sealed", "open", "--key", key, "--out", "\(dir)/planted", "\(dir)/draft"])
+        #expect(planted.status == 2 && planted.stderr.hasPrefix("warden: file_exists:"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/plain")) == Data("a draft".utf8))
     }
 
     /// A changed byte, a cut, another name, another key: exit 1 with the typed code, and no output file.
@@ -70,10 +77,14 @@ struct SealedCommandTests {
         #expect(await CLI.run(["sealed", "keygen", key]).stderr.hasPrefix("warden: file_exists:"))
         try Data("00".utf8).write(to: URL(fileURLWithPath: "\(dir)/short"))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "\(dir)/short")
+        // Full-width digits are not hex digits to the parser (Character.isHexDigit says they are).
+        try Data(String(repeating: "\u{FF11}", count: 64).utf8).write(to: URL(fileURLWithPath: "\(dir)/wide"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "\(dir)/wide")
         try Data(String(repeating: "ab", count: 32).utf8).write(to: URL(fileURLWithPath: "\(dir)/open-key"))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: "\(dir)/open-key")
         let cases: [([String], String)] = [
             (["sealed", "seal", "--key", "\(dir)/short", "--out", "\(dir)/x", "-"], "invalid_key"),
+            (["sealed", "seal", "--key", "\(dir)/wide", "--out", "\(dir)/x", "-"], "invalid_key"),
             (["sealed", "seal", "--key", "\(dir)/open-key", "--out", "\(dir)/x", "-"], "key_file_exposed"),
             (["sealed", "seal", "--key", "\(dir)/missing", "--out", "\(dir)/x", "-"], "unreadable_file"),
             (["sealed", "seal", "--key", key, "--out", key, "-"], "file_exists"),

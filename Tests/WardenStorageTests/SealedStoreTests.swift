@@ -249,6 +249,58 @@ import WardenTesting
         }
     }
 
+    /// Two processes' stores making the first key at once (here two store instances over one key item): the second
+    /// finds the first one's key instead of overwriting it, so every file either wrote opens for both.
+    @Test func storesMakingTheFirstKeyAtOnceShareOne() async throws {
+        let first = try store()
+        let second = try store()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    try await (index.isMultiple(of: 2) ? first : second).write(Data([UInt8(index)]), named: "f\(index)")
+                }
+            }
+            try await group.waitForAll()
+        }
+        for index in 0..<8 {
+            #expect(try await first.read(named: "f\(index)") == Data([UInt8(index)]))
+            #expect(try await second.read(named: "f\(index)") == Data([UInt8(index)]))
+        }
+    }
+
+    /// Another process rotates the key: this one's next write uses the new key (it reads the stored list before
+    /// sealing), so the other process can read it — a write under the dropped key could never be opened again.
+    @Test func aWriteAfterAnotherProcessRotatedUsesTheNewKey() async throws {
+        let app = try store()
+        let widget = try store()
+        try await app.write(Data("one".utf8), named: "one")
+        #expect(try await widget.read(named: "one") == Data("one".utf8))
+        try await widget.rotateKey()
+        try await app.write(Data("two".utf8), named: "two")
+        #expect(try await widget.read(named: "two") == Data("two".utf8))
+        #expect(try await self.store().read(named: "two") == Data("two".utf8))
+    }
+
+    /// An interrupted rotation (two keys stored) is finished with its new key, never by adding a third.
+    @Test func anInterruptedRotationIsFinishedWithItsOwnKey() async throws {
+        let store = try store()
+        try await store.write(Data("old".utf8), named: "old")
+        let stored = Array(try await keys.load(service: "sealed", account: "sealing-keys")!.dropFirst())
+        var ring = try SealingKeyring(bytes: stored)
+        let pending = try SealingKeyring.generate()
+        ring.entries.insert(pending, at: 0)
+        try await keys.save(Data([0] + ring.bytes), service: "sealed", account: "sealing-keys")
+        #expect(try await store.rotateKey() == 1)
+        let after = try SealingKeyring(
+            bytes: Array(try await keys.load(service: "sealed", account: "sealing-keys")!.dropFirst()))
+        #expect(after.entries == [pending])
+        #expect(try await store.read(named: "old") == Data("old".utf8))
+        #expect("\(after)".contains("<redacted>") && !"\(after)".contains("\(pending.key)"))
+        let long = String(repeating: "n", count: 255)
+        try await store.write(Data("x".utf8), named: long)
+        #expect(try await store.read(named: long) == Data("x".utf8))
+    }
+
     /// Every store that runs here keeps the key: memory, and the real Secret Service when the session has one.
     @Test func theKeyLivesInEachPlatformStore() async throws {
         for (label, keyStore) in try Stores.all() where label != "file" {

@@ -20,15 +20,16 @@ struct SealedCommand: CLICommand {
     static func key(_ path: String) throws -> [UInt8] {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw CLIError.usage("cannot read '\(path)'", code: "unreadable_file") }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw CLIError.usage("'\(path)' is not a regular file", code: "unreadable_file")
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+            throw CLIError.usage("'\(path)' is not a regular file of this user", code: "unreadable_file")
         }
         guard info.st_mode & 0o077 == 0 else {
             throw CLIError.usage("'\(path)' is readable by others: chmod 600 it", code: "key_file_exposed")
         }
         guard let text = FileManager.default.contents(atPath: path), text.count <= 200,
             let hex = String(data: text, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-            hex.count == 64, hex.allSatisfy(\.isHexDigit)
+            hex.utf8.count == 64,
+            hex.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) })
         else { throw CLIError.usage("'\(path)' is not a sealing key (64 hex digits)", code: "invalid_key") }
         var bytes: [UInt8] = []
         var index = hex.startIndex

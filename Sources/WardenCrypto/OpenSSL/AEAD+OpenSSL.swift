@@ -42,8 +42,7 @@
             let pooled = wantsSealing ? sealing.popLast() : opening.popLast()
             lock.unlock()
             if let pooled { return pooled }
-            guard let context = EVP_CIPHER_CTX_new() else { return nil }
-            let cipher = Self.ciphers[algorithm]!.pointer
+            guard let cipher = Self.ciphers[algorithm]?.pointer, let context = EVP_CIPHER_CTX_new() else { return nil }
             let keyed =
                 wantsSealing
                 ? EVP_EncryptInit_ex2(context, cipher, key, nil, nil)

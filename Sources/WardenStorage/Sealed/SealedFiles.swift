@@ -63,15 +63,23 @@ package struct SealedFiles: Sendable {
     /// Writes `bytes` as `name`, whole or not at all: a private temporary file (created exclusively, never through a
     /// link, mode 0600, given the file class before any byte), synced, then renamed over the old one.
     package func write(_ bytes: [UInt8], name: String) throws(StorageError) {
-        let suffix = ((try? SecureRandom().bytes(count: 8)) ?? []).map { String($0, radix: 16) }.joined()
-        let temporary = path(".\(name).\(suffix).tmp")
+        guard let random = try? SecureRandom().bytes(count: 8) else {
+            throw StorageError(.backendFailure, "the system random source failed")
+        }
+        // `.w-<16 hex>.tmp`: short whatever the name (a 255-byte name plus a suffix would be too long for the file
+        // system), and never a name the store accepts (they cannot start with a dot).
+        let temporary = path(".w-\(random.map { String(format: "%02x", $0) }.joined()).tmp")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StorageError(.backendFailure, "cannot create a file in the sealed store (errno \(errno))")
         }
         var keep = false
         defer { if !keep { unlink(temporary) } }
-        _ = protection.protect(temporary, fileClass)
+        // The class before any byte; a system that refuses it gets no file rather than a less protected one.
+        guard protection.protect(temporary, fileClass) else {
+            close(fd)
+            throw StorageError(.backendFailure, "the system refused the file's data protection class")
+        }
         var written = 0
         let ok = bytes.withUnsafeBytes { buffer -> Bool in
             while written < buffer.count {

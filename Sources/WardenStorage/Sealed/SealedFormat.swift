@@ -130,11 +130,19 @@ package enum SealedFormat {
 }
 
 /// The store's master keys, newest first, as kept in the key store: `version 1 | count | (key ID 16 | key 32)*`.
-package struct SealingKeyring: Equatable, Sendable {
-    package struct Entry: Equatable, Sendable {
+/// Prints its key IDs only.
+package struct SealingKeyring: Equatable, Sendable, CustomStringConvertible, CustomReflectable {
+    package struct Entry: Equatable, Sendable, CustomStringConvertible, CustomReflectable {
         package let id: [UInt8]
         package let key: [UInt8]
+        package var description: String { "key \(id.prefix(4).map { String($0, radix: 16) }.joined())…, <redacted>" }
+        package var customMirror: Mirror { Mirror(self, children: []) }
     }
+    package var description: String { "SealingKeyring(\(entries.map(\.description)))" }
+    package var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// More keys than this are refused (a list counts its keys in one byte).
+    package static let maximumKeys = 16
     package var entries: [Entry]
 
     package var current: Entry { entries[0] }
@@ -152,14 +160,16 @@ package struct SealingKeyring: Equatable, Sendable {
     }
 
     package var bytes: [UInt8] {
-        [1, UInt8(entries.count)] + entries.flatMap { $0.id + $0.key }
+        [1, UInt8(min(entries.count, 255))] + entries.prefix(255).flatMap { $0.id + $0.key }
     }
 
     package init(entries: [Entry]) { self.entries = entries }
 
     package init(bytes: [UInt8]) throws(StorageError) {
         let size = SealedFormat.keyIDByteCount + AEADAlgorithm.keyByteCount
-        guard bytes.count >= 2, bytes[0] == 1, bytes[1] > 0, bytes.count == 2 + Int(bytes[1]) * size else {
+        guard bytes.count >= 2, bytes[0] == 1, bytes[1] > 0, Int(bytes[1]) <= Self.maximumKeys,
+            bytes.count == 2 + Int(bytes[1]) * size
+        else {
             throw StorageError(.corruptedData, "the sealed store's key item is not a key list this version reads")
         }
         entries = (0..<Int(bytes[1])).map { index in

@@ -25,7 +25,7 @@ import WardenCrypto
 /// **Where the key lives.** A master key, made at the first write, kept in `keyStore` under `keyService` (account
 /// `sealing-keys`). On Apple platforms pass a `KeychainStore` (its default accessibility is
 /// `WhenUnlockedThisDeviceOnly`: the key never leaves the device in a backup), optionally with a
-/// ``SealingKeyWrapper`` such as WardenApple's `SecureEnclaveKeyWrapper`, so the stored key is useless without this
+/// ``SealingKeyWrapper`` such as ``SecureEnclaveKeyWrapper``, so the stored key is useless without this
 /// device's Secure Enclave. On Linux, the Secret Service.
 ///
 /// **Data protection.** Files get ``DataProtectionClass/complete`` unless `protection` says otherwise (a background
@@ -50,7 +50,24 @@ public actor SealedStore {
     private let keyStore: any CredentialStore
     private let keyService: String
     private let wrapper: (any SealingKeyWrapper)?
+    /// The key list last read; used only to open files (a seal always reads the stored list first).
     private var keyring: SealingKeyring?
+    /// One operation at a time: the actor alone would let `removeAll()` run while `rotateKey()` waits on the key
+    /// store, and rotation would then write back files and a key that sign-out had just removed.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    private func enter() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func leave() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
 
     private static let keyAccount = "sealing-keys"
 
@@ -104,7 +121,9 @@ public actor SealedStore {
         guard plaintext.count + SealedFormat.overhead <= maximumFileBytes else {
             throw StorageError(.itemTooLarge, "a sealed file is limited to \(maximumFileBytes) bytes")
         }
-        let sealed = try await seal(plaintext, context: name)
+        await enter()
+        defer { leave() }
+        let sealed = try await sealLocked(plaintext, context: name)
         try files.prepare()
         try files.write(sealed, name: name)
     }
@@ -116,13 +135,17 @@ public actor SealedStore {
     ///   ``StorageErrorDomain/Code/itemTooLarge``.
     public func read(named name: String) async throws(StorageError) -> Data? {
         try SealedFiles.check(name: name)
+        await enter()
+        defer { leave() }
         guard let sealed = try files.read(name: name, maximumBytes: maximumFileBytes) else { return nil }
-        return Data(try await open(sealed, context: name))
+        return Data(try await openLocked(sealed, context: name))
     }
 
     /// Removes `name`; no such file is not an error.
-    public func remove(named name: String) throws(StorageError) {
+    public func remove(named name: String) async throws(StorageError) {
         try SealedFiles.check(name: name)
+        await enter()
+        defer { leave() }
         try files.remove(name: name)
     }
 
@@ -132,6 +155,8 @@ public actor SealedStore {
     /// Removes every file of the store, its leftover temporary files and its key: what sign-out does with data at
     /// rest. Files already copied elsewhere stay sealed under a key that no longer exists.
     public func removeAll() async throws(StorageError) {
+        await enter()
+        defer { leave() }
         let listing = try files.list()
         for name in listing.names + listing.temporary { try files.remove(name: name) }
         try await keyStore.delete(service: keyService, account: Self.keyAccount)
@@ -149,7 +174,16 @@ public actor SealedStore {
 
     /// Seals `plaintext` for `context` (what it is, e.g. a record's ID: the same context opens it).
     public func seal(_ plaintext: [UInt8], context: String) async throws(StorageError) -> [UInt8] {
+        await enter()
+        defer { leave() }
+        return try await sealLocked(plaintext, context: context)
+    }
+
+    /// Seals under the *stored* current key, read again each time: another process may have rotated it, and a file
+    /// sealed under a key it has dropped could never be opened again.
+    private func sealLocked(_ plaintext: [UInt8], context: String) async throws(StorageError) -> [UInt8] {
         try Self.check(context: context)
+        keyring = nil
         let current = try await loadKeyring(creating: true)!.current
         return try SealedFormat.seal(
             plaintext, context: context, master: current.key, keyID: current.id, algorithm: algorithm)
@@ -159,6 +193,12 @@ public actor SealedStore {
     /// - Throws: ``StorageErrorDomain/Code/tampered``, ``StorageErrorDomain/Code/corruptedData``,
     ///   ``StorageErrorDomain/Code/unknownKey``, ``StorageErrorDomain/Code/itemTooLarge``.
     public func open(_ sealed: [UInt8], context: String) async throws(StorageError) -> [UInt8] {
+        await enter()
+        defer { leave() }
+        return try await openLocked(sealed, context: context)
+    }
+
+    private func openLocked(_ sealed: [UInt8], context: String) async throws(StorageError) -> [UInt8] {
         try Self.check(context: context)
         let parts = try SealedFormat.parse(sealed, maximumBytes: maximumFileBytes)
         var master = try await loadKeyring(creating: false)?.key(for: parts.header.keyID)
@@ -181,16 +221,23 @@ public actor SealedStore {
     /// Blobs sealed with ``seal(_:context:)`` and kept elsewhere must be sealed again before, or they no longer open.
     @discardableResult
     public func rotateKey() async throws(StorageError) -> Int {
+        await enter()
+        defer { leave() }
+        keyring = nil
         var ring = try await loadKeyring(creating: false) ?? SealingKeyring(entries: [])
-        ring.entries.insert(try SealingKeyring.generate(), at: 0)
-        try await saveKeyring(ring)
+        // A list of more than one key is an interrupted rotation: finish it with its new key, not another one.
+        if ring.entries.count <= 1 {
+            ring.entries.insert(try SealingKeyring.generate(), at: 0)
+            try await saveKeyring(ring)
+        }
         keyring = ring
         var count = 0
         for name in try files.list().names {
-            guard let data = try await read(named: name) else { continue }
+            guard let sealed = try files.read(name: name, maximumBytes: maximumFileBytes) else { continue }
+            let data = try await openLocked(sealed, context: name)
             try files.write(
                 try SealedFormat.seal(
-                    Array(data), context: name, master: ring.current.key, keyID: ring.current.id, algorithm: algorithm),
+                    data, context: name, master: ring.current.key, keyID: ring.current.id, algorithm: algorithm),
                 name: name)
             count += 1
         }
@@ -214,8 +261,19 @@ public actor SealedStore {
             return ring
         }
         guard creating else { return nil }
-        try await saveKeyring(SealingKeyring(entries: [try SealingKeyring.generate()]))
-        // Read back what is stored: when two processes make the first key at once, both use the one that stayed.
+        // The first key is made under the key store's grant lock (a `FileGrantLock` shared by an app and its
+        // extensions, as for tokens), and only when the item is still absent inside it: a second process waits, then
+        // finds the first one's key instead of overwriting it (files sealed under an overwritten key would be lost).
+        let lease = try await keyStore.grantLock.acquire(service: keyService, account: Self.keyAccount)
+        do {
+            if try await keyStore.load(service: keyService, account: Self.keyAccount) == nil {
+                try await saveKeyring(SealingKeyring(entries: [try SealingKeyring.generate()]))
+            }
+        } catch {
+            await lease.release()
+            throw error
+        }
+        await lease.release()
         guard let stored = try await keyStore.load(service: keyService, account: Self.keyAccount) else {
             throw StorageError(.backendFailure, "the sealed store's key was not kept by the key store")
         }
@@ -225,6 +283,9 @@ public actor SealedStore {
     }
 
     private func saveKeyring(_ ring: SealingKeyring) async throws(StorageError) {
+        guard ring.entries.count <= SealingKeyring.maximumKeys else {
+            throw StorageError(.itemTooLarge, "a sealed store keeps at most \(SealingKeyring.maximumKeys) keys")
+        }
         let bytes: [UInt8]
         if let wrapper {
             bytes = [1] + (try await wrapper.wrap(ring.bytes))
@@ -250,7 +311,7 @@ public actor SealedStore {
 
 /// Wraps a sealed store's master key before it is stored, so that the stored item alone opens nothing.
 ///
-/// WardenApple's `SecureEnclaveKeyWrapper` encrypts it to a Secure Enclave P-256 key (`SecKeyCreateEncryptedData`,
+/// ``SecureEnclaveKeyWrapper`` encrypts it to a Secure Enclave P-256 key (`SecKeyCreateEncryptedData`,
 /// ECIES with AES-GCM); ``X25519KeyWrapper`` does the same in software with a key the caller keeps.
 public protocol SealingKeyWrapper: Sendable {
     /// The wrapped form of `key`.

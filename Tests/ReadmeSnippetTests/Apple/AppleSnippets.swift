@@ -114,8 +114,7 @@ if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *), let https = preset.httpsRe
             let documents = try SealedStore(
                 directory: support.appendingPathComponent("Documents"), keyStore: KeychainStore(),
                 keyService: "com.example.app.documents",
-                wrapper: SecureEnclaveKeyWrapper(tag: "com.example.app.documents.wrap"),
-                protection: .completeUntilFirstUserAuthentication)  // only for files a background task reads
+                wrapper: SecureEnclaveKeyWrapper(tag: "com.example.app.documents.wrap"))
         }
     }
 
