@@ -39,6 +39,12 @@ struct SealedCommandTests {
         let planted = await CLI.run(["sealed", "open", "--key", key, "--out", "\(dir)/planted", "\(dir)/draft"])
         #expect(planted.status == 2 && planted.stderr.hasPrefix("warden: file_exists:"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/plain")) == Data("a draft".utf8))
+        // A dangling link is not replaced or written through either (an atomic write would have replaced it).
+        #expect(symlink("\(dir)/nowhere", "\(dir)/dangling") == 0)
+        let dangling = await CLI.run(["sealed", "open", "--key", key, "--out", "\(dir)/dangling", "\(dir)/draft"])
+        #expect(dangling.status == 2 && dangling.stderr.hasPrefix("warden: file_exists:"), "\(dangling.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/nowhere"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: "\(dir)/dangling")) == "\(dir)/nowhere")
     }
 
     /// A changed byte, a cut, another name, another key: exit 1 with the typed code, and no output file.

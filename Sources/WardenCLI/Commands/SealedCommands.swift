@@ -47,13 +47,23 @@ struct SealedCommand: CLICommand {
         Array(HMAC.authenticationCode(for: Array("warden.sealed.key-id".utf8), key: key, hash: .sha256).prefix(16))
     }
 
+    /// Creates `path` exclusively (never an existing file, never through a link), mode 0600 from its first byte, and
+    /// writes `bytes`; on any failure the new file is removed.
     static func write(_ bytes: [UInt8], to path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw CLIError.usage("'\(path)' exists; refusing to overwrite it", code: "file_exists")
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            if errno == EEXIST || errno == ELOOP {
+                throw CLIError.usage("'\(path)' exists; refusing to overwrite it", code: "file_exists")
+            }
+            throw CLIError.usage("cannot write '\(path)'", code: "unwritable_file")
         }
-        guard
-            FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
-        else { throw CLIError.usage("cannot write '\(path)'", code: "unwritable_file") }
+        let ok = SealedFiles.writeAll(fd, bytes)
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard ok, synced else {
+            unlink(path)
+            throw CLIError.usage("cannot write '\(path)'", code: "unwritable_file")
+        }
     }
 
     static func context(_ arguments: ParsedArguments, sealedFile: String) -> String {

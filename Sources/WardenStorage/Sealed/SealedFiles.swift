@@ -80,18 +80,7 @@ package struct SealedFiles: Sendable {
             close(fd)
             throw StorageError(.backendFailure, "the system refused the file's data protection class")
         }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let count = Foundation.write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                written += count
-            }
-            return true
-        }
+        let ok = Self.writeAll(fd, bytes)
         let synced = fsync(fd) == 0
         close(fd)
         guard ok, synced else { throw StorageError(.backendFailure, "writing the sealed file failed (errno \(errno))") }
@@ -103,6 +92,22 @@ package struct SealedFiles: Sendable {
         if directoryFD >= 0 {
             fsync(directoryFD)
             close(directoryFD)
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`, across short writes and interruptions; false on an error.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var written = 0
+        return bytes.withUnsafeBytes { buffer -> Bool in
+            while written < buffer.count {
+                let count = Foundation.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                written += count
+            }
+            return true
         }
     }
 
