@@ -52,21 +52,20 @@ public actor SealedStore {
     private let wrapper: (any SealingKeyWrapper)?
     /// The key list last read; used only to open files (a seal always reads the stored list first).
     private var keyring: SealingKeyring?
-    /// One operation at a time: the actor alone would let `removeAll()` run while `rotateKey()` waits on the key
-    /// store, and rotation would then write back files and a key that sign-out had just removed.
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// One operation at a time, in arrival order: the actor alone would let `removeAll()` run while `rotateKey()`
+    /// waits on the key store, and rotation would then write back files and a key that sign-out had just removed.
+    private let operations = ProcessGrantLock()
 
-    private func enter() async {
-        guard busy else {
-            busy = true
-            return
+    private func exclusive<T>(_ body: () async throws(StorageError) -> T) async throws(StorageError) -> T {
+        let lease = try await operations.acquire(service: keyService, account: "operations")
+        do throws(StorageError) {
+            let value = try await body()
+            await lease.release()
+            return value
+        } catch {
+            await lease.release()
+            throw error
         }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    private func leave() {
-        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 
     private static let keyAccount = "sealing-keys"
@@ -121,11 +120,11 @@ public actor SealedStore {
         guard plaintext.count + SealedFormat.overhead <= maximumFileBytes else {
             throw StorageError(.itemTooLarge, "a sealed file is limited to \(maximumFileBytes) bytes")
         }
-        await enter()
-        defer { leave() }
-        let sealed = try await sealLocked(plaintext, context: name)
-        try files.prepare()
-        try files.write(sealed, name: name)
+        try await exclusive { () async throws(StorageError) in
+            let sealed = try await sealLocked(plaintext, context: name)
+            try files.prepare()
+            try files.write(sealed, name: name)
+        }
     }
 
     /// The opened contents of `name`, or nil when there is no such file.
@@ -135,18 +134,16 @@ public actor SealedStore {
     ///   ``StorageErrorDomain/Code/itemTooLarge``.
     public func read(named name: String) async throws(StorageError) -> Data? {
         try SealedFiles.check(name: name)
-        await enter()
-        defer { leave() }
-        guard let sealed = try files.read(name: name, maximumBytes: maximumFileBytes) else { return nil }
-        return Data(try await openLocked(sealed, context: name))
+        return try await exclusive { () async throws(StorageError) -> Data? in
+            guard let sealed = try files.read(name: name, maximumBytes: maximumFileBytes) else { return nil }
+            return Data(try await openLocked(sealed, context: name))
+        }
     }
 
     /// Removes `name`; no such file is not an error.
     public func remove(named name: String) async throws(StorageError) {
         try SealedFiles.check(name: name)
-        await enter()
-        defer { leave() }
-        try files.remove(name: name)
+        try await exclusive { () throws(StorageError) in try files.remove(name: name) }
     }
 
     /// The names of the stored files, sorted.
@@ -155,12 +152,12 @@ public actor SealedStore {
     /// Removes every file of the store, its leftover temporary files and its key: what sign-out does with data at
     /// rest. Files already copied elsewhere stay sealed under a key that no longer exists.
     public func removeAll() async throws(StorageError) {
-        await enter()
-        defer { leave() }
-        let listing = try files.list()
-        for name in listing.names + listing.temporary { try files.remove(name: name) }
-        try await keyStore.delete(service: keyService, account: Self.keyAccount)
-        keyring = nil
+        try await exclusive { () async throws(StorageError) in
+            let listing = try files.list()
+            for name in listing.names + listing.temporary { try files.remove(name: name) }
+            try await keyStore.delete(service: keyService, account: Self.keyAccount)
+            keyring = nil
+        }
     }
 
     /// The data protection class the system reports for `name` (the iOS security guide's `.protectionKey` check),
@@ -174,9 +171,7 @@ public actor SealedStore {
 
     /// Seals `plaintext` for `context` (what it is, e.g. a record's ID: the same context opens it).
     public func seal(_ plaintext: [UInt8], context: String) async throws(StorageError) -> [UInt8] {
-        await enter()
-        defer { leave() }
-        return try await sealLocked(plaintext, context: context)
+        try await exclusive { () async throws(StorageError) in try await sealLocked(plaintext, context: context) }
     }
 
     /// Seals under the *stored* current key, read again each time: another process may have rotated it, and a file
@@ -193,9 +188,7 @@ public actor SealedStore {
     /// - Throws: ``StorageErrorDomain/Code/tampered``, ``StorageErrorDomain/Code/corruptedData``,
     ///   ``StorageErrorDomain/Code/unknownKey``, ``StorageErrorDomain/Code/itemTooLarge``.
     public func open(_ sealed: [UInt8], context: String) async throws(StorageError) -> [UInt8] {
-        await enter()
-        defer { leave() }
-        return try await openLocked(sealed, context: context)
+        try await exclusive { () async throws(StorageError) in try await openLocked(sealed, context: context) }
     }
 
     private func openLocked(_ sealed: [UInt8], context: String) async throws(StorageError) -> [UInt8] {
@@ -221,8 +214,10 @@ public actor SealedStore {
     /// Blobs sealed with ``seal(_:context:)`` and kept elsewhere must be sealed again before, or they no longer open.
     @discardableResult
     public func rotateKey() async throws(StorageError) -> Int {
-        await enter()
-        defer { leave() }
+        try await exclusive { () async throws(StorageError) in try await rotateLocked() }
+    }
+
+    private func rotateLocked() async throws(StorageError) -> Int {
         keyring = nil
         var ring = try await loadKeyring(creating: false) ?? SealingKeyring(entries: [])
         // A list of more than one key is an interrupted rotation: finish it with its new key, not another one.
