@@ -28,8 +28,12 @@ package protocol FileProtection: Sendable {
     /// Whether the system lets `path` be opened now (false: a protected file while the device is locked). The real
     /// system answers by failing the open itself; the model answers here.
     func permitsOpening(_ path: String) -> Bool
+    /// `source` was renamed to `destination`. The real system keeps a file's class through a rename by itself; the
+    /// model, which records classes by path, moves it.
+    func moved(_ source: String, to destination: String)
 }
 
 extension FileProtection {
     package func permitsOpening(_ path: String) -> Bool { true }
+    package func moved(_ source: String, to destination: String) {}
 }

@@ -23,6 +23,10 @@ import WardenStorage
 /// - D5. A `completeUnlessOpen` file can be created while locked, but once closed not opened again until unlocked
 ///   (Apple, `.completeUnlessOpen`).
 /// - D6. `none` always opens.
+/// - D7. A file keeps its class when it is renamed within the volume (Apple Platform Security, "Data Protection
+///   overview": the per-file key, wrapped by its class key, "is stored in the file's metadata" — a rename moves the
+///   name, not the file; `rename(2)` keeps the inode). Warden's sealed store sets the class on a temporary file and
+///   renames it into place.
 ///
 /// Use it where Warden sets a class (`FileGrantLock.protection`): it records each class set, and answers for any path
 /// under ``container``. D1 is applied when asked, not when a file is created: set a directory's class before files
@@ -88,6 +92,15 @@ extension DataProtectionModel: FileProtection {
     }
 
     package func permitsOpening(_ path: String) -> Bool { canOpen(path) }
+
+    /// D7: the class set on `source` now belongs to `destination`.
+    package func moved(_ source: String, to destination: String) {
+        explicit.withLock { classes in
+            let from = source.hasSuffix("/") ? String(source.dropLast()) : source
+            let to = destination.hasSuffix("/") ? String(destination.dropLast()) : destination
+            classes[to] = classes.removeValue(forKey: from)
+        }
+    }
 
     package func protect(_ path: String, _ protection: DataProtectionClass) -> Bool {
         let mapped = DataProtection(rawValue: protection.rawValue) ?? .complete

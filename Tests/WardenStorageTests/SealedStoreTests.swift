@@ -227,6 +227,53 @@ import WardenTesting
         #endif
     }
 
+    /// D7 through the store: the class is set on the temporary file and travels with it into place, so a file in an
+    /// existing directory of another class has the store's class, not the directory's (a background store's file
+    /// opens while locked although its directory is `.complete`).
+    @Test func theClassSetOnTheTemporaryFileIsTheFilesClass() async throws {
+        let container = directory.deletingLastPathComponent().appendingPathComponent("container-\(UUID())")
+        let folder = container.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let model = DataProtectionModel(container: container.path, dataProtectionCapability: true)
+        #expect(model.protect(folder.path, .complete))
+        let background = try SealedStore(
+            directory: folder, keyStore: keys, keyService: "bg", wrapper: nil, algorithm: .aes256GCM,
+            protection: .completeUntilFirstUserAuthentication, maximumFileBytes: 1 << 20, fileProtection: model)
+        try await background.write(Data("bg".utf8), named: "b")
+        #expect(try await background.protection(ofFileNamed: "b") == .completeUntilFirstUserAuthentication)
+        model.deviceState = .locked
+        #expect(try await background.read(named: "b") == Data("bg".utf8))
+    }
+
+    /// A system that refuses the class gets no file rather than a less protected one.
+    @Test func aRefusedProtectionClassWritesNoFile() async throws {
+        struct Refusing: FileProtection {
+            func protect(_ path: String, _ protection: DataProtectionClass) -> Bool { !path.contains(".w-") }
+            func protectionClass(of path: String) -> DataProtectionClass? { nil }
+        }
+        let store = try SealedStore(
+            directory: directory, keyStore: keys, keyService: "refused", wrapper: nil, algorithm: .aes256GCM,
+            protection: .complete, maximumFileBytes: 1 << 20, fileProtection: Refusing())
+        await #expect(throws: StorageError(.backendFailure)) { try await store.write(Data("x".utf8), named: "x") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    /// A key item that is not a key list this version reads: too many keys, or stored unwrapped for a store that
+    /// expects a wrapped one.
+    @Test func aKeyItemOfTheWrongShapeIsRefused() async throws {
+        let size = SealedFormat.keyIDByteCount + AEADAlgorithm.keyByteCount
+        #expect(throws: StorageError(.corruptedData)) {
+            try SealingKeyring(bytes: [1, 17] + [UInt8](repeating: 7, count: 17 * size))
+        }
+        #expect(throws: StorageError(.corruptedData)) {
+            try SealingKeyring(bytes: [1, 1] + [UInt8](repeating: 7, count: size - 1))
+        }
+        let plain = try store()
+        try await plain.write(Data("x".utf8), named: "x")
+        let wrapped = try store(wrapper: X25519KeyWrapper(recipient: try X25519PrivateKey()))
+        await #expect(throws: StorageError(.corruptedData)) { try await wrapped.read(named: "x") }
+    }
+
     /// A wrapped master key: the stored item is not the key, a store without the wrapper cannot use it, and another
     /// recipient key cannot unwrap it.
     @Test func aWrappedKeyIsUselessWithoutItsWrapper() async throws {

@@ -87,6 +87,7 @@ package struct SealedFiles: Sendable {
         guard rename(temporary, path(name)) == 0 else {
             throw StorageError(.backendFailure, "replacing the sealed file failed (errno \(errno))")
         }
+        protection.moved(temporary, to: path(name))
         keep = true
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryFD >= 0 {
