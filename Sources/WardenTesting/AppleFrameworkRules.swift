@@ -111,6 +111,33 @@ public enum AppleFrameworkRules {
                 + "asauthorizationplatformpublickeycredentialregistration/attachment"),
     ]
 
+    /// What the Secure Enclave key calls answer (`SecItemCopyMatching` for the key, `SecKeyCreateDecryptedData` with
+    /// `.eciesEncryptionCofactorVariableIVX963SHA256AESGCM`), where `SecureEnclaveKeyWrapper` relies on it.
+    public static let secureEnclaveKeys: [Outcome] = [
+        Outcome(
+            code: -25300, name: "errSecItemNotFound",
+            when:
+                "the wrapping key is not on this device: a Secure Enclave key never leaves the device it was made on, "
+                + "so after a restore to another device the wrapped key item arrives (if its class migrates) and the "
+                + "key does not — the sealed data cannot be opened again",
+            source: "Apple, \"Protecting keys with the Secure Enclave\": \"you can't import preexisting keys\" and the "
+                + "private key \"can't be exported\"; kSecAttrTokenIDSecureEnclave"),
+        Outcome(
+            code: -25308, name: "errSecInteractionNotAllowed",
+            when:
+                "the device is locked: the key was made kSecAttrAccessibleWhenUnlockedThisDeviceOnly, so it cannot be "
+                + "used until unlock (transient)",
+            source: "Security SecItem.h: \"errSecInteractionNotAllowed will be returned if the item's data is not "
+                + "available until a device unlock occurs\"; kSecAttrAccessibleWhenUnlockedThisDeviceOnly"),
+        Outcome(
+            code: -50, name: "errSecParam",
+            when:
+                "the wrapped bytes were changed: the ECIES AES-GCM tag does not verify and decryption fails (the exact "
+                + "status is not confirmed by a source: on the README's device checklist)",
+            source: "Security SecKey.h, kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA256AESGCM: AES-GCM "
+                + "authenticates the ciphertext"),
+    ]
+
     /// What `ASAuthorizationAppleIDProvider.getCredentialState(forUserID:completion:)` hands over: a state and an
     /// optional error (Apple, `ASAuthorizationAppleIDProvider.CredentialState`: authorized, revoked, notFound —
     /// "hasn't established a relationship" —, transferred — "transferred to a different team").

@@ -446,6 +446,29 @@ import WardenTesting
         #expect(try await store().read(named: "d") == Data("fresh".utf8))
     }
 
+    /// Every Secure Enclave answer of the Apple model (`AppleFrameworkRules.secureEnclaveKeys`) gets the reaction the
+    /// rule states: a key gone after a restore is `unknown_key`, a locked device `interaction_not_allowed`
+    /// (transient), a changed blob `tampered`.
+    @Test(arguments: AppleFrameworkRules.secureEnclaveKeys)
+    func everySecureEnclaveAnswerHasItsReaction(_ rule: AppleFrameworkRules.Outcome) async throws {
+        struct Answering: SecureEnclaveKeyAPI {
+            let status: Int32
+            func findKey(tag: String) -> Int32 {
+                status == KeychainStatus.itemNotFound ? status : KeychainStatus.success
+            }
+            func createKey(tag: String) -> Int32 { KeychainStatus.success }
+            func encrypt(_ plaintext: [UInt8], tag: String) -> (Int32, [UInt8]?) { (KeychainStatus.success, plaintext) }
+            func decrypt(_ ciphertext: [UInt8], tag: String) -> (Int32, [UInt8]?) { (status, nil) }
+        }
+        let expected: [String: StorageErrorDomain.Code] = [
+            "errSecItemNotFound": .unknownKey, "errSecInteractionNotAllowed": .interactionNotAllowed,
+            "errSecParam": .tampered,
+        ]
+        let code = try #require(expected[rule.name], "a rule without a reaction: \(rule)")
+        let wrapper = try SecureEnclaveKeyWrapper(tag: "t", api: Answering(status: Int32(rule.code)))
+        await #expect(throws: StorageError(code), "\(rule)") { try await wrapper.unwrap([1, 2, 3]) }
+    }
+
     @Test func noSecureEnclaveIsAConfigurationError() async throws {
         let enclave = SoftwareEnclave()
         enclave.hasEnclave = false
