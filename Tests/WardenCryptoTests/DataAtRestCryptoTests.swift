@@ -134,6 +134,30 @@ import WardenTestSupport
         }
     }
 
+    /// A key's reused cipher contexts agree with fresh one-shot ones both ways, and a failed open leaves the key able
+    /// to open the next good box (a context from a failed operation is never handed out again).
+    @Test(arguments: AEADAlgorithm.allCases)
+    func reusedContextsAgreeWithFreshOnesAndSurviveAFailure(algorithm: AEADAlgorithm) throws {
+        let raw = try SecureRandom().bytes(count: 32)
+        let key = try AEADKey(raw, algorithm: algorithm)
+        for round in 0..<3 {
+            let box = try key.seal(plaintext, authenticating: aad)
+            #expect(
+                try AEADPrimitive.open(algorithm, key: raw, nonce: box.nonce, box.ciphertext, tag: box.tag, aad)
+                    == plaintext)
+            let nonce = [UInt8](repeating: UInt8(round), count: 12)
+            let fresh = try AEADPrimitive.seal(algorithm, key: raw, nonce: nonce, plaintext, aad)
+            #expect(try key.open(fresh, authenticating: aad) == plaintext)
+            var bad = fresh.tag
+            bad[0] ^= 1
+            #expect(throws: CryptoError(.authenticationFailed)) {
+                try key.open(
+                    AEADSealedBox(nonce: fresh.nonce, ciphertext: fresh.ciphertext, tag: bad), authenticating: aad)
+            }
+            #expect(try key.open(fresh, authenticating: aad) == plaintext)
+        }
+    }
+
     /// A protocol's own nonces must increase: the same one again, or an older one, is `nonce_reused`.
     @Test func aReusedOrOlderExplicitNonceIsRefused() throws {
         let key = try AEADKey.generate(.aes256GCM)
