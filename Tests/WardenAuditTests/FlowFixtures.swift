@@ -271,6 +271,10 @@ let flowFixtures: [RuleFixture] = [
     RuleFixture(
         rule: "biometric-event-gate",
         positives: [
+            // An Objective-C wrapper: its callers are not read, so the hand-over itself is the finding.
+            objc(
+                "- (void)authenticate:(void (^)(BOOL))completion\n{\n [self.context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@\"Unlock\" reply:^(BOOL success, NSError *error) {\n  completion(success);\n }];\n}"
+            ).merging(faceIDPlist) { $1 },
             swift(
                 "func confirm() {\n context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Confirm\") { success, _ in\n if success { self.showVault() } } }"
             ),

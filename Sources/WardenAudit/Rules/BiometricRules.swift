@@ -274,8 +274,14 @@ struct BiometricRules: Rule {
             if let function = Self.functionName(scan, enclosing: index) {
                 scan.facts.flags.insert(Self.deciderFlag(function))
             }
-        } else if forwards(scan, name: name, in: body), let function = Self.functionName(scan, enclosing: index) {
-            scan.facts.flags.insert(Self.wrapperFlag(function))
+        } else if let forward = firstForward(scan, name: name, in: body) {
+            // Swift callers are found by the wrapper's name (``caller(_:_:)``); an Objective-C wrapper's callers are
+            // not read, so the hand-over is reported where it is, as before.
+            if scan.file.language == .swift, let function = Self.functionName(scan, enclosing: index) {
+                scan.facts.flags.insert(Self.wrapperFlag(function))
+            } else {
+                report(scan, index, at: forward, "'\(name)'")
+            }
         }
     }
 
@@ -354,9 +360,9 @@ struct BiometricRules: Rule {
         return nil
     }
 
-    /// Whether `name` is handed to a callback in `body`.
-    private func forwards(_ scan: FileScan, name: String, in body: Range<Int>) -> Bool {
-        body.contains { position in
+    /// Where `name` is first handed to a callback in `body`.
+    private func firstForward(_ scan: FileScan, name: String, in body: Range<Int>) -> Int? {
+        body.first { position in
             scan.tokens[position].kind == .identifier && scan.tokens[position].text == name
                 && isForward(scan, position)
         }
