@@ -54,7 +54,11 @@ let realCodeFixtures: [RuleFixture] = [
         positives: [
             swift(
                 "func inviteCode(token: String) -> URL? {\n var components = URLComponents(string: \"https://example.com/waitlist/code\")!\n components.queryItems = [URLQueryItem(name: \"token\", value: token)]\n return components.url\n}"
-            )
+            ),
+            // A POST whose URL carries the token: still a URL.
+            swift(
+                "func inviteCode(token: String) {\n var components = URLComponents(string: \"https://example.com/waitlist/code\")!\n components.queryItems = [URLQueryItem(name: \"token\", value: token)]\n var request = URLRequest(url: components.url!)\n request.httpMethod = \"POST\"\n send(request)\n}"
+            ),
         ],
         negatives: [
             // URLComponents used only to form-encode a POST body (DuckDuckGo's waitlist request).

@@ -57,13 +57,13 @@ struct TokenInURLRule: Rule {
         scan.memo("form-body \(range.lowerBound)") {
             range.contains { position in
                 let token = scan.tokens[position]
-                // A token request is a POST body; so is a query the function sends as a POST.
-                if token.kind == .string { return token.text == "grant_type" || token.text == "POST" }
+                // A token request is a POST body. (A "POST" alone says nothing: a POST's URL can carry a query too.)
+                if token.kind == .string { return token.text == "grant_type" }
                 guard token.kind == .identifier else { return false }
                 if ["httpBody", "HTTPBody", "setHTTPBody", "percentEncodedQuery"].contains(token.text) { return true }
                 // `components.query?.data(using: .utf8)`: the encoded query turned into bytes, a form body.
                 if token.text == "query", scan.isSymbol(position - 1, "."),
-                    scan.text(position + 1) == "data" || scan.text(position + 2) == "data"
+                    (position + 1...position + 3).contains(where: { scan.text($0) == "data" })
                 {
                     return true
                 }
