@@ -29,6 +29,7 @@ static const char *const warden_param_pub = OSSL_PKEY_PARAM_PUB_KEY;
 
 static inline void warden_openssl_free(void *pointer) { OPENSSL_free(pointer); }
 
+#include <errno.h>
 #include <sys/random.h>
 /// The kernel's CSPRNG (getrandom(2), no flags: blocks only until the pool is first initialised at boot). Per-call
 /// nonces come from here: OpenSSL 3.0's RAND_bytes costs ~1.5 µs a call (a getpid fork check, DRBG locks), more than
@@ -37,7 +38,10 @@ static inline int warden_getrandom(unsigned char *buffer, size_t count) {
     size_t done = 0;
     while (done < count) {
         ssize_t got = getrandom(buffer + done, count - done, 0);
-        if (got < 0) return 0;
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return 0;
+        }
         done += (size_t)got;
     }
     return 1;
